@@ -1,0 +1,564 @@
+//! The board: cells and chips, the computer's random throw, shortest paths
+//! and line detection, and the scoring formula.
+//!
+//! Everything here is pure: no I/O, no clock, no terminal. Randomness comes
+//! from the caller's generator, so a seeded game replays exactly.
+
+use rand_core::Rng;
+
+/// A chip colour, `1..=colors`.
+pub type Color = u8;
+
+/// The largest number of colours a game can have (`1`–`9`, then `a`–`z`).
+pub const MAX_COLORS: u8 = 35;
+
+/// A cell position: `x` is the column, `y` the row, both 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pos {
+    /// Column, 0-based from the left.
+    pub x: usize,
+    /// Row, 0-based from the top.
+    pub y: usize,
+}
+
+impl Pos {
+    /// The position at column `x`, row `y`.
+    pub const fn new(x: usize, y: usize) -> Pos {
+        Pos { x, y }
+    }
+}
+
+/// A chip thrown onto or removed from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chip {
+    /// Where the chip is.
+    pub pos: Pos,
+    /// Its colour.
+    pub color: Color,
+}
+
+/// The four axes a line can lie on, as unit steps.
+const AXES: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// A `width` × `height` grid of cells, each empty or holding one chip.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    /// Row-major; 0 is empty, otherwise the chip's colour.
+    cells: Vec<Color>,
+    /// Kept in step with `cells` so that fullness checks are O(1).
+    free: usize,
+}
+
+impl Board {
+    /// An empty board. Both sides must be at least 1.
+    pub fn new(width: usize, height: usize) -> Board {
+        assert!(width > 0 && height > 0, "a board needs at least one cell");
+        let len = width * height;
+        Board {
+            width,
+            height,
+            cells: vec![0; len],
+            free: len,
+        }
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the board has no cells; never true, as boards are at least 1×1.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Number of empty cells.
+    pub fn free(&self) -> usize {
+        self.free
+    }
+
+    /// Number of chips on the board.
+    pub fn chip_count(&self) -> usize {
+        self.len() - self.free
+    }
+
+    /// Whether every cell holds a chip.
+    pub fn is_full(&self) -> bool {
+        self.free == 0
+    }
+
+    /// Whether `pos` lies on the board.
+    pub fn contains(&self, pos: Pos) -> bool {
+        pos.x < self.width && pos.y < self.height
+    }
+
+    /// The chip's colour at `pos`, or `None` for an empty cell or a position
+    /// off the board.
+    pub fn get(&self, pos: Pos) -> Option<Color> {
+        if !self.contains(pos) {
+            return None;
+        }
+        match self.cells[self.index(pos)] {
+            0 => None,
+            color => Some(color),
+        }
+    }
+
+    /// Puts a chip of `color` at `pos`, or empties it with `None`.
+    ///
+    /// # Panics
+    /// When `pos` is off the board or the colour is 0.
+    pub fn set(&mut self, pos: Pos, color: Option<Color>) {
+        assert!(self.contains(pos), "{pos:?} is off the board");
+        let new = color.unwrap_or(0);
+        assert!(color != Some(0), "colour 0 is not a chip");
+        let i = self.index(pos);
+        match (self.cells[i], new) {
+            (0, 0) => {}
+            (0, _) => self.free -= 1,
+            (_, 0) => self.free += 1,
+            _ => {}
+        }
+        self.cells[i] = new;
+    }
+
+    /// Empties every cell.
+    pub fn clear(&mut self) {
+        self.cells.fill(0);
+        self.free = self.len();
+    }
+
+    /// The raw cells, row-major, 0 for empty.
+    pub fn cells(&self) -> &[Color] {
+        &self.cells
+    }
+
+    /// Every chip on the board, row by row.
+    pub fn chips(&self) -> impl Iterator<Item = Chip> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0)
+            .map(|(i, &color)| Chip {
+                pos: self.pos(i),
+                color,
+            })
+    }
+
+    /// Every empty cell, row by row.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c == 0)
+            .map(|(i, _)| self.pos(i))
+    }
+
+    /// Row-major index of `pos`.
+    pub fn index(&self, pos: Pos) -> usize {
+        pos.y * self.width + pos.x
+    }
+
+    /// Position of row-major index `i`.
+    pub fn pos(&self, i: usize) -> Pos {
+        Pos::new(i % self.width, i / self.width)
+    }
+
+    /// The computer's throw: `count` chips on distinct, uniformly random
+    /// empty cells, each of a uniformly random colour in `1..=colors`.
+    ///
+    /// Returns `None`, changing nothing, when fewer than `count` cells are
+    /// empty. The draw order is fixed (see [`choose_cells`]) so that a seeded
+    /// generator always produces the same throw.
+    pub fn throw<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        count: usize,
+        colors: Color,
+    ) -> Option<Vec<Chip>> {
+        if count > self.free {
+            return None;
+        }
+        let mut empty: Vec<usize> = (0..self.len()).filter(|&i| self.cells[i] == 0).collect();
+        let chips: Vec<Chip> = choose_cells(rng, &mut empty, count)
+            .iter()
+            .map(|&i| Chip {
+                pos: self.pos(i),
+                color: 1 + below(rng, u64::from(colors)) as Color,
+            })
+            .collect();
+        for chip in &chips {
+            self.set(chip.pos, Some(chip.color));
+        }
+        Some(chips)
+    }
+
+    /// The shortest 4-connected path that moves the chip at `from` to the
+    /// empty cell `to` through empty cells, both ends included; `None` when
+    /// `to` cannot be reached (or `from` holds no chip, or `to` is occupied).
+    ///
+    /// Among several shortest paths, each step prefers moving vertically
+    /// toward the target, then horizontally toward it, as the original game
+    /// does. Breadth-first search from the target: time and memory are linear
+    /// in the number of cells.
+    pub fn path(&self, from: Pos, to: Pos) -> Option<Vec<Pos>> {
+        if self.get(from).is_none() || !self.contains(to) || self.get(to).is_some() {
+            return None;
+        }
+        let dist = self.distances_to(to, from)?;
+        let mut path = Vec::with_capacity(dist[self.index(from)] as usize + 1);
+        let mut at = from;
+        path.push(at);
+        while at != to {
+            let want = dist[self.index(at)] - 1;
+            at = self
+                .step_preference(at, to)
+                .into_iter()
+                .flatten()
+                .find(|&p| dist[self.index(p)] == want)
+                .expect("a cell one step closer exists on a shortest path");
+            path.push(at);
+        }
+        Some(path)
+    }
+
+    /// Whether the chip at `from` can move to the empty cell `to`.
+    pub fn reachable(&self, from: Pos, to: Pos) -> bool {
+        self.get(from).is_some()
+            && self.contains(to)
+            && self.get(to).is_none()
+            && self.distances_to(to, from).is_some()
+    }
+
+    /// Breadth-first distances from the empty cell `to` over empty cells,
+    /// stopping as soon as `from` (a chip) is reached. Unvisited cells hold
+    /// `u32::MAX`. `None` when `from` is unreachable.
+    fn distances_to(&self, to: Pos, from: Pos) -> Option<Vec<u32>> {
+        let (w, h) = (self.width, self.height);
+        let mut dist = vec![u32::MAX; self.len()];
+        let mut queue = Vec::with_capacity(64);
+        let (start, goal) = (self.index(to), self.index(from));
+        dist[start] = 0;
+        queue.push(start as u32);
+        let mut head = 0;
+        while let Some(&cell) = queue.get(head) {
+            head += 1;
+            let cell = cell as usize;
+            let next = dist[cell] + 1;
+            let (x, y) = (cell % w, cell / w);
+            let neighbours = [
+                (y > 0).then(|| cell - w),
+                (y + 1 < h).then(|| cell + w),
+                (x > 0).then(|| cell - 1),
+                (x + 1 < w).then(|| cell + 1),
+            ];
+            for n in neighbours.into_iter().flatten() {
+                if n == goal {
+                    dist[n] = next;
+                    return Some(dist);
+                }
+                if self.cells[n] == 0 && dist[n] == u32::MAX {
+                    dist[n] = next;
+                    queue.push(n as u32);
+                }
+            }
+        }
+        None
+    }
+
+    /// The neighbours of `at` in the order a step toward `to` tries them:
+    /// vertically toward it, horizontally toward it, then the rest.
+    fn step_preference(&self, at: Pos, to: Pos) -> [Option<Pos>; 4] {
+        let up = (at.y > 0).then(|| Pos::new(at.x, at.y - 1));
+        let down = (at.y + 1 < self.height).then(|| Pos::new(at.x, at.y + 1));
+        let left = (at.x > 0).then(|| Pos::new(at.x - 1, at.y));
+        let right = (at.x + 1 < self.width).then(|| Pos::new(at.x + 1, at.y));
+        let (toward_v, away_v) = if to.y < at.y { (up, down) } else { (down, up) };
+        let (toward_h, away_h) = if to.x < at.x {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        [toward_v, toward_h, away_v, away_h]
+    }
+
+    /// Every chip lying on a line of at least `min_len` same-coloured chips,
+    /// on any of the four axes, through any of `through`. Each chip appears
+    /// once, even where lines cross; the result is in row-major order.
+    pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        let mut hits = Vec::new();
+        for &start in through {
+            let Some(color) = self.get(start) else {
+                continue;
+            };
+            for (dx, dy) in AXES {
+                let run = |sign: isize| {
+                    let mut cells = Vec::new();
+                    let mut p = start;
+                    while let Some(next) = self.offset(p, sign * dx, sign * dy) {
+                        if self.get(next) != Some(color) {
+                            break;
+                        }
+                        cells.push(next);
+                        p = next;
+                    }
+                    cells
+                };
+                let (forward, backward) = (run(1), run(-1));
+                if 1 + forward.len() + backward.len() >= min_len {
+                    hits.push(start);
+                    hits.extend(forward);
+                    hits.extend(backward);
+                }
+            }
+        }
+        let mut indices: Vec<usize> = hits.into_iter().map(|p| self.index(p)).collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+            .into_iter()
+            .map(|i| Chip {
+                pos: self.pos(i),
+                color: self.cells[i],
+            })
+            .collect()
+    }
+
+    /// Removes `chips` from the board.
+    pub fn remove(&mut self, chips: &[Chip]) {
+        for chip in chips {
+            self.set(chip.pos, None);
+        }
+    }
+
+    /// `pos` moved by `(dx, dy)`, or `None` off the board.
+    fn offset(&self, pos: Pos, dx: isize, dy: isize) -> Option<Pos> {
+        let x = pos.x.checked_add_signed(dx)?;
+        let y = pos.y.checked_add_signed(dy)?;
+        let p = Pos::new(x, y);
+        self.contains(p).then_some(p)
+    }
+}
+
+/// Points for removing `removed` chips when lines are at least `min_len`
+/// long, after `streak` scoring player moves in a row: `n + n·(n − i) + b²`.
+pub fn points(removed: usize, min_len: usize, streak: u32) -> u64 {
+    if removed == 0 {
+        return 0;
+    }
+    let n = removed as u64;
+    let extra = n.saturating_sub(min_len as u64);
+    let b = u64::from(streak);
+    n + n * extra + b * b
+}
+
+/// Picks `count` distinct entries of `pool` uniformly at random, in draw
+/// order, by a partial Fisher–Yates shuffle of `pool` in place: draw `j`
+/// swaps entry `j` with entry `j + below(len − j)`.
+pub fn choose_cells<R: Rng + ?Sized>(rng: &mut R, pool: &mut [usize], count: usize) -> Vec<usize> {
+    let len = pool.len();
+    (0..count.min(len))
+        .map(|j| {
+            let k = j + below(rng, (len - j) as u64) as usize;
+            pool.swap(j, k);
+            pool[j]
+        })
+        .collect()
+}
+
+/// A uniformly random number in `0..n` (`n > 0`) by rejection sampling over
+/// whole 64-bit outputs. Written out rather than borrowed so that a seed's
+/// game can never change with a library's sampling algorithm.
+pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    assert!(n > 0, "cannot draw from an empty range");
+    // Values above the last whole multiple of n are redrawn.
+    let rejected = (u64::MAX % n + 1) % n;
+    loop {
+        let v = rng.next_u64();
+        if v <= u64::MAX - rejected {
+            return v % n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn board_from(rows: &[&str]) -> Board {
+        let mut b = Board::new(rows[0].len(), rows.len());
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if let Some(d) = ch.to_digit(10) {
+                    b.set(Pos::new(x, y), Some(d as Color));
+                }
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn scoring_table() {
+        assert_eq!(points(5, 5, 0), 5);
+        assert_eq!(points(5, 5, 1), 6);
+        assert_eq!(points(6, 5, 0), 12);
+        assert_eq!(points(9, 5, 0), 45);
+        assert_eq!(points(5, 5, 3), 14);
+        assert_eq!(points(0, 5, 4), 0);
+        assert_eq!(points(2, 2, 0), 2);
+    }
+
+    #[test]
+    fn free_count_follows_set() {
+        let mut b = Board::new(3, 2);
+        assert_eq!(b.free(), 6);
+        b.set(Pos::new(1, 1), Some(2));
+        b.set(Pos::new(1, 1), Some(3));
+        assert_eq!(b.free(), 5);
+        assert_eq!(b.chip_count(), 1);
+        b.set(Pos::new(1, 1), None);
+        b.set(Pos::new(1, 1), None);
+        assert_eq!(b.free(), 6);
+    }
+
+    #[test]
+    fn throw_places_distinct_chips_on_empty_cells() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut b = board_from(&["1....", ".....", "....."]);
+        let chips = b.throw(&mut rng, 14, 4).expect("14 cells are empty");
+        let mut seen: Vec<Pos> = chips.iter().map(|c| c.pos).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 14);
+        assert!(!seen.contains(&Pos::new(0, 0)));
+        assert!(chips.iter().all(|c| (1..=4).contains(&c.color)));
+        assert!(b.is_full());
+    }
+
+    #[test]
+    fn throw_refuses_when_too_few_cells_are_empty() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut b = board_from(&["12.", "345"]);
+        assert_eq!(b.throw(&mut rng, 2, 5), None);
+        assert_eq!(b.free(), 1);
+    }
+
+    #[test]
+    fn throw_is_uniform_over_cells_and_colours() {
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        let mut cell_hits = [0u32; 4];
+        let mut color_hits = [0u32; 3];
+        for _ in 0..12_000 {
+            let mut b = Board::new(2, 2);
+            let chip = b.throw(&mut rng, 1, 3).unwrap()[0];
+            cell_hits[b.index(chip.pos)] += 1;
+            color_hits[chip.color as usize - 1] += 1;
+        }
+        assert!(
+            cell_hits.iter().all(|&n| (2700..3300).contains(&n)),
+            "{cell_hits:?}"
+        );
+        assert!(
+            color_hits.iter().all(|&n| (3700..4300).contains(&n)),
+            "{color_hits:?}"
+        );
+    }
+
+    #[test]
+    fn path_is_shortest_and_prefers_vertical_first() {
+        let b = board_from(&["1....", ".....", "....."]);
+        let path = b.path(Pos::new(0, 0), Pos::new(2, 2)).unwrap();
+        let expected = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
+        assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
+    }
+
+    #[test]
+    fn path_goes_around_walls() {
+        let b = board_from(&["1.2..", "..2..", "....."]);
+        let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
+        assert_eq!(path.len(), 8);
+        assert_eq!(path.last(), Some(&Pos::new(3, 0)));
+        for pair in path.windows(2) {
+            assert_eq!(
+                pair[0].x.abs_diff(pair[1].x) + pair[0].y.abs_diff(pair[1].y),
+                1
+            );
+        }
+    }
+
+    #[test]
+    fn no_path_when_walled_off() {
+        let b = board_from(&["1.2..", "222..", "....."]);
+        assert_eq!(b.path(Pos::new(0, 0), Pos::new(4, 2)), None);
+        assert!(!b.reachable(Pos::new(0, 0), Pos::new(4, 2)));
+        assert!(b.reachable(Pos::new(0, 0), Pos::new(1, 0)));
+    }
+
+    #[test]
+    fn path_needs_a_chip_and_an_empty_target() {
+        let b = board_from(&["12.", "..."]);
+        assert_eq!(b.path(Pos::new(2, 0), Pos::new(2, 1)), None);
+        assert_eq!(b.path(Pos::new(0, 0), Pos::new(1, 0)), None);
+        assert_eq!(b.path(Pos::new(0, 0), Pos::new(9, 9)), None);
+    }
+
+    #[test]
+    fn lines_on_every_axis() {
+        let horizontal = board_from(&["11111", "....."]);
+        assert_eq!(horizontal.lines_through(&[Pos::new(2, 0)], 5).len(), 5);
+        let vertical = board_from(&["2", "2", "2", "2", "2"]);
+        assert_eq!(vertical.lines_through(&[Pos::new(0, 4)], 5).len(), 5);
+        let diagonal = board_from(&["3....", ".3...", "..3..", "...3.", "....3"]);
+        assert_eq!(diagonal.lines_through(&[Pos::new(4, 4)], 5).len(), 5);
+        let anti = board_from(&["....4", "...4.", "..4..", ".4...", "4...."]);
+        assert_eq!(anti.lines_through(&[Pos::new(0, 4)], 5).len(), 5);
+    }
+
+    #[test]
+    fn short_or_mixed_runs_are_not_lines() {
+        let b = board_from(&["11112", "1111."]);
+        assert!(
+            b.lines_through(&[Pos::new(0, 0), Pos::new(3, 1)], 5)
+                .is_empty()
+        );
+        assert_eq!(b.lines_through(&[Pos::new(0, 0)], 4).len(), 4);
+    }
+
+    #[test]
+    fn crossing_lines_count_the_shared_chip_once() {
+        let b = board_from(&[
+            "....1....",
+            "....1....",
+            "....1....",
+            "....1....",
+            "111111111",
+        ]);
+        let hits = b.lines_through(&[Pos::new(4, 4)], 5);
+        assert_eq!(hits.len(), 13);
+        assert!(hits.iter().all(|c| c.color == 1));
+    }
+
+    #[test]
+    fn below_stays_in_range() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for n in [1, 2, 3, 7, 1000, u64::MAX] {
+            for _ in 0..100 {
+                assert!(below(&mut rng, n) < n);
+            }
+        }
+    }
+}

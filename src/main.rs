@@ -1,0 +1,33 @@
+//! `clines`: wiring only; the game lives in the library.
+
+use std::io;
+use std::process::ExitCode;
+
+use clines::cli::{self, Command};
+
+fn main() -> ExitCode {
+    let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
+    match command {
+        Command::Batch { rules, seed } => {
+            let seed = seed.unwrap_or_else(os_seed);
+            match clines::batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe means the other side is done with us.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("clines: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::List | Command::Play { .. } => {
+            eprintln!("clines: only --batch is available in this version");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A seed from the operating system's random source.
+fn os_seed() -> u64 {
+    getrandom::u64().expect("the operating system has a random source")
+}
