@@ -66,7 +66,9 @@ pub fn resolve_score_dir(
 ) -> Option<PathBuf> {
     match env_value {
         Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => config_score_dir.map(Path::to_path_buf).or_else(platform_dir),
+        _ => config_score_dir
+            .map(Path::to_path_buf)
+            .or_else(platform_dir),
     }
 }
 
@@ -365,11 +367,11 @@ fn parse_toml(bytes: &[u8]) -> Result<Record, SkipReason> {
     let text = std::str::from_utf8(bytes)
         .map_err(|_| SkipReason::Corrupt("not UTF-8 text".to_string()))?;
     let table: toml::Table = toml::from_str(text)
-        .map_err(|e| SkipReason::Corrupt(format!("not TOML: {}", first_line(&e.to_string()))))?;
+        .map_err(|e| SkipReason::Corrupt(format!("not TOML: {}", one_line(e.message()))))?;
     let file: RecordFile = toml::Value::Table(table).try_into().map_err(|e| {
         SkipReason::Foreign(format!(
             "expected `score` and `set_at` as whole numbers: {}",
-            first_line(&e.to_string())
+            one_line(e.message())
         ))
     })?;
     Ok(Record {
@@ -378,9 +380,9 @@ fn parse_toml(bytes: &[u8]) -> Result<Record, SkipReason> {
     })
 }
 
-/// The first line of a multi-line parser message, to keep warnings to one line.
-fn first_line(message: &str) -> &str {
-    message.lines().next().unwrap_or_default().trim()
+/// A parser's message on one line, so each warning stays one line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// An original `<user>.cscore` record: big-endian magic, version, score.
@@ -411,8 +413,8 @@ fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
         )));
     }
     let score = word(8).expect("length checked") as i32;
-    let score = u64::try_from(score)
-        .map_err(|_| SkipReason::Corrupt(format!("negative score {score}")))?;
+    let score =
+        u64::try_from(score).map_err(|_| SkipReason::Corrupt(format!("negative score {score}")))?;
     Ok(Record {
         score,
         set_at: None,
@@ -867,5 +869,611 @@ fn lock(dir_file: &File, dir: &Path) -> Result<(), SaveError> {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("a temporary directory")
+    }
+
+    fn cscore_bytes(magic: u32, version: u32, score: i32) -> Vec<u8> {
+        [
+            magic.to_be_bytes(),
+            version.to_be_bytes(),
+            score.to_be_bytes(),
+        ]
+        .concat()
+    }
+
+    fn write_toml(dir: &Path, user: &str, score: u64) {
+        fs::write(
+            dir.join(format!("{user}.toml")),
+            format!("score = {score}\nset_at = 1700000000\n"),
+        )
+        .unwrap();
+    }
+
+    fn entry(user: &str, score: u64) -> Entry {
+        Entry {
+            user: user.to_string(),
+            score,
+        }
+    }
+
+    fn store(dir: &Path, user: &str) -> Store {
+        Store::new(dir, user).unwrap()
+    }
+
+    /// Whether permission bits stop this process (not so for root).
+    fn permissions_apply(dir: &Path) -> bool {
+        let probe = dir.join("probe");
+        fs::create_dir(&probe).unwrap();
+        fs::set_permissions(&probe, fs::Permissions::from_mode(0o555)).unwrap();
+        let applies = fs::write(probe.join("file"), b"x").is_err();
+        fs::set_permissions(&probe, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::remove_dir_all(&probe).unwrap();
+        applies
+    }
+
+    #[test]
+    fn safe_user_names() {
+        for name in ["alice", "Bob_2", "a.b-c", "x", "0"] {
+            assert!(check_user_name(name).is_ok(), "{name}");
+        }
+        for name in ["", ".hidden", "..", "a/b", "a b", "é", "a\0b", "x*"] {
+            let error = check_user_name(name).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .starts_with("records are off: the user name"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn current_user_is_the_real_one() {
+        // SAFETY: no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let name = passwd_name(uid).unwrap();
+        assert!(!name.is_empty());
+        // The real user's name is what the lookup gives, not $USER.
+        if check_user_name(&name).is_ok() {
+            assert_eq!(current_user().unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn records_only_under_default_rules_without_seed() {
+        let default = Rules::default();
+        assert!(records_enabled(&default, None));
+        assert!(!records_enabled(&default, Some(7)));
+        let wide = Rules {
+            width: 10,
+            ..default
+        };
+        assert!(!records_enabled(&wide, None));
+        let one_more = Rules { next: 4, ..default };
+        assert!(!records_enabled(&one_more, None));
+    }
+
+    #[test]
+    fn score_dir_precedence() {
+        let config = Path::new("/config/dir");
+        let platform = || Some(PathBuf::from("/platform/dir"));
+        let unused = || -> Option<PathBuf> { panic!("platform directory asked for") };
+        assert_eq!(
+            resolve_score_dir(Some("/env/dir".into()), Some(config), unused),
+            Some(PathBuf::from("/env/dir"))
+        );
+        assert_eq!(
+            resolve_score_dir(Some("".into()), Some(config), unused),
+            Some(PathBuf::from("/config/dir"))
+        );
+        assert_eq!(
+            resolve_score_dir(None, None, platform),
+            Some(PathBuf::from("/platform/dir"))
+        );
+        assert_eq!(resolve_score_dir(None, None, || None), None);
+    }
+
+    #[test]
+    fn load_reads_toml_and_cscore_and_takes_the_higher() {
+        let dir = temp_dir();
+        let alice = store(dir.path(), "alice");
+        assert_eq!(alice.load().unwrap(), None);
+
+        write_toml(dir.path(), "alice", 40);
+        assert_eq!(
+            alice.load().unwrap(),
+            Some(Record {
+                score: 40,
+                set_at: Some(1_700_000_000)
+            })
+        );
+
+        let cscore = dir.path().join("alice.cscore");
+        fs::write(&cscore, cscore_bytes(CSCORE_MAGIC, 1, 90)).unwrap();
+        assert_eq!(
+            alice.load().unwrap(),
+            Some(Record {
+                score: 90,
+                set_at: None
+            })
+        );
+        fs::write(&cscore, cscore_bytes(CSCORE_MAGIC, 1, 10)).unwrap();
+        assert_eq!(alice.load().unwrap().unwrap().score, 40);
+
+        // A broken file gives way to a good one, and is reported alone.
+        fs::write(dir.path().join("alice.toml"), "score = ").unwrap();
+        assert_eq!(alice.load().unwrap().unwrap().score, 10);
+        fs::remove_file(&cscore).unwrap();
+        let skipped = alice.load().unwrap_err();
+        assert!(skipped.to_string().contains("alice.toml"), "{skipped}");
+    }
+
+    #[test]
+    fn cscore_formats() {
+        let good = parse_cscore(&cscore_bytes(CSCORE_MAGIC, 1, 1234)).unwrap();
+        assert_eq!(good.score, 1234);
+        assert_eq!(
+            parse_cscore(&[0xC0, 0x01, 0xCE, 0xED, 0, 0, 0, 1, 0, 0, 0, 7])
+                .unwrap()
+                .score,
+            7
+        );
+        let cases: [(Vec<u8>, &str); 5] = [
+            (vec![0xC0, 0x01], "corrupt: 2 bytes"),
+            (
+                cscore_bytes(0xDEAD_BEEF, 1, 5),
+                "not a clines record: magic",
+            ),
+            (
+                cscore_bytes(CSCORE_MAGIC, 1, 5)[..10].to_vec(),
+                "corrupt: 10 bytes",
+            ),
+            (cscore_bytes(CSCORE_MAGIC, 2, 5), "format version 2"),
+            (cscore_bytes(CSCORE_MAGIC, 1, -5), "negative score -5"),
+        ];
+        for (bytes, message) in cases {
+            let reason = parse_cscore(&bytes).unwrap_err().to_string();
+            assert!(reason.contains(message), "{reason} lacks {message}");
+        }
+    }
+
+    #[test]
+    fn save_creates_the_directory_and_writes_the_record() {
+        let dir = temp_dir();
+        let scores = dir.path().join("a").join("scores");
+        let alice = store(&scores, "alice");
+        assert_eq!(alice.load().unwrap(), None);
+        assert!(!scores.exists(), "reading creates nothing");
+
+        let before = now_secs();
+        assert_eq!(
+            alice.save(120).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        let record = alice.load().unwrap().unwrap();
+        assert_eq!(record.score, 120);
+        let set_at = record.set_at.unwrap();
+        assert!(set_at >= before && set_at <= now_secs(), "{set_at}");
+        // Only the record is left: no temporary file.
+        let names: Vec<_> = fs::read_dir(&scores)
+            .unwrap()
+            .map(|item| item.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["alice.toml"]);
+    }
+
+    #[test]
+    fn save_never_lowers_a_record() {
+        let dir = temp_dir();
+        let alice = store(dir.path(), "alice");
+        alice.save(50).unwrap();
+        assert_eq!(
+            alice.save(50).unwrap(),
+            SaveOutcome::NotBeaten { record: 50 }
+        );
+        assert_eq!(
+            alice.save(0).unwrap(),
+            SaveOutcome::NotBeaten { record: 50 }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 50);
+        assert_eq!(
+            alice.save(51).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 51);
+    }
+
+    #[test]
+    fn save_compares_with_the_original_record() {
+        let dir = temp_dir();
+        let cscore = dir.path().join("alice.cscore");
+        let original = cscore_bytes(CSCORE_MAGIC, 1, 300);
+        fs::write(&cscore, &original).unwrap();
+        let alice = store(dir.path(), "alice");
+        assert_eq!(
+            alice.save(200).unwrap(),
+            SaveOutcome::NotBeaten { record: 300 }
+        );
+        assert!(!dir.path().join("alice.toml").exists());
+        assert_eq!(
+            alice.save(301).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(fs::read(&cscore).unwrap(), original, "never written");
+        assert_eq!(alice.load().unwrap().unwrap().score, 301);
+    }
+
+    #[test]
+    fn best_of_all_or_personal() {
+        let dir = temp_dir();
+        write_toml(dir.path(), "bob", 100);
+        let bob_before = fs::read(dir.path().join("bob.toml")).unwrap();
+        let alice = store(dir.path(), "alice");
+        assert_eq!(
+            alice.save(60).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        // A tie does not take the title.
+        assert_eq!(
+            alice.save(100).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        assert_eq!(
+            alice.save(101).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(fs::read(dir.path().join("bob.toml")).unwrap(), bob_before);
+    }
+
+    #[test]
+    fn an_unreadable_record_is_left_alone() {
+        let dir = temp_dir();
+        let path = dir.path().join("alice.toml");
+        fs::write(&path, "score = \"lots\"\n").unwrap();
+        let error = store(dir.path(), "alice").save(10).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("the record could not be saved: the stored record")
+                && message.contains("alice.toml"),
+            "{message}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), "score = \"lots\"\n");
+    }
+
+    #[test]
+    fn a_planted_symlink_is_replaced_not_followed() {
+        let dir = temp_dir();
+        let target = dir.path().join("precious");
+        fs::write(&target, "score = 999\nset_at = 1\n").unwrap();
+        let link = dir.path().join("alice.toml");
+        symlink(&target, &link).unwrap();
+        let alice = store(dir.path(), "alice");
+        // The link is not read through: its target's 999 does not count.
+        let skipped = alice.load().unwrap_err();
+        assert!(matches!(skipped.reason, SkipReason::Symlink), "{skipped}");
+        assert_eq!(alice.board_records().own, None);
+        assert_eq!(
+            alice.save(5).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(
+            fs::read_to_string(&target).unwrap(),
+            "score = 999\nset_at = 1\n"
+        );
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
+        assert_eq!(alice.load().unwrap().unwrap().score, 5);
+    }
+
+    #[test]
+    fn unwritable_places_give_a_clear_error() {
+        let dir = temp_dir();
+        // A parent that is a regular file stops everyone, root included.
+        let file = dir.path().join("plain");
+        fs::write(&file, "x").unwrap();
+        let error = store(&file.join("scores"), "alice").save(10).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("the record could not be saved: creating the score directory")
+                && message.contains(&file.join("scores").display().to_string()),
+            "{message}"
+        );
+
+        let no_dir = Store {
+            dir: None,
+            user: "alice".to_string(),
+        };
+        assert!(
+            no_dir
+                .save(10)
+                .unwrap_err()
+                .to_string()
+                .starts_with("the record could not be saved: no directory for records"),
+        );
+        assert_eq!(no_dir.load().unwrap(), None);
+        assert_eq!(no_dir.board_records().best, None);
+
+        // A read-only directory: permission bits do not stop root, so this
+        // part is checked only where they apply.
+        let read_only = dir.path().join("read-only");
+        fs::create_dir(&read_only).unwrap();
+        if permissions_apply(dir.path()) {
+            fs::set_permissions(&read_only, fs::Permissions::from_mode(0o555)).unwrap();
+            let message = store(&read_only, "alice").save(10).unwrap_err().to_string();
+            assert!(
+                message.starts_with("the record could not be saved: creating")
+                    && message.contains("read-only"),
+                "{message}"
+            );
+            fs::set_permissions(&read_only, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+
+    #[test]
+    fn listing_format() {
+        let entries = [
+            entry("zoe", 900),
+            entry("al", 35),
+            entry("bartholomew", 35),
+            entry("eightchr", 0),
+        ];
+        assert_eq!(
+            format_listing(&entries, Some("al")),
+            " zoe     \t900\n*al      \t35\n bartholomew\t35\n eightchr\t0\n"
+        );
+        assert_eq!(format_listing(&entries[..1], None), " zoe     \t900\n");
+        assert_eq!(format_listing(&[], Some("al")), "");
+    }
+
+    #[test]
+    fn scan_orders_best_first_then_by_name() {
+        let dir = temp_dir();
+        write_toml(dir.path(), "carol", 50);
+        write_toml(dir.path(), "bob", 70);
+        write_toml(dir.path(), "amy", 50);
+        write_toml(dir.path(), "dan", 20);
+        fs::write(
+            dir.path().join("dan.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 80),
+        )
+        .unwrap();
+        fs::write(
+            dir.path().join("eve.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 50),
+        )
+        .unwrap();
+        // Ignored without a word: our temporary files and other names.
+        fs::write(dir.path().join(".bob.toml.1.0.tmp"), "junk").unwrap();
+        fs::write(dir.path().join("README"), "junk").unwrap();
+        let scan = scan(dir.path()).unwrap();
+        assert_eq!(
+            scan.entries,
+            [
+                entry("dan", 80),
+                entry("bob", 70),
+                entry("amy", 50),
+                entry("carol", 50),
+                entry("eve", 50),
+            ]
+        );
+        assert!(scan.skipped.is_empty(), "{:?}", scan.skipped);
+    }
+
+    #[test]
+    fn bad_files_are_skipped_with_a_warning_and_left_alone() {
+        let dir = temp_dir();
+        let path = |name: &str| dir.path().join(name);
+        write_toml(dir.path(), "good", 10);
+        let contents: [(&str, &[u8]); 5] = [
+            ("corrupt.toml", b"score = = 3"),
+            ("foreign.toml", b"[server]\nport = 80\n"),
+            ("binary.toml", &[0xFF, 0xFE, 0x00]),
+            ("old.cscore", &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+            ("bad name.toml", b"score = 1\nset_at = 1\n"),
+        ];
+        for (name, bytes) in contents {
+            fs::write(path(name), bytes).unwrap();
+        }
+        fs::create_dir(path("folder.toml")).unwrap();
+        symlink(path("good.toml"), path("link.toml")).unwrap();
+        let fifo =
+            std::ffi::CString::new(path("pipe.cscore").into_os_string().into_encoded_bytes())
+                .unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let locked = path("locked.toml");
+        fs::write(&locked, "score = 1\nset_at = 1\n").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        let locked_skipped = fs::read(&locked).is_err();
+
+        let scan = scan(dir.path()).unwrap();
+        let mut entries = vec![entry("good", 10)];
+        // Root reads a mode-000 file anyway; then it is simply a record.
+        if !locked_skipped {
+            entries.push(entry("locked", 1));
+        }
+        assert_eq!(scan.entries, entries);
+        let mut expected = vec![
+            ("bad name.toml", "the file name is not a user name"),
+            ("binary.toml", "corrupt: not UTF-8"),
+            ("corrupt.toml", "corrupt: not TOML"),
+            ("folder.toml", "not a regular file"),
+            ("foreign.toml", "not a clines record: expected `score`"),
+            ("link.toml", "a symbolic link"),
+            ("old.cscore", "not a clines record: magic"),
+            ("pipe.cscore", "not a regular file"),
+        ];
+        if locked_skipped {
+            expected.push(("locked.toml", "cannot be read"));
+            expected.sort();
+        }
+        assert_eq!(scan.skipped.len(), expected.len(), "{:?}", scan.skipped);
+        for (skipped, (name, reason)) in scan.skipped.iter().zip(expected) {
+            let message = skipped.to_string();
+            assert!(
+                message.starts_with(&format!("skipping {}: {reason}", path(name).display())),
+                "{message}"
+            );
+            assert!(!message.contains('\n'), "{message}");
+        }
+        assert_eq!(fs::read(path("corrupt.toml")).unwrap(), b"score = = 3");
+        assert_eq!(
+            fs::read(path("foreign.toml")).unwrap(),
+            b"[server]\nport = 80\n"
+        );
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    #[test]
+    fn listing_a_directory() {
+        let dir = temp_dir();
+        assert!(
+            list_dir(&dir.path().join("missing"), Some("al"))
+                .text
+                .is_empty()
+        );
+        assert!(!dir.path().join("missing").exists());
+        write_toml(dir.path(), "al", 3);
+        write_toml(dir.path(), "zed", 30);
+        fs::write(dir.path().join("x.toml"), "nonsense").unwrap();
+        let listing = list_dir(dir.path(), Some("al"));
+        assert_eq!(listing.text, " zed     \t30\n*al      \t3\n");
+        assert_eq!(listing.warnings.len(), 1);
+        assert!(
+            listing.warnings[0].contains("x.toml"),
+            "{:?}",
+            listing.warnings
+        );
+
+        let file = dir.path().join("al.toml");
+        let listing = list_dir(&file, None);
+        assert!(listing.text.is_empty());
+        assert!(
+            listing.warnings[0].starts_with("cannot read the score directory"),
+            "{:?}",
+            listing.warnings
+        );
+    }
+
+    #[test]
+    fn board_records_from_the_directory() {
+        let dir = temp_dir();
+        let alice = store(dir.path(), "alice");
+        let empty = alice.board_records();
+        assert_eq!(
+            empty,
+            BoardRecords {
+                user: "alice".to_string(),
+                best: None,
+                own: None
+            }
+        );
+        write_toml(dir.path(), "alice", 20);
+        fs::write(
+            dir.path().join("bob.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 75),
+        )
+        .unwrap();
+        let view = alice.board_records();
+        assert_eq!(view.best, Some(entry("bob", 75)));
+        assert_eq!(view.own, Some(20));
+        assert_eq!(
+            view.hi_line(0).unwrap().full_text(),
+            "=[ hi -- bob:75 you:20 ]="
+        );
+    }
+
+    #[test]
+    fn hi_line_follows_the_score() {
+        let other_best = BoardRecords {
+            user: "alice".to_string(),
+            best: Some(entry("bob", 100)),
+            own: Some(40),
+        };
+        let other = |you| HiLine::Other {
+            name: "bob".to_string(),
+            score: 100,
+            you,
+        };
+        assert_eq!(other_best.hi_line(0), Some(other(40)));
+        assert_eq!(other_best.hi_line(40), Some(other(40)));
+        assert_eq!(other_best.hi_line(41), Some(other(41)));
+        assert_eq!(
+            other_best.hi_line(100),
+            Some(other(100)),
+            "a tie is not a win"
+        );
+        assert_eq!(other_best.hi_line(101), Some(HiLine::Own { score: 101 }));
+
+        let no_own = BoardRecords {
+            own: None,
+            ..other_best.clone()
+        };
+        assert_eq!(no_own.hi_line(0), Some(other(0)));
+
+        let own_best = BoardRecords {
+            user: "alice".to_string(),
+            best: Some(entry("alice", 100)),
+            own: Some(100),
+        };
+        assert_eq!(own_best.hi_line(7), Some(HiLine::Own { score: 100 }));
+        assert_eq!(own_best.hi_line(130), Some(HiLine::Own { score: 130 }));
+
+        let nothing = BoardRecords {
+            user: "alice".to_string(),
+            best: None,
+            own: None,
+        };
+        assert_eq!(nothing.hi_line(0), None);
+        assert_eq!(nothing.hi_line(5), Some(HiLine::Own { score: 5 }));
+    }
+
+    #[test]
+    fn hi_line_texts() {
+        let own = HiLine::Own { score: 250 };
+        assert_eq!(own.full_text(), "=[ hi : 250 ]=");
+        assert_eq!(own.mini_text(), "[ hi : 250 ]");
+        let other = HiLine::Other {
+            name: "bob".to_string(),
+            score: 300,
+            you: 12,
+        };
+        assert_eq!(other.full_text(), "=[ hi -- bob:300 you:12 ]=");
+        assert_eq!(other.mini_text(), "[ hi : 300 ]");
+    }
+
+    #[test]
+    fn threads_saving_at_once_keep_the_higher() {
+        let dir = temp_dir();
+        let rounds = 200;
+        std::thread::scope(|scope| {
+            for parity in 0..2 {
+                let alice = store(dir.path(), "alice");
+                scope.spawn(move || {
+                    for round in 0..rounds {
+                        alice.save(2 * round + parity + 1).unwrap();
+                        let stored = alice.load().unwrap().unwrap().score;
+                        assert!(stored > 2 * round + parity, "lowered to {stored}");
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            store(dir.path(), "alice").load().unwrap().unwrap().score,
+            2 * rounds
+        );
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "temp files left"
+        );
     }
 }
