@@ -533,12 +533,14 @@ impl BoardRecords {
     pub fn hi_line(&self, score: u64) -> Option<HiLine> {
         let you = self.own.unwrap_or(0).max(score);
         match &self.best {
-            Some(best) if best.score >= score && best.user != self.user => Some(HiLine::Other {
+            Some(best) if best.user != self.user && best.score >= score => Some(HiLine::Other {
                 name: best.user.clone(),
                 score: best.score,
                 you,
             }),
-            Some(_) => Some(HiLine::Own { score: you }),
+            Some(best) => Some(HiLine::Own {
+                score: you.max(best.score),
+            }),
             None if score > 0 => Some(HiLine::Own { score }),
             None => None,
         }
@@ -559,6 +561,17 @@ pub enum SaveOutcome {
         /// The stored record.
         record: u64,
     },
+}
+
+impl SaveOutcome {
+    /// What to print after the terminal is restored, if anything.
+    pub fn message(&self) -> Option<&'static str> {
+        match self {
+            SaveOutcome::Saved { best_of_all: true } => Some("New record saved!"),
+            SaveOutcome::Saved { best_of_all: false } => Some("New personal record saved!"),
+            SaveOutcome::NotBeaten { .. } => None,
+        }
+    }
 }
 
 /// Why a record could not be saved. Its message starts with
@@ -940,9 +953,17 @@ mod tests {
     fn current_user_is_the_real_one() {
         // SAFETY: no preconditions.
         let uid = unsafe { libc::getuid() };
+        let id = std::process::Command::new("id")
+            .arg("-un")
+            .output()
+            .expect("id(1) runs");
+        // In a container the uid may have no name; then both must say so.
+        if !id.status.success() {
+            assert!(matches!(passwd_name(uid), Err(UserError::Unknown { .. })));
+            return;
+        }
         let name = passwd_name(uid).unwrap();
-        assert!(!name.is_empty());
-        // The real user's name is what the lookup gives, not $USER.
+        assert_eq!(String::from_utf8_lossy(&id.stdout).trim(), name);
         if check_user_name(&name).is_ok() {
             assert_eq!(current_user().unwrap(), name);
         }
@@ -1132,6 +1153,14 @@ mod tests {
             SaveOutcome::Saved { best_of_all: true }
         );
         assert_eq!(fs::read(dir.path().join("bob.toml")).unwrap(), bob_before);
+    }
+
+    #[test]
+    fn save_messages() {
+        let saved = |best_of_all| SaveOutcome::Saved { best_of_all };
+        assert_eq!(saved(true).message(), Some("New record saved!"));
+        assert_eq!(saved(false).message(), Some("New personal record saved!"));
+        assert_eq!(SaveOutcome::NotBeaten { record: 3 }.message(), None);
     }
 
     #[test]
