@@ -1,6 +1,6 @@
 //! `clines`: wiring only; the game lives in the library.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clines::cli::{self, Command};
@@ -20,7 +20,17 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List | Command::Play { .. } => {
+        Command::List => {
+            // There is no config file yet, so no score_dir from it.
+            let listing = clines::records::list(None);
+            for warning in &listing.warnings {
+                eprintln!("clines: {warning}");
+            }
+            // `clines -l | head` closing the pipe early is not an error.
+            let _ = io::stdout().write_all(listing.text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Command::Play { .. } => {
             eprintln!("clines: only --batch is available in this version");
             ExitCode::FAILURE
         }

@@ -1,0 +1,173 @@
+//! Records through real processes: `clines -l` on a prepared score
+//! directory, and two processes of the same user saving at once.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use clines::records::{self, SaveOutcome, Store};
+
+/// Set in a child copy of this test binary: the score directory to save in.
+const CHILD_DIR: &str = "CLINES_TEST_SAVE_DIR";
+/// Set in a child copy: which half of the scores it saves (0 or 1).
+const CHILD_PARITY: &str = "CLINES_TEST_SAVE_PARITY";
+/// Saves per child.
+const ROUNDS: u64 = 300;
+
+fn cscore_bytes(score: i32) -> Vec<u8> {
+    [
+        0xC001_CEED_u32.to_be_bytes(),
+        1_u32.to_be_bytes(),
+        score.to_be_bytes(),
+    ]
+    .concat()
+}
+
+/// Runs `clines` with every place it could look for files inside `home`.
+fn clines(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    command
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("CLINES_SCORE_DIR");
+    if let Some(dir) = score_dir {
+        command.env("CLINES_SCORE_DIR", dir);
+    }
+    command.output().expect("clines runs")
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("UTF-8 output")
+}
+
+#[test]
+fn list_shows_every_record_best_first_and_warns_about_bad_files() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    fs::write(scores.join("zed.cscore"), cscore_bytes(500)).unwrap();
+    fs::write(scores.join("bob.toml"), "score = 700\nset_at = 1\n").unwrap();
+    fs::write(scores.join("broken.toml"), "score = [").unwrap();
+    let me = records::current_user().ok();
+    if let Some(me) = &me {
+        let outcome = Store::new(&scores, me).unwrap().save(42).unwrap();
+        assert_eq!(outcome, SaveOutcome::Saved { best_of_all: false });
+    }
+
+    let output = clines(home.path(), Some(&scores), &["-l"]);
+    assert!(output.status.success(), "{output:?}");
+    let mut expected = String::from(" bob     \t700\n zed     \t500\n");
+    if let Some(me) = &me {
+        expected.push_str(&format!("*{me:<8}\t42\n"));
+    }
+    assert_eq!(text(&output.stdout), expected);
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("clines: skipping ") && stderr.contains("broken.toml: corrupt"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(scores.join("broken.toml")).unwrap(),
+        "score = ["
+    );
+}
+
+#[test]
+fn list_without_records_prints_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let empty = home.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let missing = home.path().join("missing");
+    for dir in [&empty, &missing] {
+        let output = clines(home.path(), Some(dir), &["-l"]);
+        assert!(output.status.success(), "{output:?}");
+        assert_eq!(text(&output.stdout), "");
+        assert_eq!(text(&output.stderr), "");
+    }
+    assert!(!missing.exists(), "listing creates no directory");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn list_falls_back_to_the_data_directory() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data").join("clines");
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    let output = clines(home.path(), None, &["-l"]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(text(&output.stdout), " amy     \t9\n");
+}
+
+/// Not a test on its own: the role of each child process in
+/// [`processes_saving_at_once_keep_the_higher`], selected by environment
+/// variables; without them it returns at once.
+#[test]
+fn concurrent_save_child() {
+    let (Some(dir), Some(parity)) = (std::env::var_os(CHILD_DIR), std::env::var_os(CHILD_PARITY))
+    else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    let parity: u64 = parity.to_str().unwrap().parse().unwrap();
+    // Both children start saving together, so their saves really overlap.
+    fs::write(dir.join(format!("ready-{parity}")), "").unwrap();
+    let other = dir.join(format!("ready-{}", 1 - parity));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !other.exists() {
+        assert!(Instant::now() < deadline, "the other child never started");
+        std::thread::yield_now();
+    }
+    let alice = Store::new(dir.join("scores"), "alice").unwrap();
+    for round in 0..ROUNDS {
+        let score = 2 * round + parity + 1;
+        alice.save(score).unwrap();
+        let stored = alice.load().unwrap().unwrap().score;
+        assert!(stored >= score, "saved {score}, then found {stored}");
+    }
+}
+
+#[test]
+fn processes_saving_at_once_keep_the_higher() {
+    let home = tempfile::tempdir().unwrap();
+    let children: Vec<_> = (0..2)
+        .map(|parity| {
+            Command::new(std::env::current_exe().unwrap())
+                .args(["concurrent_save_child", "--exact", "--test-threads=1"])
+                .env(CHILD_DIR, home.path())
+                .env(CHILD_PARITY, parity.to_string())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("a child test process")
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "child failed:\n{}{}",
+            text(&output.stdout),
+            text(&output.stderr)
+        );
+        assert!(
+            text(&output.stdout).contains("1 passed"),
+            "the child role did not run: {}",
+            text(&output.stdout)
+        );
+    }
+    let scores = home.path().join("scores");
+    let alice = Store::new(&scores, "alice").unwrap();
+    assert_eq!(alice.load().unwrap().unwrap().score, 2 * ROUNDS);
+    let names: Vec<_> = fs::read_dir(&scores)
+        .unwrap()
+        .map(|item| item.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["alice.toml"], "temporary files left behind");
+    let output = clines(home.path(), Some(&scores), &["-l"]);
+    assert_eq!(text(&output.stdout), format!(" alice   \t{}\n", 2 * ROUNDS));
+}
