@@ -20,7 +20,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List | Command::Play { .. } => {
+        Command::List { .. } | Command::Play { .. } => {
             eprintln!("clines: only --batch is available in this version");
             ExitCode::FAILURE
         }
