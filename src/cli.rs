@@ -622,21 +622,19 @@ fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
 fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
     let chars: Vec<char> = keys.value.chars().collect();
     let refuse = |why: String| keys.source.refuse(&why);
-    if let Some(key) = chars
-        .iter()
-        .enumerate()
-        .find_map(|(i, key)| chars[..i].contains(key).then_some(key))
-    {
-        return Err(refuse(format!(
-            "{key:?} is given twice; the 5 keys (left, down, up, right, action) must differ"
-        )));
-    }
-    chars.try_into().map_err(|chars: Vec<char>| {
+    let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
         refuse(format!(
             "expected exactly 5 keys (left, down, up, right, action), got {}",
             chars.len()
         ))
-    })
+    })?;
+    match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
+        Some(i) => Err(refuse(format!(
+            "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
+            keys[i]
+        ))),
+        None => Ok(keys),
+    }
 }
 
 /// The palette: at least `colors + 1` numbers from 1 to 255, of which the
