@@ -84,8 +84,13 @@ pub(super) fn load(location: &ConfigLocation) -> Result<Config, String> {
             return Ok(Config::default());
         }
         Err(e) => {
+            let named = if location.required {
+                " (named by CLINES_CONFIG)"
+            } else {
+                ""
+            };
             return Err(format!(
-                "{}: cannot read the config file: {e}",
+                "{}: cannot read the config file{named}: {e}",
                 file.display()
             ));
         }
