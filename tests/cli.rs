@@ -269,3 +269,21 @@ fn man_page_options_match_clap() {
         "man page OPTIONS (left) and clap's options (right) differ"
     );
 }
+
+#[test]
+fn readme_config_example_is_accepted() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    let example = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a TOML example in the README");
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    fs::write(&file, example).unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let output = clines(home.path(), &["--batch"], &env, "status\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+}
