@@ -38,6 +38,8 @@ and no --seed. See clines(6).";
     after_help = AFTER_HELP,
     disable_help_flag = true,
     disable_version_flag = true,
+    // getopt: a repeated option's last value wins.
+    args_override_self = true,
     // Plain text always: errors must never carry escape codes.
     color = clap::ColorChoice::Never
 )]
@@ -59,6 +61,7 @@ pub struct Args {
         short = 'w',
         long = "width",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 9,
         value_parser = whole_number("from 1 to 1000")
     )]
@@ -69,6 +72,7 @@ pub struct Args {
         short = 't',
         long = "height",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 9,
         value_parser = whole_number("from 1 to 1000")
     )]
@@ -79,6 +83,7 @@ pub struct Args {
         short = 'c',
         long = "colors",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 5,
         value_parser = whole_number("from 1 to 35")
     )]
@@ -89,6 +94,7 @@ pub struct Args {
         short = 'i',
         long = "line",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 5,
         value_parser = whole_number("from 2 to 1000")
     )]
@@ -99,6 +105,7 @@ pub struct Args {
         short = 'n',
         long = "next",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 3,
         value_parser = whole_number("from 0 to the number of cells")
     )]
@@ -109,6 +116,7 @@ pub struct Args {
         short = 'N',
         long = "first",
         value_name = "N",
+        allow_hyphen_values = true,
         default_value_t = 3,
         value_parser = whole_number("from 1 to the number of cells")
     )]
@@ -119,6 +127,7 @@ pub struct Args {
         short = 'C',
         long = "keys",
         value_name = "KEYS",
+        allow_hyphen_values = true,
         default_value = "hjkl "
     )]
     pub keys: String,
@@ -128,23 +137,39 @@ pub struct Args {
         short = 'f',
         long = "font",
         value_name = "GLYPHS",
+        allow_hyphen_values = true,
         default_value = "IOo"
     )]
     pub font: String,
 
     /// Black-and-white glyphs: cursor, then a chip and its jumping glyph per
     /// colour (at least 2c+1; needed when c > 5) [default: *OoVvAa.'Zz]
-    #[arg(short = 'F', long = "bw-font", value_name = "GLYPHS")]
+    #[arg(
+        short = 'F',
+        long = "bw-font",
+        value_name = "GLYPHS",
+        allow_hyphen_values = true
+    )]
     pub bw_font: Option<String>,
 
     /// Force colour (c) or black-and-white (b) drawing [default: automatic,
     /// black and white when NO_COLOR is set]
-    #[arg(short = 'm', long = "mode", value_name = "c|b")]
+    #[arg(
+        short = 'm',
+        long = "mode",
+        value_name = "c|b",
+        allow_hyphen_values = true
+    )]
     pub mode: Option<String>,
 
     /// Colour numbers 1-255 for the cursor, then one per chip colour
     /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7]
-    #[arg(short = 'o', long = "palette", value_name = "LIST")]
+    #[arg(
+        short = 'o',
+        long = "palette",
+        value_name = "LIST",
+        allow_hyphen_values = true
+    )]
     pub palette: Option<String>,
 
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
@@ -153,7 +178,8 @@ pub struct Args {
 
     /// Seed the random generator, making the game repeatable (no records)
     /// [default: random]
-    #[arg(long = "seed", value_name = "S", value_parser = whole_number_u64)]
+    #[arg(long = "seed", value_name = "S",
+        allow_hyphen_values = true, value_parser = whole_number_u64)]
     pub seed: Option<u64>,
 }
 
@@ -415,13 +441,7 @@ impl Settings {
         let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
         let number = |id: &str, flag: &'static str, value: usize, file: Option<Setting<usize>>| {
             if given(id) {
-                Setting {
-                    value,
-                    source: Source::Flag {
-                        flag,
-                        value: value.to_string(),
-                    },
-                }
+                Setting::flag(flag, value, value.to_string())
             } else {
                 file.unwrap_or(Setting::default(value))
             }
@@ -429,10 +449,7 @@ impl Settings {
         let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
             if given(id) {
                 let shown = format!("{value:?}");
-                Setting {
-                    value,
-                    source: Source::Flag { flag, value: shown },
-                }
+                Setting::flag(flag, value, shown)
             } else {
                 file.unwrap_or(Setting::default(value))
             }

@@ -106,6 +106,20 @@ fn values_attached_separate_or_long() {
 }
 
 #[test]
+fn values_are_taken_getopt_style() {
+    // The next argument is the value even when it starts with a dash.
+    assert_eq!(appearance_of(&["-f", "-O."]).unwrap().font, ['-', 'O', '.']);
+    assert_eq!(appearance_of(&["-C", "-+<> "]).unwrap().keys[0], '-');
+    refused(&["-w", "-1"], &["'-1'", "whole number from 1 to 1000"]);
+    // A repeated option's last value wins.
+    assert_eq!(rules_of(&["-w5", "-w", "7"]).unwrap().width, 7);
+    assert_eq!(
+        appearance_of(&["-mb", "-mc"]).unwrap().mode,
+        Some(ColorMode::Color)
+    );
+}
+
+#[test]
 fn defaults_are_the_originals() {
     let (rules, appearance) = play(&[]).unwrap();
     assert_eq!(rules, Rules::default());
