@@ -1,53 +1,133 @@
-//! The command line: the original's getopt-style options, parsed with clap
-//! and validated into [`Rules`] and [`Appearance`] before the terminal is
-//! touched.
+//! The command line: the original's getopt-style options, parsed with clap,
+//! merged over the config file and validated into [`Rules`] and
+//! [`Appearance`] before the terminal is touched.
+//!
+//! Every setting remembers where it came from (a flag, a config key or the
+//! default) so that a refusal names it the way the user wrote it.
 
-use clap::Parser;
+mod config;
+
+use std::path::PathBuf;
+
 use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
+use unicode_width::UnicodeWidthChar;
 
-use crate::game::Rules;
+use crate::board::MAX_COLORS;
+use crate::game::{RuleError, Rules};
+
+use config::{Config, ConfigLocation};
+
+/// The original's synopsis, plus the options the clone adds.
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
+
+/// Printed after the options by `-h`.
+const AFTER_HELP: &str = "\
+Options not given on the command line are read from config.toml in the
+configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
+named by $CLINES_CONFIG. Records are kept only with the default -w -t -c -i -n -N
+and no --seed. See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
 #[derive(Parser, Debug)]
-#[command(name = "clines", version, disable_version_flag = true)]
+#[command(
+    name = "clines",
+    version,
+    override_usage = SYNOPSIS,
+    after_help = AFTER_HELP,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    // getopt: a repeated option's last value wins.
+    args_override_self = true,
+    // Plain text always: errors must never carry escape codes.
+    color = clap::ColorChoice::Never
+)]
 pub struct Args {
+    /// Print this help and exit
+    #[arg(short = 'h', long = "help", action = ArgAction::Help)]
+    pub help: Option<bool>,
+
     /// List every user's record and exit
     #[arg(short = 'l', long = "list")]
     pub list: bool,
 
     /// Print the version and exit
-    #[arg(short = 'v', long = "version", action = clap::ArgAction::Version)]
+    #[arg(short = 'v', long = "version", action = ArgAction::Version)]
     pub version: Option<bool>,
 
     /// Board width in cells (1-1000)
-    #[arg(short = 'w', long = "width", value_name = "N", default_value_t = 9)]
+    #[arg(
+        short = 'w',
+        long = "width",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 9,
+        value_parser = whole_number("from 1 to 1000")
+    )]
     pub width: usize,
 
     /// Board height in cells (1-1000)
-    #[arg(short = 't', long = "height", value_name = "N", default_value_t = 9)]
+    #[arg(
+        short = 't',
+        long = "height",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 9,
+        value_parser = whole_number("from 1 to 1000")
+    )]
     pub height: usize,
 
     /// Number of chip colours (1-35)
-    #[arg(short = 'c', long = "colors", value_name = "N", default_value_t = 5)]
+    #[arg(
+        short = 'c',
+        long = "colors",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 5,
+        value_parser = whole_number("from 1 to 35")
+    )]
     pub colors: usize,
 
     /// Shortest line of one colour that is removed (2-1000)
-    #[arg(short = 'i', long = "line", value_name = "N", default_value_t = 5)]
+    #[arg(
+        short = 'i',
+        long = "line",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 5,
+        value_parser = whole_number("from 2 to 1000")
+    )]
     pub line: usize,
 
     /// Chips thrown after each move that removes nothing (0 to the number of cells)
-    #[arg(short = 'n', long = "next", value_name = "N", default_value_t = 3)]
+    #[arg(
+        short = 'n',
+        long = "next",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 3,
+        value_parser = whole_number("from 0 to the number of cells")
+    )]
     pub next: usize,
 
     /// Chips in the opening throw (1 to the number of cells)
-    #[arg(short = 'N', long = "first", value_name = "N", default_value_t = 3)]
+    #[arg(
+        short = 'N',
+        long = "first",
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 3,
+        value_parser = whole_number("from 1 to the number of cells")
+    )]
     pub first: usize,
 
-    /// Keys for left, down, up, right and action (exactly 5 characters)
+    /// Keys for left, down, up, right and action (5 different characters)
     #[arg(
         short = 'C',
         long = "keys",
         value_name = "KEYS",
+        allow_hyphen_values = true,
         default_value = "hjkl "
     )]
     pub keys: String,
@@ -57,29 +137,67 @@ pub struct Args {
         short = 'f',
         long = "font",
         value_name = "GLYPHS",
+        allow_hyphen_values = true,
         default_value = "IOo"
     )]
     pub font: String,
 
-    /// Black-and-white glyphs: cursor, then a chip and its jumping glyph per colour
-    #[arg(short = 'F', long = "bw-font", value_name = "GLYPHS")]
+    /// Black-and-white glyphs: cursor, then a chip and its jumping glyph per
+    /// colour (at least 2c+1; needed when c > 5) [default: *OoVvAa.'Zz]
+    #[arg(
+        short = 'F',
+        long = "bw-font",
+        value_name = "GLYPHS",
+        allow_hyphen_values = true
+    )]
     pub bw_font: Option<String>,
 
-    /// Force colour (c) or black-and-white (b) drawing [default: automatic]
-    #[arg(short = 'm', long = "mode", value_name = "c|b")]
+    /// Force colour (c) or black-and-white (b) drawing [default: automatic,
+    /// black and white when NO_COLOR is set]
+    #[arg(
+        short = 'm',
+        long = "mode",
+        value_name = "c|b",
+        allow_hyphen_values = true
+    )]
     pub mode: Option<String>,
 
-    /// Colour numbers for the cursor, then one per chip colour [default: 7,1,2,3,4,5]
-    #[arg(short = 'o', long = "palette", value_name = "LIST")]
+    /// Colour numbers 1-255 for the cursor, then one per chip colour
+    /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7]
+    #[arg(
+        short = 'o',
+        long = "palette",
+        value_name = "LIST",
+        allow_hyphen_values = true
+    )]
     pub palette: Option<String>,
 
-    /// Play headless: commands on stdin, answers on stdout
+    /// Play headless: commands on stdin, answers on stdout (see clines(6))
     #[arg(long = "batch")]
     pub batch: bool,
 
-    /// Seed the game's random generator, making it repeatable
-    #[arg(long = "seed", value_name = "S")]
+    /// Seed the random generator, making the game repeatable (no records)
+    /// [default: random]
+    #[arg(long = "seed", value_name = "S",
+        allow_hyphen_values = true, value_parser = whole_number_u64)]
     pub seed: Option<u64>,
+}
+
+/// A clap value parser for a whole number, whose refusal says what the
+/// option accepts.
+fn whole_number(
+    accepted: &'static str,
+) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        text.parse()
+            .map_err(|_| format!("expected a whole number {accepted}"))
+    }
+}
+
+/// A clap value parser for the seed.
+fn whole_number_u64(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
 }
 
 /// Default black-and-white glyphs.
@@ -103,9 +221,12 @@ pub struct Appearance {
     pub font: [char; 3],
     /// Black-and-white glyphs: cursor, then chip and jumping glyph per colour.
     pub bw_font: Vec<char>,
-    /// `None` chooses from the terminal and `NO_COLOR`.
+    /// `None` chooses from the terminal and `NO_COLOR`. [`parse`] sets
+    /// `Some(Color)` when there are more colours than the default
+    /// black-and-white glyphs can show and no `-F` was given.
     pub mode: Option<ColorMode>,
-    /// ANSI colour numbers: cursor, then one per chip colour.
+    /// ANSI colour numbers: cursor, then one per chip colour (exactly
+    /// `colors + 1` after [`parse`]).
     pub palette: Vec<u8>,
 }
 
@@ -140,6 +261,10 @@ pub enum Command {
         seed: Option<u64>,
         /// How it looks.
         appearance: Appearance,
+        /// The records directory named by the config file's `score_dir`, or
+        /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
+        /// decides.
+        score_dir: Option<PathBuf>,
     },
     /// Play headless over stdin and stdout.
     Batch {
@@ -149,154 +274,428 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// List the records.
-    List,
+    List {
+        /// The config file's `score_dir`, as in [`Command::Play`].
+        score_dir: Option<PathBuf>,
+    },
 }
 
-/// Parses and validates a command line (program name first). Help and
-/// version requests, and every invalid option, come back as a clap error
-/// whose `exit()` prints it and exits with the right status (0 or 2).
+/// Parses and validates a command line (program name first), reading the
+/// config file and `NO_COLOR` from the environment. Warnings (duplicate
+/// colours) are printed on stderr. Help and version requests, and every
+/// invalid option or config entry, come back as a clap error whose `exit()`
+/// prints it and exits with the right status (0 or 2).
 pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let args = Args::try_parse_from(args)?;
-    let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
-    if args.list {
-        return Ok(Command::List);
+    let parsed = parse_in(args, &Environment::of_process())?;
+    for warning in &parsed.warnings {
+        eprintln!("warning: {warning}");
     }
-    let colors = u8::try_from(args.colors).unwrap_or(u8::MAX);
-    let rules = Rules {
-        width: args.width,
-        height: args.height,
-        colors,
-        line: args.line,
-        next: args.next,
-        first: args.first,
-    };
-    if colors == u8::MAX {
-        return Err(invalid(format!(
-            "-c {}: the number of colours must be from 1 to 35",
-            args.colors
-        )));
-    }
-    rules.validate().map_err(|e| invalid(e.to_string()))?;
-    if args.batch {
-        return Ok(Command::Batch {
-            rules,
-            seed: args.seed,
-        });
-    }
-    let mut appearance = Appearance::for_colors(args.colors);
-    appearance.keys =
-        exact_chars(&args.keys, "-C", "left, down, up, right and action").map_err(invalid)?;
-    appearance.font =
-        exact_chars(&args.font, "-f", "cursor, chip and jumping chip").map_err(invalid)?;
-    if let Some(font) = args.bw_font {
-        appearance.bw_font = font.chars().collect();
-    }
-    appearance.mode = match args.mode.as_deref() {
-        None => None,
-        Some("c") => Some(ColorMode::Color),
-        Some("b") => Some(ColorMode::Mono),
-        Some(other) => {
-            return Err(invalid(format!(
-                "-m {other}: the mode must be c (colour) or b (black and white)"
-            )));
-        }
-    };
-    if let Some(list) = args.palette {
-        appearance.palette = list
-            .split(',')
-            .map(|n| n.trim().parse::<u8>().ok().filter(|&n| n > 0))
-            .collect::<Option<Vec<u8>>>()
-            .ok_or_else(|| {
-                invalid(format!(
-                    "-o {list}: expected comma-separated colour numbers from 1 to 255"
-                ))
-            })?;
-    }
-    Ok(Command::Play {
-        rules,
-        seed: args.seed,
-        appearance,
-    })
+    Ok(parsed.command)
 }
 
-/// `text` as exactly `N` characters, or a message naming the option.
-fn exact_chars<const N: usize>(text: &str, flag: &str, what: &str) -> Result<[char; N], String> {
-    let chars: Vec<char> = text.chars().collect();
-    chars.try_into().map_err(|chars: Vec<char>| {
-        format!(
-            "{flag} {text:?}: expected exactly {N} characters ({what}), got {}",
+/// What parsing reads from the process environment, gathered in one place
+/// so that tests can supply their own.
+#[derive(Clone, Debug, Default)]
+struct Environment {
+    /// The config file to read, if there is a place for one.
+    config: Option<ConfigLocation>,
+    /// `NO_COLOR` is set to something non-empty.
+    no_color: bool,
+}
+
+impl Environment {
+    /// This process's environment.
+    fn of_process() -> Environment {
+        Environment {
+            config: ConfigLocation::of_process(),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        }
+    }
+}
+
+/// A command and the warnings found on the way.
+#[derive(Debug)]
+struct Parsed {
+    command: Command,
+    warnings: Vec<String>,
+}
+
+/// [`parse`] without touching the process environment or printing.
+fn parse_in<I, T>(args: I, env: &Environment) -> Result<Parsed, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = Args::command().try_get_matches_from(args)?;
+    let args = Args::from_arg_matches(&matches)?;
+    let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
+    let config = match &env.config {
+        Some(location) => config::load(location).map_err(invalid)?,
+        None => Config::default(),
+    };
+    Settings::merge(args, &matches, config)
+        .resolve(env.no_color)
+        .map_err(invalid)
+}
+
+/// Where a setting came from, so that a refusal can name it as it was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Source {
+    /// The built-in default.
+    Default,
+    /// A command-line option: the short flag and the value as given.
+    Flag {
+        /// The flag, such as `-w`.
+        flag: &'static str,
+        /// The value, quoted where spaces would hide.
+        value: String,
+    },
+    /// A config file entry.
+    Config {
+        /// The config file.
+        file: PathBuf,
+        /// The key.
+        key: &'static str,
+        /// The value as TOML.
+        value: String,
+    },
+}
+
+impl Source {
+    /// The setting as it was given: `-m b`, or `mode = "b" in FILE`.
+    fn describe(&self) -> String {
+        match self {
+            Source::Default => "the default".to_string(),
+            Source::Flag { flag, value } => format!("{flag} {value}"),
+            Source::Config { file, key, value } => {
+                format!("{key} = {value} in {}", file.display())
+            }
+        }
+    }
+
+    /// A refusal of this value: what was given, then why it is refused.
+    fn refuse(&self, why: &str) -> String {
+        match self {
+            Source::Default => why.to_string(),
+            Source::Flag { flag, value } => format!("{flag} {value}: {why}"),
+            Source::Config { file, key, value } => {
+                format!("{}: {key} = {value}: {why}", file.display())
+            }
+        }
+    }
+}
+
+/// A value and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Setting<T> {
+    value: T,
+    source: Source,
+}
+
+impl<T> Setting<T> {
+    /// A value given with `flag`, shown as `shown` in messages.
+    fn flag(flag: &'static str, value: T, shown: String) -> Setting<T> {
+        Setting {
+            value,
+            source: Source::Flag { flag, value: shown },
+        }
+    }
+
+    /// A built-in default.
+    fn default(value: T) -> Setting<T> {
+        Setting {
+            value,
+            source: Source::Default,
+        }
+    }
+}
+
+/// Every setting after flags are laid over the config file, not yet checked.
+#[derive(Debug)]
+struct Settings {
+    list: bool,
+    batch: bool,
+    seed: Option<u64>,
+    width: Setting<usize>,
+    height: Setting<usize>,
+    colors: Setting<usize>,
+    line: Setting<usize>,
+    next: Setting<usize>,
+    first: Setting<usize>,
+    keys: Setting<String>,
+    font: Setting<String>,
+    bw_font: Option<Setting<String>>,
+    mode: Option<Setting<String>>,
+    palette: Option<Setting<Vec<String>>>,
+    score_dir: Option<PathBuf>,
+}
+
+impl Settings {
+    /// Lays the options given on the command line over the config file; what
+    /// neither gives keeps clap's default.
+    fn merge(args: Args, matches: &ArgMatches, config: Config) -> Settings {
+        let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        let number = |id: &str, flag: &'static str, value: usize, file: Option<Setting<usize>>| {
+            if given(id) {
+                Setting::flag(flag, value, value.to_string())
+            } else {
+                file.unwrap_or(Setting::default(value))
+            }
+        };
+        let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
+            if given(id) {
+                let shown = format!("{value:?}");
+                Setting::flag(flag, value, shown)
+            } else {
+                file.unwrap_or(Setting::default(value))
+            }
+        };
+        Settings {
+            list: args.list,
+            batch: args.batch,
+            seed: args.seed,
+            width: number("width", "-w", args.width, config.width),
+            height: number("height", "-t", args.height, config.height),
+            colors: number("colors", "-c", args.colors, config.colors),
+            line: number("line", "-i", args.line, config.line),
+            next: number("next", "-n", args.next, config.next),
+            first: number("first", "-N", args.first, config.first),
+            keys: text("keys", "-C", args.keys, config.keys),
+            font: text("font", "-f", args.font, config.font),
+            bw_font: args
+                .bw_font
+                .map(|v| Setting::flag("-F", v.clone(), format!("{v:?}")))
+                .or(config.bw_font),
+            mode: args
+                .mode
+                .map(|v| Setting::flag("-m", v.clone(), v))
+                .or(config.mode),
+            palette: args
+                .palette
+                .map(|v| {
+                    let items = v.split(',').map(|n| n.trim().to_string()).collect();
+                    Setting::flag("-o", items, v)
+                })
+                .or(config.palette),
+            score_dir: config.score_dir.map(|s| s.value),
+        }
+    }
+
+    /// Checks every setting and builds the command. `no_color`: `NO_COLOR`
+    /// asks for black and white when no mode is forced.
+    fn resolve(self, no_color: bool) -> Result<Parsed, String> {
+        let rules = self.rules()?;
+        let colors = usize::from(rules.colors);
+        let keys = distinct_keys(&self.keys)?;
+        let font = glyphs(&self.font)
+            .and_then(|font| {
+                font.try_into().map_err(|font: Vec<char>| {
+                    format!(
+                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
+                        font.len()
+                    )
+                })
+            })
+            .map_err(|why| self.font.source.refuse(&why))?;
+        let mode = match &self.mode {
+            None => None,
+            Some(mode) => Some(match mode.value.as_str() {
+                "c" => ColorMode::Color,
+                "b" => ColorMode::Mono,
+                _ => {
+                    return Err(mode
+                        .source
+                        .refuse("the mode must be c (colour) or b (black and white)"));
+                }
+            }),
+        };
+        let (bw_font, mode) = self.bw_font(colors, mode, no_color)?;
+        let mut warnings = Vec::new();
+        let palette = match &self.palette {
+            None => default_palette(colors),
+            Some(list) => palette(list, colors, &mut warnings)?,
+        };
+        let command = if self.list {
+            Command::List {
+                score_dir: self.score_dir,
+            }
+        } else if self.batch {
+            Command::Batch {
+                rules,
+                seed: self.seed,
+            }
+        } else {
+            Command::Play {
+                rules,
+                seed: self.seed,
+                appearance: Appearance {
+                    keys,
+                    font,
+                    bw_font,
+                    mode,
+                    palette,
+                },
+                score_dir: self.score_dir,
+            }
+        };
+        Ok(Parsed { command, warnings })
+    }
+
+    /// The rules, each checked against its range.
+    fn rules(&self) -> Result<Rules, String> {
+        let max_colors = usize::from(MAX_COLORS);
+        let colors = u8::try_from(self.colors.value)
+            .ok()
+            .filter(|&c| c <= MAX_COLORS)
+            .ok_or_else(|| {
+                let error = RuleError {
+                    flag: 'c',
+                    value: self.colors.value,
+                    min: 1,
+                    max: max_colors,
+                };
+                self.colors.source.refuse(&error.requirement())
+            })?;
+        let rules = Rules {
+            width: self.width.value,
+            height: self.height.value,
+            colors,
+            line: self.line.value,
+            next: self.next.value,
+            first: self.first.value,
+        };
+        rules.validate().map_err(|error| {
+            let source = match error.flag {
+                'w' => &self.width.source,
+                't' => &self.height.source,
+                'c' => &self.colors.source,
+                'i' => &self.line.source,
+                'n' => &self.next.source,
+                _ => &self.first.source,
+            };
+            source.refuse(&error.requirement())
+        })?;
+        Ok(rules)
+    }
+
+    /// The black-and-white glyphs and the mode they leave. With more colours
+    /// than the default glyphs cover and no `-F`, black and white is refused
+    /// when asked for (`-m b` or `NO_COLOR`) and colour is chosen otherwise.
+    fn bw_font(
+        &self,
+        colors: usize,
+        mode: Option<ColorMode>,
+        no_color: bool,
+    ) -> Result<(Vec<char>, Option<ColorMode>), String> {
+        let needed = 2 * colors + 1;
+        if let Some(font) = &self.bw_font {
+            let glyphs = glyphs(font).map_err(|why| font.source.refuse(&why))?;
+            if glyphs.len() < needed {
+                return Err(font.source.refuse(&format!(
+                    "expected at least {needed} glyphs for {colors} colours (the cursor, then a \
+                     chip and its jumping glyph per colour), got {}",
+                    glyphs.len()
+                )));
+            }
+            return Ok((glyphs, mode));
+        }
+        let default: Vec<char> = DEFAULT_BW_FONT.chars().collect();
+        if default.len() >= needed {
+            return Ok((default, mode));
+        }
+        let why = match (mode, &self.mode) {
+            (Some(ColorMode::Mono), Some(forced)) => format!("with {}", forced.source.describe()),
+            (None, _) if no_color => "with NO_COLOR set".to_string(),
+            _ => return Ok((default, Some(ColorMode::Color))),
+        };
+        Err(self.colors.source.refuse(&format!(
+            "{why}, black-and-white mode needs -F (bw_font) with at least {needed} glyphs \
+             for {colors} colours (the default has {}), or -m c for colour",
+            default.len()
+        )))
+    }
+}
+
+/// The characters of a glyph string, each of which must take exactly one
+/// column on screen.
+fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
+    let glyphs: Vec<char> = text.value.chars().collect();
+    match glyphs.iter().find(|g| g.width() != Some(1)) {
+        None => Ok(glyphs),
+        Some(g) if g.width() == Some(2) => Err(format!(
+            "{g:?} is a double-width glyph; every glyph must take one column"
+        )),
+        Some(g) => Err(format!(
+            "{g:?} does not take one column on screen; every glyph must"
+        )),
+    }
+}
+
+/// The `-C` keys: exactly five different characters.
+fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
+    let chars: Vec<char> = keys.value.chars().collect();
+    let refuse = |why: String| keys.source.refuse(&why);
+    let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
+        refuse(format!(
+            "expected exactly 5 keys (left, down, up, right, action), got {}",
             chars.len()
-        )
-    })
+        ))
+    })?;
+    match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
+        Some(i) => Err(refuse(format!(
+            "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
+            keys[i]
+        ))),
+        None => Ok(keys),
+    }
+}
+
+/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
+/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
+fn palette(
+    list: &Setting<Vec<String>>,
+    colors: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, String> {
+    let needed = colors + 1;
+    let mut numbers = Vec::with_capacity(list.value.len());
+    for item in &list.value {
+        match item.parse::<u8>() {
+            Ok(n) if n > 0 => numbers.push(n),
+            _ => {
+                return Err(list.source.refuse(&format!(
+                    "{item:?} is not a colour number; expected numbers from 1 to 255 \
+                     (0, black, is refused)"
+                )));
+            }
+        }
+    }
+    if numbers.len() < needed {
+        return Err(list.source.refuse(&format!(
+            "expected at least {needed} colour numbers (the cursor, then one per colour \
+             for {colors} colours), got {}",
+            numbers.len()
+        )));
+    }
+    numbers.truncate(needed);
+    let repeated: Vec<String> = numbers
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| numbers[..i].contains(n) && !numbers[i + 1..].contains(n))
+        .map(|(_, n)| n.to_string())
+        .collect();
+    if !repeated.is_empty() {
+        warnings.push(list.source.refuse(&format!(
+            "colour {} given more than once; those chips (or the cursor) will look alike",
+            repeated.join(", ")
+        )));
+    }
+    Ok(numbers)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rules_of(args: &[&str]) -> Result<Rules, clap::Error> {
-        let line = std::iter::once("clines").chain(args.iter().copied());
-        match parse(line)? {
-            Command::Play { rules, .. } | Command::Batch { rules, .. } => Ok(rules),
-            Command::List => panic!("not a game"),
-        }
-    }
-
-    #[test]
-    fn values_attached_or_separate() {
-        let attached = rules_of(&["-w12", "-t7", "-c3", "-i4", "-n2", "-N5"]).unwrap();
-        let separate = rules_of(&[
-            "-w", "12", "-t", "7", "-c", "3", "-i", "4", "-n", "2", "-N", "5",
-        ])
-        .unwrap();
-        assert_eq!(attached, separate);
-        assert_eq!(
-            attached,
-            Rules {
-                width: 12,
-                height: 7,
-                colors: 3,
-                line: 4,
-                next: 2,
-                first: 5
-            }
-        );
-    }
-
-    #[test]
-    fn rule_bounds() {
-        assert!(rules_of(&["-w1000", "-t1"]).is_ok());
-        assert!(rules_of(&["-w1001"]).is_err());
-        assert!(rules_of(&["-t0"]).is_err());
-        assert!(rules_of(&["-c35"]).is_ok());
-        assert!(rules_of(&["-c36"]).is_err());
-        assert!(rules_of(&["-c0"]).is_err());
-        assert!(rules_of(&["-i2"]).is_ok());
-        assert!(rules_of(&["-i1"]).is_err());
-        assert!(rules_of(&["-n0"]).is_ok());
-        assert!(rules_of(&["-w3", "-t3", "-n9", "-N9"]).is_ok());
-        assert!(rules_of(&["-w3", "-t3", "-n10"]).is_err());
-        assert!(rules_of(&["-N0"]).is_err());
-    }
-
-    #[test]
-    fn bad_value_names_the_flag_and_range() {
-        let err = rules_of(&["--batch", "-w0"]).unwrap_err();
-        assert_eq!(err.exit_code(), 2);
-        let text = err.to_string();
-        assert!(
-            text.contains("-w 0") && text.contains("1 to 1000"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn default_palette_skips_white() {
-        assert_eq!(default_palette(5), vec![7, 1, 2, 3, 4, 5]);
-        assert_eq!(default_palette(7), vec![7, 1, 2, 3, 4, 5, 6, 8]);
-    }
-}
+mod tests;

@@ -94,8 +94,11 @@ pub struct RuleError {
     pub max: usize,
 }
 
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl RuleError {
+    /// What the rule accepts, without the flag and value: for example
+    /// `the board width must be from 1 to 1000`. Lets a caller name the value's
+    /// source its own way (a config file key rather than a flag).
+    pub fn requirement(&self) -> String {
         let what = match self.flag {
             'w' => "board width",
             't' => "board height",
@@ -104,15 +107,21 @@ impl fmt::Display for RuleError {
             'n' => "chips per computer turn",
             _ => "chips in the opening throw",
         };
-        write!(
-            f,
-            "-{} {}: the {what} must be from {} to {}",
-            self.flag, self.value, self.min, self.max
-        )?;
-        if matches!(self.flag, 'n' | 'N') {
-            write!(f, " (the number of cells)")?;
-        }
-        Ok(())
+        let cells = if matches!(self.flag, 'n' | 'N') {
+            " (the number of cells)"
+        } else {
+            ""
+        };
+        format!(
+            "the {what} must be from {} to {}{cells}",
+            self.min, self.max
+        )
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "-{} {}: {}", self.flag, self.value, self.requirement())
     }
 }
 

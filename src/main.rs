@@ -20,9 +20,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List => {
-            // There is no config file yet, so no score_dir from it.
-            let listing = clines::records::list(None);
+        Command::List { score_dir } => {
+            let listing = clines::records::list(score_dir.as_deref());
             for warning in &listing.warnings {
                 eprintln!("clines: {warning}");
             }

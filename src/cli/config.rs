@@ -1,0 +1,231 @@
+//! The config file: `config.toml` in the platform config directory, or the
+//! file named by `$CLINES_CONFIG`. Each key sets the default of the option of
+//! the same name; options given on the command line override it.
+//!
+//! The file is read as a plain TOML table and each key checked by hand, so
+//! that every refusal names the file, the key and what the key accepts.
+
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+use directories::ProjectDirs;
+
+use super::{Setting, Source};
+
+/// The keys a config file may hold.
+const KEYS: [&str; 12] = [
+    "width",
+    "height",
+    "colors",
+    "line",
+    "next",
+    "first",
+    "keys",
+    "font",
+    "bw_font",
+    "mode",
+    "palette",
+    "score_dir",
+];
+
+/// Where the config file is looked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct ConfigLocation {
+    /// The file.
+    pub(super) path: PathBuf,
+    /// Whether a missing file is an error: true when `$CLINES_CONFIG` names
+    /// it, since the user asked for that file.
+    pub(super) required: bool,
+}
+
+impl ConfigLocation {
+    /// `$CLINES_CONFIG` if set and not empty, else `config.toml` in the
+    /// platform config directory, if the platform has one.
+    pub(super) fn of_process() -> Option<ConfigLocation> {
+        match std::env::var_os("CLINES_CONFIG") {
+            Some(path) if !path.is_empty() => Some(ConfigLocation {
+                path: path.into(),
+                required: true,
+            }),
+            _ => ProjectDirs::from("", "", "clines").map(|dirs| ConfigLocation {
+                path: dirs.config_dir().join("config.toml"),
+                required: false,
+            }),
+        }
+    }
+}
+
+/// The settings a config file gives, each with its key for messages.
+#[derive(Debug, Default)]
+pub(super) struct Config {
+    pub(super) width: Option<Setting<usize>>,
+    pub(super) height: Option<Setting<usize>>,
+    pub(super) colors: Option<Setting<usize>>,
+    pub(super) line: Option<Setting<usize>>,
+    pub(super) next: Option<Setting<usize>>,
+    pub(super) first: Option<Setting<usize>>,
+    pub(super) keys: Option<Setting<String>>,
+    pub(super) font: Option<Setting<String>>,
+    pub(super) bw_font: Option<Setting<String>>,
+    pub(super) mode: Option<Setting<String>>,
+    /// The palette's items, still as text, checked like `-o`'s.
+    pub(super) palette: Option<Setting<Vec<String>>>,
+    pub(super) score_dir: Option<Setting<PathBuf>>,
+}
+
+/// Reads the config file. A missing file gives no settings unless it was
+/// named explicitly; any other problem is a message naming the file.
+pub(super) fn load(location: &ConfigLocation) -> Result<Config, String> {
+    let file = &location.path;
+    let text = match fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !location.required => {
+            return Ok(Config::default());
+        }
+        Err(e) => {
+            let named = if location.required {
+                " (named by CLINES_CONFIG)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "{}: cannot read the config file{named}: {e}",
+                file.display()
+            ));
+        }
+    };
+    parse(&text, file)
+}
+
+/// Reads the text of a config file; `file` names it in messages.
+pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String> {
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+        let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
+        format!(
+            "{}: invalid TOML{at}: {}",
+            file.display(),
+            e.message().trim_end()
+        )
+    })?;
+    let mut config = Config::default();
+    for (key, value) in &table {
+        let Some(&key) = KEYS.iter().find(|&&k| k == key) else {
+            return Err(format!(
+                "{}: unknown key {key:?}; the keys are {}",
+                file.display(),
+                KEYS.join(", ")
+            ));
+        };
+        let entry = Entry { file, key, value };
+        match key {
+            "width" => config.width = Some(entry.number("from 1 to 1000")?),
+            "height" => config.height = Some(entry.number("from 1 to 1000")?),
+            "colors" => config.colors = Some(entry.number("from 1 to 35")?),
+            "line" => config.line = Some(entry.number("from 2 to 1000")?),
+            "next" => config.next = Some(entry.number("from 0 to the number of cells")?),
+            "first" => config.first = Some(entry.number("from 1 to the number of cells")?),
+            "keys" => {
+                config.keys =
+                    Some(entry.string("5 different keys: left, down, up, right, action")?);
+            }
+            "font" => {
+                config.font = Some(entry.string("3 glyphs: cursor, chip, jumping chip")?);
+            }
+            "bw_font" => {
+                config.bw_font =
+                    Some(entry.string(
+                        "glyphs: the cursor, then a chip and its jumping glyph per colour",
+                    )?);
+            }
+            "mode" => {
+                config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
+            }
+            "palette" => config.palette = Some(entry.palette()?),
+            _ => config.score_dir = Some(entry.directory()?),
+        }
+    }
+    Ok(config)
+}
+
+/// One key of the config file and its value.
+struct Entry<'a> {
+    file: &'a std::path::Path,
+    key: &'static str,
+    value: &'a toml::Value,
+}
+
+impl Entry<'_> {
+    /// The source of this entry, for later messages.
+    fn source(&self) -> Source {
+        Source::Config {
+            file: self.file.to_path_buf(),
+            key: self.key,
+            value: self.value.to_string(),
+        }
+    }
+
+    /// A value of this entry, remembering where it came from.
+    fn setting<T>(&self, value: T) -> Setting<T> {
+        Setting {
+            value,
+            source: self.source(),
+        }
+    }
+
+    /// A refusal of this entry: it should have been `accepted`.
+    fn expected(&self, accepted: &str) -> String {
+        self.source().refuse(&format!("expected {accepted}"))
+    }
+
+    /// A whole number; its range is checked with the rules.
+    fn number(&self, range: &str) -> Result<Setting<usize>, String> {
+        self.value
+            .as_integer()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(|n| self.setting(n))
+            .ok_or_else(|| self.expected(&format!("a whole number {range}")))
+    }
+
+    /// A string; what it must hold is checked with the options.
+    fn string(&self, what: &str) -> Result<Setting<String>, String> {
+        self.value
+            .as_str()
+            .map(|s| self.setting(s.to_string()))
+            .ok_or_else(|| self.expected(&format!("a string of {what}")))
+    }
+
+    /// Colour numbers as an array of integers or a comma-separated string,
+    /// like `-o`.
+    fn palette(&self) -> Result<Setting<Vec<String>>, String> {
+        let items = match self.value {
+            toml::Value::String(list) => {
+                Some(list.split(',').map(|n| n.trim().to_string()).collect())
+            }
+            toml::Value::Array(items) => items
+                .iter()
+                .map(|n| n.as_integer().map(|n| n.to_string()))
+                .collect(),
+            _ => None,
+        };
+        items.map(|items| self.setting(items)).ok_or_else(|| {
+            self.expected(
+                "an array of colour numbers from 1 to 255, such as [7, 1, 2, 3, 4, 5], \
+                 or the same as a string, \"7,1,2,3,4,5\"",
+            )
+        })
+    }
+
+    /// An absolute directory path.
+    fn directory(&self) -> Result<Setting<PathBuf>, String> {
+        self.value
+            .as_str()
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+            .map(|path| self.setting(path))
+            .ok_or_else(|| self.expected("a string holding an absolute directory path"))
+    }
+}

@@ -1,0 +1,551 @@
+use std::fs;
+use std::path::Path;
+
+use super::config::ConfigLocation;
+use super::*;
+
+/// No config file, `NO_COLOR` unset.
+fn plain() -> Environment {
+    Environment::default()
+}
+
+fn parse_with(args: &[&str], env: &Environment) -> Result<Parsed, clap::Error> {
+    parse_in(std::iter::once("clines").chain(args.iter().copied()), env)
+}
+
+/// The rules and appearance of a terminal game, or the refusal.
+fn play_in(args: &[&str], env: &Environment) -> Result<(Rules, Appearance), String> {
+    match parse_with(args, env) {
+        Ok(Parsed {
+            command: Command::Play {
+                rules, appearance, ..
+            },
+            ..
+        }) => Ok((rules, appearance)),
+        Ok(other) => panic!("not a terminal game: {other:?}"),
+        Err(e) => {
+            assert_eq!(e.exit_code(), 2, "{e}");
+            Err(e.to_string())
+        }
+    }
+}
+
+fn play(args: &[&str]) -> Result<(Rules, Appearance), String> {
+    play_in(args, &plain())
+}
+
+fn rules_of(args: &[&str]) -> Result<Rules, String> {
+    play(args).map(|(rules, _)| rules)
+}
+
+fn appearance_of(args: &[&str]) -> Result<Appearance, String> {
+    play(args).map(|(_, appearance)| appearance)
+}
+
+/// The refusal of `args`, checked to name `names` and contain `says`.
+fn refused(args: &[&str], says: &[&str]) {
+    refused_in(args, &plain(), says);
+}
+
+fn refused_in(args: &[&str], env: &Environment, says: &[&str]) {
+    let message = play_in(args, env).expect_err("should be refused");
+    for part in says {
+        assert!(
+            message.contains(part),
+            "{args:?}: {message:?} lacks {part:?}"
+        );
+    }
+    assert_eq!(message.matches("error:").count(), 1, "{message}");
+    assert!(!message.contains('\x1b'), "{message:?}");
+}
+
+#[test]
+fn values_attached_separate_or_long() {
+    let attached = rules_of(&["-w12", "-t7", "-c3", "-i4", "-n2", "-N5"]).unwrap();
+    let separate = rules_of(&[
+        "-w", "12", "-t", "7", "-c", "3", "-i", "4", "-n", "2", "-N", "5",
+    ])
+    .unwrap();
+    let long = rules_of(&[
+        "--width=12",
+        "--height",
+        "7",
+        "--colors=3",
+        "--line=4",
+        "--next=2",
+        "--first",
+        "5",
+    ])
+    .unwrap();
+    assert_eq!(attached, separate);
+    assert_eq!(attached, long);
+    assert_eq!(
+        attached,
+        Rules {
+            width: 12,
+            height: 7,
+            colors: 3,
+            line: 4,
+            next: 2,
+            first: 5
+        }
+    );
+    let short = appearance_of(&["-Cwasd ", "-f", "xyz", "-F#AaBbCcDdEeFf", "-mb"]).unwrap();
+    let long = appearance_of(&[
+        "--keys=wasd ",
+        "--font",
+        "xyz",
+        "--bw-font=#AaBbCcDdEeFf",
+        "--mode=b",
+    ]);
+    assert_eq!(long.unwrap(), short);
+    assert_eq!(short.keys, ['w', 'a', 's', 'd', ' ']);
+    assert_eq!(short.font, ['x', 'y', 'z']);
+    assert_eq!(short.bw_font.len(), 13);
+    assert_eq!(short.mode, Some(ColorMode::Mono));
+}
+
+#[test]
+fn values_are_taken_getopt_style() {
+    // The next argument is the value even when it starts with a dash.
+    assert_eq!(appearance_of(&["-f", "-O."]).unwrap().font, ['-', 'O', '.']);
+    assert_eq!(appearance_of(&["-C", "-+<> "]).unwrap().keys[0], '-');
+    refused(&["-w", "-1"], &["'-1'", "whole number from 1 to 1000"]);
+    // A repeated option's last value wins.
+    assert_eq!(rules_of(&["-w5", "-w", "7"]).unwrap().width, 7);
+    assert_eq!(
+        appearance_of(&["-mb", "-mc"]).unwrap().mode,
+        Some(ColorMode::Color)
+    );
+}
+
+#[test]
+fn defaults_are_the_originals() {
+    let (rules, appearance) = play(&[]).unwrap();
+    assert_eq!(rules, Rules::default());
+    assert_eq!(appearance, Appearance::for_colors(5));
+}
+
+#[test]
+fn boolean_flags_combine() {
+    assert_eq!(
+        parse_with(&["-hl"], &plain()).unwrap_err().kind(),
+        ErrorKind::DisplayHelp
+    );
+    assert_eq!(
+        parse_with(&["-lv"], &plain()).unwrap_err().kind(),
+        ErrorKind::DisplayVersion
+    );
+    let list = parse_with(&["-l", "-w9"], &plain()).unwrap().command;
+    assert_eq!(list, Command::List { score_dir: None });
+    let batch = parse_with(&["--batch", "--seed", "42", "-w5"], &plain()).unwrap();
+    assert_eq!(
+        batch.command,
+        Command::Batch {
+            rules: Rules {
+                width: 5,
+                ..Rules::default()
+            },
+            seed: Some(42)
+        }
+    );
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    for flag in ["-h", "--help", "-v", "--version"] {
+        let e = parse_with(&[flag], &plain()).unwrap_err();
+        assert_eq!(e.exit_code(), 0, "{flag}");
+    }
+    let version = parse_with(&["-v"], &plain()).unwrap_err().to_string();
+    assert_eq!(version, format!("clines {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn help_shows_every_default() {
+    let help = Args::command().render_help().to_string();
+    for default in [
+        "[default: 9]",
+        "[default: 5]",
+        "[default: 3]",
+        "[default: \"hjkl \"]",
+        "[default: IOo]",
+        "[default: *OoVvAa.'Zz]",
+        "[default: automatic",
+        "[default: 7,1,2,3,4,5",
+        "[default: random]",
+    ] {
+        assert!(help.contains(default), "{default} missing from\n{help}");
+    }
+}
+
+#[test]
+fn board_sides_from_1_to_1000() {
+    for flag in ["-w", "-t"] {
+        for good in ["1", "1000"] {
+            assert!(
+                rules_of(&[&format!("{flag}{good}")]).is_ok(),
+                "{flag}{good}"
+            );
+        }
+        for bad in ["0", "1001"] {
+            let what = if flag == "-w" { "width" } else { "height" };
+            refused(
+                &[flag, bad],
+                &[&format!("{flag} {bad}"), what, "from 1 to 1000"],
+            );
+        }
+        refused(&[flag, "nine"], &["nine", "whole number from 1 to 1000"]);
+        refused(&[&format!("{flag}-1")], &["-1", "whole number"]);
+    }
+}
+
+#[test]
+fn colours_from_1_to_35() {
+    assert_eq!(rules_of(&["-c1"]).unwrap().colors, 1);
+    let (rules, appearance) = play(&["-c35"]).unwrap();
+    assert_eq!(rules.colors, 35);
+    assert_eq!(appearance.palette, default_palette(35));
+    assert_eq!(appearance.palette.len(), 36);
+    for bad in ["0", "36", "300", "100000000000"] {
+        refused(&["-c", bad], &[&format!("-c {bad}"), "from 1 to 35"]);
+    }
+}
+
+#[test]
+fn line_from_2_to_1000() {
+    assert!(rules_of(&["-i2"]).is_ok());
+    assert!(rules_of(&["-i1000"]).is_ok());
+    refused(&["-i1"], &["-i 1", "shortest line", "from 2 to 1000"]);
+    refused(&["-i1001"], &["-i 1001", "from 2 to 1000"]);
+}
+
+#[test]
+fn throws_up_to_the_number_of_cells() {
+    assert!(rules_of(&["-n0"]).is_ok());
+    assert!(rules_of(&["-w3", "-t4", "-n12", "-N12"]).is_ok());
+    refused(
+        &["-w3", "-t4", "-n13"],
+        &["-n 13", "from 0 to 12", "number of cells"],
+    );
+    refused(&["-N0"], &["-N 0", "from 1 to 81"]);
+    refused(&["-w3", "-t4", "-N13"], &["-N 13", "from 1 to 12"]);
+}
+
+#[test]
+fn keys_exactly_five_different_characters() {
+    let appearance = appearance_of(&["-C", "äöüß\u{e9}"]).unwrap();
+    assert_eq!(appearance.keys, ['ä', 'ö', 'ü', 'ß', 'é']);
+    refused(&["-C", "hjkl"], &["-C \"hjkl\"", "exactly 5", "got 4"]);
+    refused(&["-C", "hjkl  "], &["exactly 5", "got 6"]);
+    refused(&["-C", "hjkjx"], &["'j' is given twice"]);
+}
+
+#[test]
+fn font_exactly_three_single_width_glyphs() {
+    assert_eq!(appearance_of(&["-f●○◦"]).unwrap().font, ['●', '○', '◦']);
+    refused(&["-f", "IO"], &["-f \"IO\"", "exactly 3", "got 2"]);
+    refused(&["-f", "IOoo"], &["exactly 3", "got 4"]);
+    refused(&["-f", "I中o"], &["'中'", "double-width"]);
+    refused(&["-f", "I🙂o"], &["double-width"]);
+    refused(&["-f", "Ie\u{301}"], &["one column"]);
+    refused(&["-f", "I\to"], &["one column"]);
+}
+
+#[test]
+fn bw_font_at_least_two_per_colour_plus_one() {
+    let appearance = appearance_of(&["-c3", "-F", "#AaBbCc"]).unwrap();
+    assert_eq!(appearance.bw_font, "#AaBbCc".chars().collect::<Vec<_>>());
+    refused(
+        &["-c3", "-F", "#AaBbC"],
+        &["-F \"#AaBbC\"", "at least 7", "got 6"],
+    );
+    refused(&["-F", "*OoVvAa.'Z"], &["at least 11", "got 10"]);
+    refused(&["-F", "*OoVvAa.'Z中"], &["double-width"]);
+    // More colours than the default glyphs: -F is needed in black and white.
+    let glyphs = "*OoVvAa.'ZzXx";
+    assert!(appearance_of(&["-c6", "-mb", "-F", glyphs]).is_ok());
+    refused(&["-c6", "-mb"], &["-c 6", "-m b", "-F", "at least 13"]);
+    // Automatic mode chooses colour rather than run out of glyphs...
+    let automatic = appearance_of(&["-c6"]).unwrap();
+    assert_eq!(automatic.mode, Some(ColorMode::Color));
+    assert_eq!(appearance_of(&["-c5"]).unwrap().mode, None);
+    // ...unless NO_COLOR asks for black and white.
+    let no_color = Environment {
+        no_color: true,
+        ..plain()
+    };
+    refused_in(&["-c6"], &no_color, &["NO_COLOR", "at least 13"]);
+    assert!(play_in(&["-c6", "-mc"], &no_color).is_ok());
+    assert!(play_in(&["-c6", "-F", glyphs], &no_color).is_ok());
+}
+
+#[test]
+fn mode_c_or_b() {
+    assert_eq!(
+        appearance_of(&["-mc"]).unwrap().mode,
+        Some(ColorMode::Color)
+    );
+    assert_eq!(
+        appearance_of(&["-m", "b"]).unwrap().mode,
+        Some(ColorMode::Mono)
+    );
+    for bad in ["x", "cb", "color", ""] {
+        refused(&["-m", bad], &[&format!("-m {bad}:"), "c (colour) or b"]);
+    }
+}
+
+#[test]
+fn palette_needs_a_colour_per_chip_from_1_to_255() {
+    let parsed = parse_with(&["-c2", "-o", "7,255,1,9,9"], &plain()).unwrap();
+    let Command::Play { appearance, .. } = parsed.command else {
+        panic!("not a game")
+    };
+    assert_eq!(appearance.palette, vec![7, 255, 1], "extra numbers ignored");
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    refused(&["-c2", "-o", "7,1"], &["-o 7,1", "at least 3", "got 2"]);
+    refused(&["-o", "7,1,2,0,4,5"], &["\"0\"", "1 to 255", "black"]);
+    refused(&["-o", "7,1,2,256,4,5"], &["\"256\"", "1 to 255"]);
+    refused(&["-o", "7,1,red,3,4,5"], &["\"red\"", "1 to 255"]);
+    refused(&["-o", "7,1,2,3,4,5,0"], &["\"0\""]);
+    refused(&["-o", ""], &["1 to 255"]);
+}
+
+#[test]
+fn duplicate_palette_colours_warn_then_play() {
+    let parsed = parse_with(&["-o", "7,1,2,2,4,7"], &plain()).unwrap();
+    assert!(matches!(parsed.command, Command::Play { .. }));
+    assert_eq!(parsed.warnings.len(), 1, "{:?}", parsed.warnings);
+    let warning = &parsed.warnings[0];
+    assert!(
+        warning.starts_with("-o 7,1,2,2,4,7: colour 2, 7 "),
+        "{warning}"
+    );
+}
+
+#[test]
+fn unknown_flags_refused() {
+    for bad in [&["-x"][..], &["--colour", "5"], &["-w"], &["extra"]] {
+        let e = parse_with(bad, &plain()).unwrap_err();
+        assert_eq!(e.exit_code(), 2, "{bad:?}");
+        assert!(!e.to_string().contains('\x1b'));
+    }
+}
+
+#[test]
+fn options_are_checked_in_every_mode() {
+    for mode in ["--batch", "-l"] {
+        refused_in_any(&[mode, "-C", "abc"]);
+        refused_in_any(&[mode, "-w", "0"]);
+    }
+}
+
+fn refused_in_any(args: &[&str]) {
+    let e = parse_with(args, &plain()).unwrap_err();
+    assert_eq!(e.exit_code(), 2, "{args:?}");
+}
+
+#[test]
+fn rule_error_requirement_leaves_out_flag_and_value() {
+    let error = RuleError {
+        flag: 'n',
+        value: 90,
+        min: 0,
+        max: 81,
+    };
+    assert_eq!(
+        error.requirement(),
+        "the chips per computer turn must be from 0 to 81 (the number of cells)"
+    );
+    assert_eq!(error.to_string(), format!("-n 90: {}", error.requirement()));
+}
+
+/// An environment reading `text` as the config file in `dir`.
+fn with_config(dir: &Path, text: &str) -> Environment {
+    let path = dir.join("config.toml");
+    fs::write(&path, text).unwrap();
+    Environment {
+        config: Some(ConfigLocation {
+            path,
+            required: false,
+        }),
+        no_color: false,
+    }
+}
+
+#[test]
+fn config_sets_every_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = with_config(
+        dir.path(),
+        r##"
+width = 12
+height = 8
+colors = 6
+line = 4
+next = 2
+first = 7
+keys = "wasd "
+font = "#@."
+bw_font = "*AaBbCcDdEeFf"
+mode = "b"
+palette = [15, 1, 2, 3, 4, 5, 6]
+score_dir = "/srv/clines"
+"##,
+    );
+    let parsed = parse_with(&[], &env).unwrap();
+    let Command::Play {
+        rules,
+        appearance,
+        score_dir,
+        ..
+    } = parsed.command
+    else {
+        panic!("not a game")
+    };
+    assert_eq!(
+        rules,
+        Rules {
+            width: 12,
+            height: 8,
+            colors: 6,
+            line: 4,
+            next: 2,
+            first: 7
+        }
+    );
+    assert_eq!(appearance.keys, ['w', 'a', 's', 'd', ' ']);
+    assert_eq!(appearance.font, ['#', '@', '.']);
+    assert_eq!(appearance.bw_font.len(), 13);
+    assert_eq!(appearance.mode, Some(ColorMode::Mono));
+    assert_eq!(appearance.palette, vec![15, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(score_dir, Some(PathBuf::from("/srv/clines")));
+    let list = parse_with(&["-l"], &env).unwrap().command;
+    assert_eq!(
+        list,
+        Command::List {
+            score_dir: Some(PathBuf::from("/srv/clines"))
+        }
+    );
+}
+
+#[test]
+fn flags_override_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = with_config(
+        dir.path(),
+        "width = 12\nheight = 8\nkeys = \"wasd \"\nmode = \"b\"\npalette = \"7,2,1,3,4,5\"\n",
+    );
+    let (rules, appearance) = play_in(&["-w9", "-C", "hjkl ", "-mc"], &env).unwrap();
+    assert_eq!((rules.width, rules.height), (9, 8));
+    assert!(!rules.is_default());
+    assert_eq!(appearance.keys, ['h', 'j', 'k', 'l', ' ']);
+    assert_eq!(appearance.mode, Some(ColorMode::Color));
+    assert_eq!(appearance.palette, vec![7, 2, 1, 3, 4, 5]);
+    // A flag's bad value is reported as the flag's, even over the file.
+    refused_in(&["-w0"], &env, &["-w 0:"]);
+    // Config at the default values keeps the default rules (records on).
+    let env = with_config(dir.path(), "width = 9\nline = 5\n");
+    assert!(play_in(&[], &env).unwrap().0.is_default());
+}
+
+#[test]
+fn config_refusals_name_file_key_and_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml").display().to_string();
+    let cases: &[(&str, &[&str])] = &[
+        ("colour = 5", &["unknown key \"colour\"", "width, height"]),
+        (
+            "width = \"9\"",
+            &["width = \"9\"", "whole number from 1 to 1000"],
+        ),
+        (
+            "width = 0",
+            &["width = 0", "board width must be from 1 to 1000"],
+        ),
+        ("next = -1", &["next = -1", "whole number from 0"]),
+        ("first = 1.5", &["first = 1.5", "whole number"]),
+        ("colors = 36", &["colors = 36", "from 1 to 35"]),
+        ("keys = 5", &["keys = 5", "expected a string"]),
+        ("keys = \"abc\"", &["keys = \"abc\"", "exactly 5"]),
+        ("font = \"I中o\"", &["font = \"I中o\"", "double-width"]),
+        ("bw_font = \"*Oo\"", &["bw_font = \"*Oo\"", "at least 11"]),
+        ("mode = \"x\"", &["mode = \"x\"", "c (colour) or b"]),
+        ("mode = true", &["mode = true", "\"c\" (colour) or \"b\""]),
+        (
+            "palette = [7, 0, 2, 3, 4, 5]",
+            &["palette = [7, 0", "1 to 255"],
+        ),
+        (
+            "palette = [7, \"1\"]",
+            &["palette = [7, \"1\"]", "array of colour numbers"],
+        ),
+        ("palette = \"7,1\"", &["palette = \"7,1\"", "at least 6"]),
+        (
+            "score_dir = \"scores\"",
+            &["score_dir = \"scores\"", "absolute"],
+        ),
+        (
+            "colors = 6\nmode = \"b\"",
+            &["colors = 6", "mode = \"b\" in", "-F (bw_font)"],
+        ),
+        ("width = ", &["invalid TOML at line 1"]),
+        ("width = 9\nwidth = 10", &["invalid TOML at line 2"]),
+    ];
+    for (text, says) in cases {
+        let env = with_config(dir.path(), text);
+        let mut says = says.to_vec();
+        says.push(&file);
+        refused_in(&[], &env, &says);
+    }
+}
+
+#[test]
+fn config_table_is_a_wrong_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = with_config(dir.path(), "[width]\nsize = 3\n");
+    refused_in(&[], &env, &["width = ", "whole number"]);
+}
+
+#[test]
+fn missing_config_means_defaults_unless_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("absent.toml");
+    let mut env = Environment {
+        config: Some(ConfigLocation {
+            path: path.clone(),
+            required: false,
+        }),
+        no_color: false,
+    };
+    assert!(play_in(&[], &env).unwrap().0.is_default());
+    env.config = Some(ConfigLocation {
+        path,
+        required: true,
+    });
+    refused_in(&[], &env, &["absent.toml", "cannot read"]);
+}
+
+#[test]
+fn unreadable_config_is_refused() {
+    // A directory cannot be read as a file, even by root.
+    let dir = tempfile::tempdir().unwrap();
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: dir.path().to_path_buf(),
+            required: false,
+        }),
+        no_color: false,
+    };
+    refused_in(&[], &env, &["cannot read the config file"]);
+    let file = dir.path().join("config.toml");
+    fs::write(&file, b"width = 9\n\xff\n").unwrap();
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: file,
+            required: false,
+        }),
+        no_color: false,
+    };
+    refused_in(&[], &env, &["config.toml", "cannot read"]);
+}

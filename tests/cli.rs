@@ -1,0 +1,288 @@
+//! The real binary's command line: refusals, help, version, the config file,
+//! and the man page kept in step with the options clap knows.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use clap::CommandFactory;
+use clines::cli::Args;
+
+/// A run of `clines` in its own empty home, with `stdin` as input.
+fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    command
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("CLINES_SCORE_DIR", home.join("scores"))
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("clines runs");
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    // A refusal exits without reading its input.
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("UTF-8 output")
+}
+
+/// Checks that `output` is a refusal: status 2, nothing on stdout, one plain
+/// message on stderr containing every part of `says`.
+fn assert_refused(output: &Output, says: &[&str]) {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty(), "{:?}", text(&output.stdout));
+    assert!(!output.stderr.contains(&0x1b), "escape code in {stderr:?}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    for part in says {
+        assert!(stderr.contains(part), "{stderr:?} lacks {part:?}");
+    }
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_else() {
+    let home = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["-w0"], &["-w 0", "board width", "from 1 to 1000"]),
+        (&["-t", "1001"], &["-t 1001", "from 1 to 1000"]),
+        (&["-c36"], &["-c 36", "from 1 to 35"]),
+        (&["-i1"], &["-i 1", "from 2 to 1000"]),
+        (&["-w2", "-t2", "-n5"], &["-n 5", "from 0 to 4"]),
+        (&["-N0"], &["-N 0", "from 1 to 81"]),
+        (&["-w", "x"], &["'x'", "whole number"]),
+        (&["-C", "hjk"], &["-C \"hjk\"", "exactly 5"]),
+        (&["-f", "IＯo"], &["double-width"]),
+        (&["-F", "*Oo"], &["-F \"*Oo\"", "at least 11"]),
+        (&["-c6", "-mb"], &["-c 6", "-m b", "-F"]),
+        (&["-m", "x"], &["-m x", "c (colour) or b"]),
+        (&["-o", "7,1,2,3,4"], &["-o 7,1,2,3,4", "at least 6"]),
+        (&["-o", "7,0,2,3,4,5"], &["\"0\"", "1 to 255"]),
+        (&["-o", "7,one,2,3,4,5"], &["\"one\""]),
+        (&["-x"], &["'-x'"]),
+        (&["--colour=5"], &["'--colour"]),
+        (&["--batch", "-w0"], &["-w 0"]),
+    ];
+    for (args, says) in cases {
+        let output = clines(home.path(), args, &[], "");
+        assert_refused(&output, says);
+    }
+}
+
+#[test]
+fn help_lists_every_option_and_exits_zero() {
+    let home = tempfile::tempdir().unwrap();
+    for flag in ["-h", "--help", "-hl"] {
+        let output = clines(home.path(), &[flag], &[], "");
+        assert_eq!(output.status.code(), Some(0));
+        assert!(output.stderr.is_empty());
+        let help = text(&output.stdout);
+        assert!(!help.contains('\x1b'));
+        for (short, long) in clap_options() {
+            let names = short.iter().chain(long.iter());
+            for name in names {
+                assert!(help.contains(name.as_str()), "{name} missing from -h");
+            }
+        }
+        assert!(help.contains("[default: 9]"));
+    }
+}
+
+#[test]
+fn version_prints_name_and_version() {
+    let home = tempfile::tempdir().unwrap();
+    for flag in ["-v", "--version", "-lv"] {
+        let output = clines(home.path(), &[flag], &[], "");
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            text(&output.stdout),
+            format!("clines {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+/// The board's rows as `--batch` prints them.
+fn batch_board(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+    let mut args = args.to_vec();
+    args.extend(["--batch", "--seed", "7"]);
+    let output = clines(home, &args, env, "board\nquit\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    text(&output.stdout).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn config_file_in_xdg_config_home_sets_the_rules_and_flags_override() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("config/clines");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("config.toml"), "width = 4\nheight = 3\n").unwrap();
+    let board = batch_board(home.path(), &[], &[]);
+    assert_eq!(board.len(), 3);
+    assert!(board.iter().all(|row| row.len() == 4), "{board:?}");
+    let board = batch_board(home.path(), &["-w6"], &[]);
+    assert_eq!(board.len(), 3);
+    assert!(board.iter().all(|row| row.len() == 6), "{board:?}");
+}
+
+#[test]
+fn clines_config_names_the_file() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("elsewhere.toml");
+    fs::write(&file, "height = 2\n").unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let board = batch_board(home.path(), &["-w5"], &env);
+    assert_eq!(board, batch_board(home.path(), &["-w5", "-t2"], &[]));
+    assert_eq!(board.len(), 2);
+    // The usual file is not read when CLINES_CONFIG names another.
+    let dir = home.path().join("config/clines");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("config.toml"), "height = 7\n").unwrap();
+    assert_eq!(batch_board(home.path(), &["-w5"], &env).len(), 2);
+    // A file named explicitly must exist.
+    let missing = home.path().join("missing.toml");
+    let env = [("CLINES_CONFIG", missing.to_str().unwrap())];
+    let output = clines(home.path(), &["--batch"], &env, "quit\n");
+    assert_refused(&output, &["missing.toml", "CLINES_CONFIG"]);
+}
+
+#[test]
+fn missing_config_means_defaults() {
+    let home = tempfile::tempdir().unwrap();
+    let board = batch_board(home.path(), &[], &[]);
+    assert_eq!(board.len(), 9);
+    assert!(board.iter().all(|row| row.len() == 9));
+}
+
+#[test]
+fn bad_config_files_are_refused_naming_file_and_key() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    let shown = file.display().to_string();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let cases: &[(&str, &[&str])] = &[
+        ("widht = 9\n", &["unknown key \"widht\"", "width"]),
+        ("width = \"nine\"\n", &["width = \"nine\"", "whole number"]),
+        ("colors = 0\n", &["colors = 0", "from 1 to 35"]),
+        ("palette = \"7,1\"\n", &["palette = \"7,1\"", "at least 6"]),
+        ("width = [\n", &["invalid TOML at line"]),
+    ];
+    for (config, says) in cases {
+        fs::write(&file, config).unwrap();
+        let output = clines(home.path(), &["--batch"], &env, "quit\n");
+        let mut says = says.to_vec();
+        says.push(&shown);
+        assert_refused(&output, &says);
+    }
+    // A directory where the file should be cannot be read, even by root.
+    fs::remove_file(&file).unwrap();
+    fs::create_dir(&file).unwrap();
+    let output = clines(home.path(), &["--batch"], &env, "quit\n");
+    assert_refused(&output, &[&shown, "cannot read"]);
+}
+
+#[test]
+fn duplicate_colours_warn_then_play() {
+    let home = tempfile::tempdir().unwrap();
+    let output = clines(
+        home.path(),
+        &["--batch", "-o", "7,1,1,3,4,5"],
+        &[],
+        "status\n",
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("warning: -o 7,1,1,3,4,5: colour 1"),
+        "{stderr}"
+    );
+    assert!(text(&output.stdout).starts_with("score=0 "));
+}
+
+/// Every option clap knows: its short and long names, with dashes.
+fn clap_options() -> Vec<(Option<String>, Option<String>)> {
+    Args::command()
+        .get_arguments()
+        .map(|arg| {
+            (
+                arg.get_short().map(|c| format!("-{c}")),
+                arg.get_long().map(|l| format!("--{l}")),
+            )
+        })
+        .collect()
+}
+
+/// The option names the man page's OPTIONS section lists, from the tag line
+/// after each `.TP`.
+fn man_options() -> BTreeSet<String> {
+    let page = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/clines.6"))
+        .expect("man/clines.6 exists");
+    let section = page
+        .split("\n.SH ")
+        .find(|s| s.starts_with("OPTIONS\n"))
+        .expect("an OPTIONS section");
+    let mut names = BTreeSet::new();
+    let mut lines = section.lines();
+    while let Some(line) = lines.next() {
+        if line != ".TP" {
+            continue;
+        }
+        let tag = lines.next().expect("a tag after .TP");
+        let plain = tag
+            .replace("\\fB", "")
+            .replace("\\fI", "")
+            .replace("\\fR", "")
+            .replace("\\fP", "")
+            .replace("\\-", "-");
+        names.extend(
+            plain
+                .split([' ', ',', '|', '='])
+                .filter(|word| word.starts_with('-'))
+                .map(str::to_string),
+        );
+    }
+    names
+}
+
+#[test]
+fn man_page_options_match_clap() {
+    let clap: BTreeSet<String> = clap_options()
+        .into_iter()
+        .flat_map(|(short, long)| short.into_iter().chain(long))
+        .collect();
+    let man = man_options();
+    assert!(clap.len() >= 30, "{clap:?}");
+    assert_eq!(
+        man, clap,
+        "man page OPTIONS (left) and clap's options (right) differ"
+    );
+}
+
+#[test]
+fn readme_config_example_is_accepted() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    let example = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a TOML example in the README");
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    fs::write(&file, example).unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let output = clines(home.path(), &["--batch"], &env, "status\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+}
