@@ -69,6 +69,8 @@ pub enum Ending {
     GameOver,
     /// The program panicked.
     Panic,
+    /// Reading or writing the terminal failed (it may have been closed).
+    TerminalLost,
 }
 
 /// The result of a finished game.
@@ -152,8 +154,14 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let result = event_loop(&mut app, &receiver, &mut Renderer::new(color), &mut out);
     signals.close();
     drop(guard);
-    let ending = result?;
-    Ok(end_session(app.score(), ending))
+    match result {
+        Ok(ending) => Ok(end_session(app.score(), ending)),
+        Err(e) => {
+            // The game still ends the usual way, so its score is not lost.
+            end_session(app.score(), Ending::TerminalLost);
+            Err(Error::Io(e))
+        }
+    }
 }
 
 /// The one way out of a game, after the terminal is restored: every ending,
@@ -168,7 +176,7 @@ fn event_loop<W: Write>(
     receiver: &Receiver<Message>,
     renderer: &mut Renderer,
     out: &mut W,
-) -> Result<Ending, Error> {
+) -> io::Result<Ending> {
     loop {
         let now = Instant::now();
         app.advance(now);
@@ -201,7 +209,7 @@ fn event_loop<W: Write>(
 }
 
 /// Applies one message from the sources to the game.
-fn handle(app: &mut App, message: Message) -> Result<(), Error> {
+fn handle(app: &mut App, message: Message) -> io::Result<()> {
     match message {
         Message::Input(crossterm::event::Event::Resize(cols, rows)) => {
             app.resize(usize::from(cols), usize::from(rows));
@@ -211,7 +219,7 @@ fn handle(app: &mut App, message: Message) -> Result<(), Error> {
                 app.act(action, Instant::now());
             }
         }
-        Message::InputFailed(e) => return Err(Error::Io(e)),
+        Message::InputFailed(e) => return Err(e),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
     }
     Ok(())

@@ -106,9 +106,12 @@ pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterato
         })?;
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
-            let message = match event::read() {
-                Ok(event) => Message::Input(event),
-                Err(e) => Message::InputFailed(e),
+            // A panic here must still end the game, or the loop would wait
+            // forever on the signal thread alone.
+            let message = match std::panic::catch_unwind(event::read) {
+                Ok(Ok(event)) => Message::Input(event),
+                Ok(Err(e)) => Message::InputFailed(e),
+                Err(_) => Message::InputFailed(io::Error::other("reading the terminal panicked")),
             };
             let failed = matches!(message, Message::InputFailed(_));
             if sender.send(message).is_err() || failed {
