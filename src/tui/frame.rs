@@ -195,8 +195,9 @@ impl Renderer {
             let (index, moves, rewritten) = self.next_cell(frame, &pending, scan);
             body.extend_from_slice(&moves);
             if let Some((row, from, to)) = rewritten {
-                for i in row * frame.cols + from..row * frame.cols + to {
-                    if std::mem::take(&mut pending[i]) {
+                let start = row * frame.cols;
+                for done in &mut pending[start + from..start + to] {
+                    if std::mem::take(done) {
                         left -= 1;
                     }
                 }
