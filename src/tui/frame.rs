@@ -165,11 +165,10 @@ impl Renderer {
     /// Appends the bytes that turn the screen into `frame`, wrapped in a
     /// synchronized update, or nothing when the screen already shows it.
     ///
-    /// Changed cells are not written in reading order but greedily: after
-    /// each character the next one is, when it is cheaper, the cell under
-    /// the cursor (no move), the one below it (`\n`) or below the character
-    /// just written (`\n\b`). Vertical grid lines and diamonds thus cost
-    /// about two bytes a character instead of a jump, or a row of blanks.
+    /// Changed cells are not written in reading order but greedily, the
+    /// cheapest next (see [`Renderer::next_cell`]): a vertical grid line
+    /// then costs `\n\b` (two bytes) a character instead of a row of blanks
+    /// or a jump, and a diamond is drawn row under row.
     fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) {
         let mut body = Vec::new();
         let old = match self.shown.take() {

@@ -2,10 +2,10 @@
 //! with the keyboard and the mouse.
 //!
 //! [`run`] checks the terminal size, then takes over the terminal (see
-//! [`terminal::Guard`]) and runs the event loop: one thread blocks reading
+//! `terminal::Guard`) and runs the event loop: one thread blocks reading
 //! terminal events, one blocks waiting for signals, and the loop sleeps on
 //! their channel, with a timeout only while something animates. Every exit
-//! (quit keys, signals, game over) goes through [`end_session`]; a panic
+//! (quit keys, signals, game over) goes through `end_session`; a panic
 //! restores the terminal from the panic hook.
 
 mod app;
