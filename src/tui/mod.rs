@@ -224,3 +224,126 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    use std::sync::mpsc::Sender;
+
+    /// A terminal stand-in: keeps each flushed frame, and after the
+    /// frame numbered in `script` feeds the loop that entry's messages.
+    struct Screen {
+        pending: Vec<u8>,
+        frames: Vec<Vec<u8>>,
+        sender: Sender<Message>,
+        script: Vec<(usize, Vec<Message>)>,
+    }
+
+    impl Write for Screen {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.pending.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.frames.push(std::mem::take(&mut self.pending));
+            let count = self.frames.len();
+            for (after, messages) in &mut self.script {
+                if *after == count {
+                    for message in messages.drain(..) {
+                        self.sender.send(message).unwrap();
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    fn app(cols: usize, rows: usize) -> App {
+        let appearance = Appearance::for_colors(5);
+        let (game, opening) = Game::new(Rules::default(), 3);
+        App::new(
+            game,
+            opening,
+            view::Style::new(&appearance, 5, true),
+            appearance.keys,
+            Scoreboard::default(),
+            (cols, rows),
+            Instant::now(),
+        )
+    }
+
+    fn run_script(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>) {
+        let (sender, receiver) = mpsc::channel();
+        let mut screen = Screen {
+            pending: Vec::new(),
+            frames: Vec::new(),
+            sender,
+            script,
+        };
+        let ending = event_loop(app, &receiver, &mut Renderer::new(true), &mut screen);
+        (ending, screen.frames)
+    }
+
+    fn count(haystack: &[u8], needle: &[u8]) -> usize {
+        haystack
+            .windows(needle.len())
+            .filter(|w| *w == needle)
+            .count()
+    }
+
+    #[test]
+    fn resize_burst_draws_once_then_signal_ends() {
+        let mut app = app(100, 50);
+        let resize = |c, r| Message::Input(Event::Resize(c, r));
+        let script = vec![
+            (1, vec![resize(60, 20), resize(70, 25), resize(40, 30)]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let (ending, frames) = run_script(&mut app, script);
+        assert_eq!(
+            ending.unwrap(),
+            Ending::Signal(signal_hook::consts::SIGTERM)
+        );
+        assert_eq!(frames.len(), 2);
+        assert_eq!(count(&frames[1], b"\x1b[2J"), 1);
+        // Only the last size was drawn: mini mode, 2 x 2 interiors.
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(30).unwrap(),
+            std::num::NonZeroU16::new(40).unwrap(),
+            0,
+        );
+        parser.process(&frames[1]);
+        let rows: Vec<String> = parser.screen().rows(0, 40).collect();
+        assert_eq!(rows[0], format!("|{}|", "-".repeat(26)));
+        assert_eq!(rows[1], format!("|II{}|", "|  ".repeat(8)));
+    }
+
+    #[test]
+    fn quit_key_and_typed_ahead_keys() {
+        let mut app = app(100, 50);
+        let key = |ch| {
+            Message::Input(Event::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            )))
+        };
+        let script = vec![(1, vec![key('l'), key('j'), key('q')])];
+        let (ending, frames) = run_script(&mut app, script);
+        assert_eq!(ending.unwrap(), Ending::Quit);
+        // The quit came in the same burst: no frame was drawn for the moves.
+        assert_eq!(frames.len(), 1);
+    }
+
+    #[test]
+    fn input_failure_is_an_error() {
+        let mut app = app(100, 50);
+        let failure = Message::InputFailed(io::Error::other("gone"));
+        let (ending, _) = run_script(&mut app, vec![(1, vec![failure])]);
+        assert_eq!(ending.unwrap_err().to_string(), "gone");
+    }
+}
