@@ -32,9 +32,9 @@ impl Guard {
     /// Enters raw mode, the alternate screen, mouse reporting and hides the
     /// cursor. On failure, whatever was already enabled is undone.
     pub fn enter() -> io::Result<Guard> {
+        crossterm::terminal::enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let guard = Guard(());
-        crossterm::terminal::enable_raw_mode()?;
         let mut out = io::stdout().lock();
         out.write_all(ENTER)?;
         out.flush()?;
