@@ -33,6 +33,8 @@ pub enum Action {
     },
     /// Redraw the whole screen.
     Repaint,
+    /// Stop the program until the shell continues it (Ctrl-Z).
+    Suspend,
     /// End the game.
     Quit,
     /// Any other key: ends a finished game, otherwise nothing.
@@ -71,6 +73,7 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
         // Ctrl-\ arrives as Ctrl-4 from crossterm's parser.
         KeyCode::Char('c' | '\\' | '4') if ctrl => Action::Quit,
         KeyCode::Char('l') if ctrl => Action::Repaint,
+        KeyCode::Char('z') if ctrl => Action::Suspend,
         _ if ctrl => Action::Other,
         code => typed_char(code).map_or(Action::Other, |ch| char_action(ch, keys)),
     };
@@ -173,6 +176,7 @@ mod tests {
         assert_eq!(action_for(&ctrl('4'), &DEFAULT), Some(Action::Quit));
         assert_eq!(action_for(&ctrl('\\'), &DEFAULT), Some(Action::Quit));
         assert_eq!(action_for(&ctrl('l'), &DEFAULT), Some(Action::Repaint));
+        assert_eq!(action_for(&ctrl('z'), &DEFAULT), Some(Action::Suspend));
         // Ctrl-L is not the `l` key.
         assert_eq!(action_for(&ctrl('h'), &DEFAULT), Some(Action::Other));
     }
