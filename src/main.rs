@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clines::cli::{self, Command};
+use clines::tui;
 
 fn main() -> ExitCode {
     let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
@@ -20,6 +21,35 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Play {
+            rules,
+            seed,
+            appearance,
+            ..
+        } => {
+            let config = tui::PlayConfig {
+                rules,
+                seed: seed.unwrap_or_else(os_seed),
+                appearance,
+                scoreboard: tui::Scoreboard::default(),
+            };
+            match tui::run(config) {
+                Ok(outcome) => {
+                    // The terminal may be gone (SIGHUP): nothing to report to.
+                    let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
+                    ExitCode::SUCCESS
+                }
+                // The required-size lines, as the original prints them.
+                Err(tui::Error::TooSmall(message)) => {
+                    eprintln!("{message}");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("clines: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::List { score_dir } => {
             let listing = clines::records::list(score_dir.as_deref());
             for warning in &listing.warnings {
@@ -28,10 +58,6 @@ fn main() -> ExitCode {
             // `clines -l | head` closing the pipe early is not an error.
             let _ = io::stdout().write_all(listing.text.as_bytes());
             ExitCode::SUCCESS
-        }
-        Command::Play { .. } => {
-            eprintln!("clines: only --batch is available in this version");
-            ExitCode::FAILURE
         }
     }
 }
