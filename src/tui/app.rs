@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Chip, Color, Pos};
@@ -69,8 +69,33 @@ pub struct App {
     repaint: bool,
     suspend: bool,
     ending: Option<Ending>,
-    /// The engine's score, readable from the panic hook.
-    live_score: Arc<AtomicU64>,
+    /// What the exit paths need, readable from the panic hook.
+    live: Arc<Live>,
+}
+
+/// The state every way out of a game needs, shared with the panic hook and
+/// kept current by the game loop.
+#[derive(Debug, Default)]
+pub struct Live {
+    score: AtomicU64,
+    assisted: AtomicBool,
+}
+
+impl Live {
+    /// The engine's score.
+    pub fn score(&self) -> u64 {
+        self.score.load(Ordering::SeqCst)
+    }
+
+    /// Whether the built-in player helped in this game (a hint or
+    /// autoplay), which disqualifies it from the records.
+    pub fn assisted(&self) -> bool {
+        self.assisted.load(Ordering::SeqCst)
+    }
+
+    fn set_score(&self, score: u64) {
+        self.score.store(score, Ordering::SeqCst);
+    }
 }
 
 impl App {
@@ -108,7 +133,7 @@ impl App {
             repaint: false,
             suspend: false,
             ending: None,
-            live_score: Arc::new(AtomicU64::new(0)),
+            live: Arc::new(Live::default()),
         };
         app.replay(opening, now);
         app
@@ -119,14 +144,10 @@ impl App {
         &self.keys
     }
 
-    /// The engine's score (ahead of the one shown while chips flash).
-    pub fn score(&self) -> u64 {
-        self.game.score()
-    }
-
-    /// The engine's score, shared so that the panic hook can read it.
-    pub fn live_score(&self) -> Arc<AtomicU64> {
-        Arc::clone(&self.live_score)
+    /// The state the exit paths need, shared so that the panic hook can
+    /// read it.
+    pub fn live(&self) -> Arc<Live> {
+        Arc::clone(&self.live)
     }
 
     /// How the game ended, once it has.
@@ -232,7 +253,7 @@ impl App {
         match self.game.play(from, pos) {
             Ok(turn) => {
                 self.selected = None;
-                self.live_score.store(self.game.score(), Ordering::SeqCst);
+                self.live.set_score(self.game.score());
                 self.replay(turn.events, now);
             }
             Err(MoveError::NoPath) => self.bell = true,
@@ -253,7 +274,7 @@ impl App {
                 Event::GameOver => Step::Over,
             });
         }
-        self.live_score.store(self.game.score(), Ordering::SeqCst);
+        self.live.set_score(self.game.score());
         self.advance(now);
     }
 
@@ -504,7 +525,7 @@ mod tests {
         assert_eq!(app.walker, None);
         assert_eq!(app.flashing.len(), 5);
         assert_eq!(app.shown_score, 0);
-        assert_eq!(app.live_score.load(Ordering::SeqCst), 5);
+        assert_eq!(app.live.score(), 5);
         assert_eq!(app.deadline(at(150)), Some(at(750)));
         app.advance(at(749));
         assert_eq!(app.flashing.len(), 5);

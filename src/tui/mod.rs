@@ -19,14 +19,13 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Instant;
 
 use crate::cli::Appearance;
 use crate::game::{Game, Rules};
 
-use app::App;
+use app::{App, Live};
 use frame::Renderer;
 use terminal::Message;
 
@@ -80,6 +79,8 @@ pub struct Outcome {
     pub score: u64,
     /// How it ended.
     pub ending: Ending,
+    /// Whether the built-in player helped (no record is kept then).
+    pub assisted: bool,
 }
 
 /// Why the game could not run.
@@ -140,9 +141,9 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         Instant::now(),
     );
 
-    let live_score = app.live_score();
+    let live = app.live();
     terminal::install_panic_hook(move || {
-        let outcome = end_session(live_score.load(Ordering::SeqCst), Ending::Panic);
+        let outcome = end_session(&live, Ending::Panic);
         let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
     });
     let mut guard = terminal::Guard::enter()?;
@@ -151,25 +152,30 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let (sender, receiver) = mpsc::channel();
     let signals = terminal::spawn_sources(sender)?;
+    let live = app.live();
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
     let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);
     signals.close();
     drop(guard);
     match result {
-        Ok(ending) => Ok(end_session(app.score(), ending)),
+        Ok(ending) => Ok(end_session(&live, ending)),
         Err(e) => {
             // The game still ends the usual way, so its score is not lost.
-            end_session(app.score(), Ending::TerminalLost);
+            end_session(&live, Ending::TerminalLost);
             Err(Error::Io(e))
         }
     }
 }
 
 /// The one way out of a game, after the terminal is restored: every ending,
-/// a panic included, comes through here with the score earned.
-fn end_session(score: u64, ending: Ending) -> Outcome {
-    Outcome { score, ending }
+/// a panic included, comes through here with the game's live state.
+fn end_session(live: &Live, ending: Ending) -> Outcome {
+    Outcome {
+        score: live.score(),
+        ending,
+        assisted: live.assisted(),
+    }
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
