@@ -1,0 +1,899 @@
+//! End-to-end tests of the terminal game: the real binary in a pseudo-terminal,
+//! its screen read by a terminal parser and compared, character and colour,
+//! with SPEC §5–6.
+//!
+//! The opening of a `--seed` game is learnt from the headless mode run with
+//! the same seed and rules (`clines --batch --seed S`, then `board`), so no
+//! test hard-codes where chips are; moves are cross-checked the same way.
+
+mod pty;
+
+use pty::{Key, Options, TIMEOUT, Term};
+
+const CLINES: &str = env!("CARGO_BIN_EXE_clines");
+
+/// The default colour-mode glyphs (`-f IOo`).
+const CURSOR_GLYPH: char = 'I';
+const CHIP_GLYPH: char = 'O';
+const JUMP_GLYPH: char = 'o';
+
+/// A board cell: column and row, 0-based.
+type Pos = (usize, usize);
+
+/// A game state as the headless mode reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Game {
+    width: usize,
+    height: usize,
+    /// Row by row: 0 empty, otherwise the colour (1-based).
+    cells: Vec<u8>,
+    score: u64,
+}
+
+impl Game {
+    fn at(&self, (x, y): Pos) -> u8 {
+        self.cells[y * self.width + x]
+    }
+
+    fn chips(&self) -> Vec<Pos> {
+        self.positions().filter(|&p| self.at(p) != 0).collect()
+    }
+
+    fn positions(&self) -> impl Iterator<Item = Pos> + use<> {
+        let (width, height) = (self.width, self.height);
+        (0..height).flat_map(move |y| (0..width).map(move |x| (x, y)))
+    }
+
+    /// The empty cells reachable from `from` by 4-connected steps over
+    /// empty cells.
+    fn reachable(&self, from: Pos) -> Vec<Pos> {
+        let mut seen = vec![false; self.cells.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut found = Vec::new();
+        seen[from.1 * self.width + from.0] = true;
+        while let Some((x, y)) = queue.pop_front() {
+            let neighbours = [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ];
+            for (nx, ny) in neighbours {
+                if nx < self.width && ny < self.height {
+                    let index = ny * self.width + nx;
+                    if !seen[index] && self.cells[index] == 0 {
+                        seen[index] = true;
+                        found.push((nx, ny));
+                        queue.push_back((nx, ny));
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Runs the headless mode with `rules` (options such as `-w5`) and `seed`,
+/// sends `commands` (each answered by one line starting `ok`), then reads
+/// the board and status.
+fn batch(rules: &[&str], seed: u64, commands: &[String]) -> Game {
+    let seed = seed.to_string();
+    let mut args = vec!["--batch", "--seed", &seed];
+    args.extend_from_slice(rules);
+    let mut input: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("board\nstatus\nquit\n");
+    let output = pty::run_piped(CLINES, &args, &input);
+    assert!(output.status.success(), "clines {args:?}: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
+    let mut lines: Vec<&str> = text.lines().collect();
+    for (command, answer) in commands.iter().zip(&lines) {
+        assert!(answer.starts_with("ok"), "{command:?} answered {answer:?}");
+    }
+    let status = lines.pop().expect("a status line");
+    let board = &lines[commands.len()..];
+    let score = status
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix("score="))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no score in {status:?}"));
+    let width = board[0].len();
+    let cells = board
+        .iter()
+        .flat_map(|row| row.chars())
+        .map(|c| match c {
+            '.' => 0,
+            '1'..='9' => c as u8 - b'0',
+            'a'..='z' => c as u8 - b'a' + 10,
+            _ => panic!("unexpected board character {c:?}"),
+        })
+        .collect();
+    Game {
+        width,
+        height: board.len(),
+        cells,
+        score,
+    }
+}
+
+/// One expected screen cell: a character and, for chips and the cursor,
+/// the palette colour it must be drawn in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Expected {
+    ch: char,
+    color: Option<u8>,
+    grid: bool,
+}
+
+const BLANK: Expected = Expected {
+    ch: ' ',
+    color: None,
+    grid: false,
+};
+
+/// How the selected chip is posed in its jump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pose {
+    /// Full mode: the diamond shifted by this many rows (0, +1 or −1).
+    Shift(i32),
+    /// Mini mode, 1-character interior: the jumping glyph.
+    JumpGlyph,
+    /// Mini mode, 2 × 2 interior: the top row blank.
+    TopBlank,
+    /// Mini mode, 2 × 2 interior: the bottom row blank.
+    BottomBlank,
+}
+
+/// What the screen should show: a game in a window of a given size.
+#[derive(Clone, Debug)]
+struct View {
+    game: Game,
+    cols: u16,
+    rows: u16,
+    /// Cursor colour, then one per chip colour.
+    palette: Vec<u8>,
+    cursor: Option<Pos>,
+    selected: Option<(Pos, Pose)>,
+}
+
+impl View {
+    fn new(game: Game, cols: u16, rows: u16) -> View {
+        View {
+            game,
+            cols,
+            rows,
+            palette: vec![7, 1, 2, 3, 4, 5],
+            cursor: None,
+            selected: None,
+        }
+    }
+
+    /// The cell size, SPEC §5.
+    fn cell_size(&self) -> usize {
+        ((usize::from(self.cols) - 1) / self.game.width)
+            .min((usize::from(self.rows) - 1) / self.game.height)
+    }
+
+    fn with_cursor(&self, cursor: Option<Pos>) -> View {
+        View {
+            cursor,
+            ..self.clone()
+        }
+    }
+
+    /// The whole screen, row by row.
+    fn render(&self) -> Vec<Vec<Expected>> {
+        let mut screen = vec![vec![BLANK; usize::from(self.cols)]; usize::from(self.rows)];
+        let s = self.cell_size();
+        let (w, h) = (self.game.width, self.game.height);
+        for (row, line) in screen.iter_mut().enumerate().take(s * h + 1) {
+            for (col, cell) in line.iter_mut().enumerate().take(s * w + 1) {
+                let ch = if row % s == 0 && (1..s * w).contains(&col) {
+                    '-'
+                } else if col % s == 0 {
+                    '|'
+                } else {
+                    continue;
+                };
+                *cell = Expected {
+                    ch,
+                    color: None,
+                    grid: true,
+                };
+            }
+        }
+        if self.game.score > 0 {
+            let (text, from) = if s >= 4 {
+                (format!("=[ score : {} ]=", self.game.score), 8)
+            } else {
+                (format!("[ s: {} ]", self.game.score), 1)
+            };
+            for (i, ch) in text.chars().enumerate() {
+                screen[0][from + i] = Expected {
+                    ch,
+                    color: None,
+                    grid: true,
+                };
+            }
+        }
+        for pos in self.game.positions() {
+            for (r, c, cell) in self.interior(pos) {
+                screen[pos.1 * s + 1 + r][pos.0 * s + 1 + c] = cell;
+            }
+        }
+        screen
+    }
+
+    /// The interior cells of board cell `pos` that are not blank, as
+    /// (interior row, interior column, cell).
+    fn interior(&self, pos: Pos) -> Vec<(usize, usize, Expected)> {
+        let s = self.cell_size();
+        let l = s - 1;
+        let color = self.game.at(pos);
+        let chip_color = self.palette[usize::from(color)];
+        let cursor_here = self.cursor == Some(pos);
+        let pose = self
+            .selected
+            .filter(|&(p, _)| p == pos)
+            .map(|(_, pose)| pose);
+        let glyph = |ch, color| Expected {
+            ch,
+            color: Some(color),
+            grid: false,
+        };
+        let mut cells = Vec::new();
+        if s >= 4 {
+            if color == 0 {
+                if cursor_here {
+                    for r in 1..l - 1 {
+                        for c in 1..l - 1 {
+                            cells.push((r, c, glyph(CURSOR_GLYPH, self.palette[0])));
+                        }
+                    }
+                }
+                return cells;
+            }
+            let shift = match pose {
+                Some(Pose::Shift(shift)) => shift,
+                _ => 0,
+            };
+            let half = i32::try_from(l / 2).expect("small");
+            let last = i32::try_from(l).expect("small") - 1;
+            for r in 0..l {
+                let d = (half - (i32::try_from(r).expect("small") + shift)).abs();
+                let hollow = cursor_here && (1..l - 1).contains(&r);
+                for c in 0..l {
+                    let col = i32::try_from(c).expect("small");
+                    let on_chip = (d..=last - d).contains(&col);
+                    let hollowed = hollow && (1 + d..=last - 1 - d).contains(&col);
+                    if on_chip && !hollowed {
+                        cells.push((r, c, glyph(CHIP_GLYPH, chip_color)));
+                    }
+                }
+            }
+            return cells;
+        }
+        let (ch, color) = match (color, cursor_here) {
+            (0, false) => return cells,
+            (0, true) => (CURSOR_GLYPH, self.palette[0]),
+            (_, true) => (CURSOR_GLYPH, chip_color),
+            (_, false) if pose == Some(Pose::JumpGlyph) => (JUMP_GLYPH, chip_color),
+            (_, false) => (CHIP_GLYPH, chip_color),
+        };
+        for r in 0..l {
+            let blank = match pose {
+                Some(Pose::TopBlank) => r == 0,
+                Some(Pose::BottomBlank) => r == l - 1,
+                _ => false,
+            };
+            if !blank {
+                for c in 0..l {
+                    cells.push((r, c, glyph(ch, color)));
+                }
+            }
+        }
+        cells
+    }
+
+    /// `Ok` if `screen` shows exactly this view, otherwise the first
+    /// differences.
+    fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
+        let expected = self.render();
+        let mut differences = Vec::new();
+        for (row, line) in expected.iter().enumerate() {
+            for (col, want) in line.iter().enumerate() {
+                let (row, col) = (row as u16, col as u16);
+                let Some(cell) = screen.cell(row, col) else {
+                    differences.push(format!("({row},{col}) missing"));
+                    continue;
+                };
+                let ch = cell.contents().chars().next().unwrap_or(' ');
+                let fg = cell.fgcolor();
+                let good_color = match (want.color, want.grid) {
+                    (Some(n), _) => {
+                        fg == vt100::Color::Idx(n)
+                            && matches!(
+                                cell.bgcolor(),
+                                vt100::Color::Default | vt100::Color::Idx(0)
+                            )
+                    }
+                    // White on black.
+                    (None, true) => matches!(fg, vt100::Color::Default | vt100::Color::Idx(7)),
+                    (None, false) => true,
+                };
+                if ch != want.ch || !good_color {
+                    differences.push(format!(
+                        "(row {row}, col {col}) expected {:?} in {:?}, found {ch:?} in {fg:?}/{:?}",
+                        want.ch,
+                        want.color,
+                        cell.bgcolor()
+                    ));
+                }
+            }
+        }
+        if differences.is_empty() {
+            Ok(())
+        } else {
+            let total = differences.len();
+            differences.truncate(8);
+            Err(format!(
+                "{total} cells differ from the expected {}×{} screen (s = {}, cursor {:?}, selected {:?}): {}",
+                self.cols,
+                self.rows,
+                self.cell_size(),
+                self.cursor,
+                self.selected,
+                differences.join("; ")
+            ))
+        }
+    }
+
+    /// `Ok(cursor)` if `screen` shows this view with the cursor on some cell.
+    fn locate_cursor(&self, screen: &vt100::Screen) -> Result<Pos, String> {
+        self.game
+            .positions()
+            .find(|&p| self.with_cursor(Some(p)).check(screen).is_ok())
+            .ok_or_else(|| {
+                let plain = self.with_cursor(None).check(screen).err();
+                format!(
+                    "no cursor position makes the screen match; without a cursor: {}",
+                    plain.unwrap_or_else(|| "it matches (cursor not shown)".into())
+                )
+            })
+    }
+
+    /// The screen point in the middle of `pos`'s interior.
+    fn point(&self, (x, y): Pos) -> (u16, u16) {
+        let s = self.cell_size();
+        let col = x * s + 1 + (s - 1) / 2;
+        let row = y * s + 1 + (s - 1) / 2;
+        (col as u16, row as u16)
+    }
+}
+
+/// Starts `clines --seed SEED RULES EXTRA` at `cols` × `rows` and waits for
+/// the opening board, learnt from the headless mode. Returns the terminal,
+/// the view (cursor where it was found) and the cursor.
+fn start(cols: u16, rows: u16, seed: u64, rules: &[&str], extra: &[&str]) -> (Term, View) {
+    let game = batch(rules, seed, &[]);
+    let term = Term::spawn(
+        CLINES,
+        Options::new(cols, rows)
+            .arg(format!("--seed={seed}"))
+            .args(rules.iter().copied())
+            .args(extra.iter().copied()),
+    );
+    let view = View::new(game, cols, rows);
+    let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
+    (term, view.with_cursor(Some(cursor)))
+}
+
+/// Waits for `view` on the screen.
+fn expect_view(term: &Term, view: &View, what: &str) {
+    term.expect(what, |screen| view.check(screen));
+}
+
+/// Quits with `q` and checks the exit: status 0, terminal restored,
+/// `Scores earned : N` printed.
+fn quit_and_check(term: &mut Term, score: u64) {
+    term.key(Key::Char('q'));
+    check_exit(term, score);
+}
+
+fn check_exit(term: &mut Term, score: u64) {
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(0), "exit status {status:?}");
+    term.assert_restored();
+    let contents = term.contents();
+    assert!(
+        contents.contains(&format!("Scores earned : {score}")),
+        "no score line after exit:\n{contents}"
+    );
+}
+
+/// The board at `cols` × `rows` must have cell size `s`, draw exactly as
+/// SPEC §5 says, and quit cleanly.
+fn board_test(cols: u16, rows: u16, s: usize, seed: u64, rules: &[&str]) {
+    let (mut term, view) = start(cols, rows, seed, rules, &[]);
+    assert_eq!(view.cell_size(), s);
+    assert!(!view.game.chips().is_empty());
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn board_100x50_full_mode_s5() {
+    board_test(100, 50, 5, 1, &[]);
+}
+
+#[test]
+fn board_80x24_mini_mode_s2() {
+    board_test(80, 24, 2, 2, &[]);
+}
+
+#[test]
+fn board_40x30_mini_mode_s3() {
+    board_test(40, 30, 3, 3, &[]);
+}
+
+#[test]
+fn board_61x57_full_mode_s6() {
+    board_test(61, 57, 6, 4, &[]);
+}
+
+#[test]
+fn board_120x80_full_mode_s8() {
+    board_test(120, 80, 8, 5, &[]);
+}
+
+#[test]
+fn board_5x4_at_60x30_full_mode_s7() {
+    board_test(60, 30, 7, 6, &["-w5", "-t4"]);
+}
+
+#[test]
+fn many_chips_in_seven_colours_full_and_mini() {
+    // Seven colours use palette 7,1,2,3,4,5,6,8; 40 chips show most of them.
+    let rules = ["-c7", "-N40"];
+    for (cols, rows) in [(100, 50), (80, 24)] {
+        let game = batch(&rules, 7, &[]);
+        let colors: std::collections::BTreeSet<u8> =
+            game.cells.iter().copied().filter(|&c| c != 0).collect();
+        assert!(
+            colors.len() >= 5,
+            "too few colours to be a test: {colors:?}"
+        );
+        let mut term = Term::spawn(CLINES, Options::new(cols, rows).arg("--seed=7").args(rules));
+        let mut view = View::new(game, cols, rows);
+        view.palette = vec![7, 1, 2, 3, 4, 5, 6, 8];
+        term.expect("the opening board", |screen| view.locate_cursor(screen));
+        quit_and_check(&mut term, view.game.score);
+    }
+}
+
+#[test]
+fn palette_option_colours_chips_and_cursor() {
+    let palette = "9,10,11,12,13,14";
+    let game = batch(&["-N30"], 8, &[]);
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50).args(["--seed=8", "-N30", "-o", palette]),
+    );
+    let mut view = View::new(game, 100, 50);
+    view.palette = vec![9, 10, 11, 12, 13, 14];
+    term.expect("the board in the -o palette", |screen| {
+        view.locate_cursor(screen)
+    });
+    quit_and_check(&mut term, view.game.score);
+}
+
+/// Presses each key and follows the cursor: after every key that should
+/// move it, waits for the screen to show it there. A key that should not
+/// move it (at an edge) is checked by the next one that does. Returns the
+/// final view.
+fn drive(term: &mut Term, view: &View, steps: &[(Key, (isize, isize))]) -> View {
+    let mut view = view.clone();
+    let mut moved = false;
+    for &(key, (dx, dy)) in steps {
+        let (x, y) = view.cursor.expect("a visible cursor");
+        let max_x = view.game.width as isize - 1;
+        let max_y = view.game.height as isize - 1;
+        let next = (
+            (x as isize + dx).clamp(0, max_x) as usize,
+            (y as isize + dy).clamp(0, max_y) as usize,
+        );
+        term.key(key);
+        moved = next != (x, y);
+        if moved {
+            view = view.with_cursor(Some(next));
+            expect_view(
+                term,
+                &view,
+                &format!("the cursor at {next:?} after {key:?}"),
+            );
+        }
+    }
+    assert!(moved, "a test sequence must end with a move");
+    view
+}
+
+/// Every key of `keys` (left, down, up, right) repeated past the edges.
+fn edge_tour(view: &View, [left, down, up, right]: [Key; 4]) -> Vec<(Key, (isize, isize))> {
+    let (w, h) = (view.game.width, view.game.height);
+    let mut steps = Vec::new();
+    steps.extend(std::iter::repeat_n((left, (-1, 0)), w + 1));
+    steps.extend(std::iter::repeat_n((up, (0, -1)), h + 1));
+    steps.extend(std::iter::repeat_n((right, (1, 0)), w + 1));
+    steps.extend(std::iter::repeat_n((down, (0, 1)), h + 1));
+    steps.push((left, (-1, 0)));
+    steps.push((up, (0, -1)));
+    steps
+}
+
+#[test]
+fn arrows_move_the_cursor_and_stop_at_the_edges() {
+    let (mut term, view) = start(100, 50, 11, &[], &[]);
+    let steps = edge_tour(&view, [Key::Left, Key::Down, Key::Up, Key::Right]);
+    drive(&mut term, &view, &steps);
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn hjkl_move_the_cursor_in_mini_mode() {
+    let (mut term, view) = start(80, 24, 12, &[], &[]);
+    let keys = ['h', 'j', 'k', 'l'].map(Key::Char);
+    let steps = edge_tour(&view, keys);
+    drive(&mut term, &view, &steps);
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn remapped_keys_replace_hjkl() {
+    let (mut term, view) = start(61, 57, 13, &[], &["-C", "asdfg"]);
+    let keys = ['a', 's', 'd', 'f'].map(Key::Char);
+    let mut steps = edge_tour(&view, keys);
+    // The default keys no longer move the cursor; arrows still do.
+    steps.extend([
+        (Key::Char('l'), (0, 0)),
+        (Key::Char('j'), (0, 0)),
+        (Key::Right, (1, 0)),
+    ]);
+    drive(&mut term, &view, &steps);
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn q_in_the_remapped_keys_moves_instead_of_quitting() {
+    let (mut term, view) = start(100, 50, 14, &[], &["-C", "hjkq "]);
+    let steps = [
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Left, (-1, 0)),
+        (Key::Char('q'), (1, 0)),
+    ];
+    drive(&mut term, &view, &steps);
+    term.key(Key::Ctrl('c'));
+    check_exit(&mut term, 0);
+}
+
+/// A chip of `game` with an empty cell it can reach, the farthest first
+/// found in reading order.
+fn some_move(game: &Game) -> (Pos, Pos) {
+    game.chips()
+        .into_iter()
+        .find_map(|chip| game.reachable(chip).last().map(|&to| (chip, to)))
+        .expect("a chip that can move")
+}
+
+/// Clicks a chip, waits for it to jump (in `pose`), clicks an empty cell
+/// and checks the result against the headless mode playing the same move.
+fn mouse_move_test(cols: u16, rows: u16, seed: u64, pose: Pose) {
+    let (mut term, view) = start(cols, rows, seed, &[], &[]);
+    let (from, to) = some_move(&view.game);
+    let (col, row) = view.point(from);
+    term.click(col, row);
+    let selected = View {
+        cursor: None,
+        selected: Some((from, pose)),
+        ..view.clone()
+    };
+    expect_view(
+        &term,
+        &selected,
+        "the clicked chip jumping, the cursor hidden",
+    );
+
+    let (col, row) = view.point(to);
+    term.click(col, row);
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = View::new(batch(&[], seed, &[command]), cols, rows);
+    assert_ne!(after.game, view.game);
+    expect_view(
+        &term,
+        &after,
+        "the board after the move, as the headless mode plays it",
+    );
+
+    // The next key shows the cursor again, moved from where the click was.
+    term.key(Key::Up);
+    let cursor = (to.0, to.1.saturating_sub(1));
+    expect_view(
+        &term,
+        &after.with_cursor(Some(cursor)),
+        "the cursor back after a key",
+    );
+    quit_and_check(&mut term, after.game.score);
+}
+
+#[test]
+fn mouse_selects_and_moves_a_chip_in_full_mode() {
+    mouse_move_test(100, 50, 21, Pose::Shift(1));
+}
+
+#[test]
+fn mouse_selects_and_moves_a_chip_in_mini_mode() {
+    mouse_move_test(80, 24, 22, Pose::JumpGlyph);
+}
+
+#[test]
+fn selected_chip_jumps_in_every_pose() {
+    for (cols, rows, poses) in [
+        (
+            100,
+            50,
+            vec![Pose::Shift(1), Pose::Shift(-1), Pose::Shift(0)],
+        ),
+        (40, 30, vec![Pose::TopBlank, Pose::BottomBlank]),
+        (80, 24, vec![Pose::JumpGlyph]),
+    ] {
+        let (mut term, view) = start(cols, rows, 23, &[], &[]);
+        let chip = view.game.chips()[0];
+        let (col, row) = view.point(chip);
+        term.click(col, row);
+        for pose in poses {
+            let selected = View {
+                cursor: None,
+                selected: Some((chip, pose)),
+                ..view.clone()
+            };
+            expect_view(
+                &term,
+                &selected,
+                &format!("the selected chip in pose {pose:?}"),
+            );
+        }
+        quit_and_check(&mut term, 0);
+    }
+}
+
+#[test]
+fn clicks_on_grid_lines_are_ignored() {
+    let (mut term, view) = start(100, 50, 24, &[], &[]);
+    let (from, to) = some_move(&view.game);
+    let s = view.cell_size() as u16;
+    let (col, row) = view.point(from);
+    // The chip's left and top grid lines: nothing selected.
+    term.click(col - col % s, row);
+    term.click(col, row - row % s);
+    // Then a key that moves the cursor proves both clicks were handled.
+    let cursor = view.cursor.expect("cursor");
+    let (key, next) = if cursor.0 > 0 {
+        (Key::Left, (cursor.0 - 1, cursor.1))
+    } else {
+        (Key::Right, (1, cursor.1))
+    };
+    term.key(key);
+    expect_view(&term, &view.with_cursor(Some(next)), "the board untouched");
+    // A click on the target now has nothing selected to move: still untouched.
+    let (col, row) = view.point(to);
+    term.click(col, row);
+    term.key(Key::Up);
+    let (x, y) = to;
+    expect_view(
+        &term,
+        &view.with_cursor(Some((x, y.saturating_sub(1)))),
+        "the board untouched after a click with nothing selected",
+    );
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn unreachable_target_beeps_and_keeps_the_selection() {
+    // A 1 × 3 board whose opening is two chips on top: the top one cannot
+    // pass the middle one.
+    let rules = ["-w1", "-t3", "-N2", "-c2"];
+    let seed = (1..200)
+        .find(|&seed| {
+            let game = batch(&rules, seed, &[]);
+            game.cells[0] != 0 && game.cells[1] != 0
+        })
+        .expect("a seed with the top two cells taken");
+    let (mut term, view) = start(30, 31, seed, &rules, &[]);
+    assert_eq!(view.cell_size(), 10);
+    let (col, row) = view.point((0, 0));
+    term.click(col, row);
+    let selected = View {
+        cursor: None,
+        selected: Some(((0, 0), Pose::Shift(1))),
+        ..view.clone()
+    };
+    expect_view(&term, &selected, "the top chip selected");
+    let (col, row) = view.point((0, 2));
+    term.click(col, row);
+    assert!(
+        term.wait_for_bells(1, TIMEOUT),
+        "no bell for an unreachable target"
+    );
+    let still = View {
+        selected: Some(((0, 0), Pose::Shift(-1))),
+        ..selected
+    };
+    expect_view(&term, &still, "the chip still selected and jumping");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn resize_to_too_small_and_back_keeps_the_game() {
+    let (mut term, view) = start(100, 50, 31, &[], &[]);
+    term.resize(100, 15);
+    term.expect_text("19 chars tall terminal required, now it's 15");
+    term.expect_text("Please resize the window again");
+    term.resize(40, 30);
+    expect_view(
+        &term,
+        &View {
+            cols: 40,
+            rows: 30,
+            ..view.clone()
+        },
+        "the same game in mini mode",
+    );
+    // A burst of resizes ends on the first size: the board as it was.
+    for (cols, rows) in [(90, 45), (70, 40), (30, 12), (100, 50)] {
+        term.resize(cols, rows);
+    }
+    expect_view(&term, &view, "the same board after resizing back");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn too_narrow_after_resize_shows_the_width_needed() {
+    let rules = ["-w40", "-t20"];
+    let (mut term, view) = start(100, 50, 32, &rules, &[]);
+    assert_eq!(view.cell_size(), 2);
+    term.resize(60, 50);
+    term.expect_text("81 chars wide terminal required, now it's 60");
+    term.expect_text("Please resize the window again");
+    term.resize(100, 50);
+    expect_view(&term, &view, "the same board after resizing back");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn ctrl_l_repaints_the_whole_screen() {
+    let (mut term, view) = start(100, 50, 41, &[], &[]);
+    // Wipe our copy of the screen: only a full repaint brings it back.
+    term.process_locally(b"\x1b[2J");
+    assert!(term.screen(|screen| view.check(screen)).is_err());
+    term.key(Key::Ctrl('l'));
+    expect_view(&term, &view, "the board repainted after Ctrl-L");
+    quit_and_check(&mut term, 0);
+}
+
+/// Quits the game at 80×24 with `quit`, then checks the exit.
+fn quit_test(quit: impl FnOnce(&mut Term)) {
+    let (mut term, _) = start(80, 24, 51, &[], &[]);
+    quit(&mut term);
+    check_exit(&mut term, 0);
+}
+
+#[test]
+fn q_quits_and_restores_the_terminal() {
+    quit_test(|term| term.key(Key::Char('q')));
+}
+
+#[test]
+fn ctrl_c_quits_and_restores_the_terminal() {
+    quit_test(|term| term.send(&[0x03]));
+}
+
+#[test]
+fn ctrl_backslash_quits_and_restores_the_terminal() {
+    quit_test(|term| term.send(&[0x1c]));
+}
+
+#[test]
+fn sigterm_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGTERM));
+}
+
+#[test]
+fn sigint_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGINT));
+}
+
+#[test]
+fn sighup_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGHUP));
+}
+
+#[test]
+fn quitting_with_a_chip_selected_restores_the_terminal() {
+    quit_test(|term| {
+        // Select whatever is under the cursor, then move and quit at once,
+        // while the screen is busy.
+        term.keys(&[Key::Char(' '), Key::Right, Key::Char(' '), Key::Char('q')]);
+    });
+}
+
+#[test]
+fn game_over_box_then_any_key_ends() {
+    // Two columns never make a line of five: four chips fill the board.
+    let (mut term, view) = {
+        let rules = ["-w2", "-t2", "-N4"];
+        let game = batch(&rules, 61, &[]);
+        let term = Term::spawn(CLINES, Options::new(80, 24).arg("--seed=61").args(rules));
+        (term, View::new(game, 80, 24))
+    };
+    assert!(view.game.cells.iter().all(|&c| c != 0));
+    term.expect_text("Game over, press a key...");
+    term.expect_screen("the box at row 1, column 1", |screen| {
+        let at = |row, col| {
+            screen
+                .cell(row, col)
+                .map(|c| c.contents())
+                .unwrap_or_default()
+        };
+        at(1, 1) == "+" && at(2, 1) == "|" && at(3, 1) == "+" && at(2, 2) == "G"
+    });
+    term.key(Key::Char('x'));
+    check_exit(&mut term, 0);
+}
+
+#[test]
+fn too_small_at_start_exits_1_without_touching_the_terminal() {
+    for (cols, rows, message) in [
+        (10, 10, "19 chars wide terminal required, now it's 10"),
+        (80, 10, "19 chars tall terminal required, now it's 10"),
+    ] {
+        let mut term = Term::spawn(CLINES, Options::new(cols, rows).separate_stderr());
+        let status = term.wait_exit(TIMEOUT);
+        assert_eq!(status.code(), Some(1), "exit status {status:?}");
+        assert!(
+            term.stderr().contains(message),
+            "stderr {:?} lacks {message:?}",
+            term.stderr()
+        );
+        let raw = term.raw_output();
+        assert!(
+            pty::find(&raw, b"\x1b[?1049").is_none(),
+            "the alternate screen was touched: {:?}",
+            String::from_utf8_lossy(&raw)
+        );
+        term.assert_restored();
+    }
+}
+
+#[test]
+fn keys_typed_during_an_animation_are_not_lost() {
+    let (mut term, view) = start(100, 50, 71, &[], &[]);
+    let (from, to) = some_move(&view.game);
+    let (col, row) = view.point(from);
+    term.click(col, row);
+    let (col, row) = view.point(to);
+    term.click(col, row);
+    // Typed while the chip walks: must be handled once it has arrived.
+    term.key(Key::Up);
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = View::new(batch(&[], 71, &[command]), 100, 50);
+    let cursor = (to.0, to.1.saturating_sub(1));
+    expect_view(
+        &term,
+        &after.with_cursor(Some(cursor)),
+        "the move done, then the key handled",
+    );
+    quit_and_check(&mut term, after.game.score);
+}
