@@ -1,0 +1,301 @@
+//! termcost: what the terminal game costs the terminal and the machine.
+//!
+//! Runs the real `clines` in a pseudo-terminal of 100 × 50 with
+//! `TERM=xterm-256color` (through the test suite's pty harness) and prints,
+//! next to the original program's figures and the targets of issue 4:
+//! bytes written for the first frame, per cursor move, per second with a
+//! chip selected and for a Ctrl-L repaint; wake-ups per second when idle and
+//! with a chip selected; the time to the first complete frame; peak memory.
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example termcost [PATH/TO/clines]
+//! ```
+//!
+//! Without a path it runs the `clines` built next to the example (for
+//! `target/release/examples/termcost`, `target/release/clines`).
+//!
+//! A frame is everything up to the end of a synchronized update
+//! (`ESC [ ? 2026 l`), so the program must bracket its frames with them.
+//! Wake-ups are the context switches of all the program's threads
+//! (`/proc/PID/task/*/status`: voluntary + involuntary): each time a thread
+//! blocked and was woken, or was preempted. Peak memory is `VmHWM`.
+//! Only the measured intervals (a few seconds of idleness or of a jumping
+//! chip) are timed sleeps; everything else waits for the program's output.
+
+#[path = "../tests/pty/mod.rs"]
+mod pty;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use pty::{Key, Options, Term};
+
+/// Marks the end of a frame.
+const END_SYNC: &[u8] = b"\x1b[?2026l";
+/// How long an interval of idleness or jumping is measured.
+const WINDOW: Duration = Duration::from_secs(3);
+/// How long to wait for a frame before giving up.
+const FRAME_TIMEOUT: Duration = Duration::from_secs(5);
+/// The seed of the measured game, so every run sees the same board.
+const SEED: u64 = 1;
+
+fn main() -> ExitCode {
+    let program = match std::env::args_os().nth(1) {
+        Some(path) => PathBuf::from(path),
+        None => {
+            let exe = std::env::current_exe().expect("the example's own path");
+            let dir = exe
+                .parent()
+                .and_then(|d| d.parent())
+                .expect("target/PROFILE");
+            dir.join("clines")
+        }
+    };
+    if !program.is_file() {
+        eprintln!(
+            "termcost: no program at {}; build it first (cargo build --release) or give its path",
+            program.display()
+        );
+        return ExitCode::from(2);
+    }
+    match measure(&program) {
+        Ok(report) => {
+            report.print(&program);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("termcost: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What was measured.
+struct Report {
+    first_frame_bytes: usize,
+    first_frame_time: Duration,
+    move_bytes: Vec<usize>,
+    repaint_bytes: usize,
+    idle_bytes_per_s: f64,
+    idle_wakeups_per_s: f64,
+    selected_bytes_per_s: f64,
+    selected_wakeups_per_s: f64,
+    peak_memory_kb: u64,
+}
+
+impl Report {
+    fn print(&self, program: &std::path::Path) {
+        let moves = self.move_bytes.len();
+        let move_avg = self.move_bytes.iter().sum::<usize>() as f64 / moves as f64;
+        let (min, max) = (
+            self.move_bytes.iter().min().copied().unwrap_or(0),
+            self.move_bytes.iter().max().copied().unwrap_or(0),
+        );
+        println!(
+            "termcost: {} at 100x50, TERM=xterm-256color",
+            program.display()
+        );
+        println!();
+        println!("| | original | target | ours | met |");
+        println!("|---|---|---|---|---|");
+        let row = |what: &str, original: &str, target: &str, ours: String, met: bool| {
+            let met = if met { "yes" } else { "NO" };
+            println!("| {what} | {original} | {target} | {ours} | {met} |");
+        };
+        row(
+            "first frame",
+            "2 643 B",
+            "<= 2 643 B",
+            format!("{} B", self.first_frame_bytes),
+            self.first_frame_bytes <= 2643,
+        );
+        row(
+            "one cursor move",
+            "131 B",
+            "<= 131 B (aim 65)",
+            format!("{move_avg:.1} B (avg of {moves}, {min}-{max})"),
+            move_avg <= 131.0,
+        );
+        row(
+            "chip selected",
+            "455-476 B/s, 75 syscalls/s",
+            "<= 455 B/s",
+            format!(
+                "{:.0} B/s, {:.1} wake-ups/s",
+                self.selected_bytes_per_s, self.selected_wakeups_per_s
+            ),
+            self.selected_bytes_per_s <= 455.0,
+        );
+        row(
+            "Ctrl-L repaint",
+            "2 300 B",
+            "<= 2 300 B",
+            format!("{} B", self.repaint_bytes),
+            self.repaint_bytes <= 2300,
+        );
+        row(
+            "idle, nothing selected",
+            "15 syscalls/s",
+            "0",
+            format!(
+                "{:.1} wake-ups/s, {:.0} B/s",
+                self.idle_wakeups_per_s, self.idle_bytes_per_s
+            ),
+            self.idle_wakeups_per_s == 0.0,
+        );
+        row(
+            "first frame after start",
+            "2.8 ms",
+            "<= 5 ms",
+            format!("{:.1} ms", self.first_frame_time.as_secs_f64() * 1e3),
+            self.first_frame_time <= Duration::from_millis(5),
+        );
+        row(
+            "peak memory (VmHWM)",
+            "2.8 MB",
+            "<= 5 MB",
+            format!("{:.1} MB", self.peak_memory_kb as f64 / 1024.0),
+            self.peak_memory_kb <= 5 * 1024,
+        );
+    }
+}
+
+/// Where each frame ends in `output`, as byte offsets just past the marker.
+fn frame_ends(output: &[u8]) -> Vec<usize> {
+    output
+        .windows(END_SYNC.len())
+        .enumerate()
+        .filter(|(_, w)| *w == END_SYNC)
+        .map(|(i, _)| i + END_SYNC.len())
+        .collect()
+}
+
+/// Waits for frame number `n` (0-based) to be complete; returns where it ends.
+fn wait_frame(term: &Term, n: usize) -> Result<usize, String> {
+    if term.wait_for_output(FRAME_TIMEOUT, |raw| frame_ends(raw).len() > n) {
+        Ok(frame_ends(&term.raw_output())[n])
+    } else {
+        Err(format!(
+            "frame {} did not come within {FRAME_TIMEOUT:?} (output so far: {} bytes, {} frames)",
+            n + 1,
+            term.output_len(),
+            frame_ends(&term.raw_output()).len()
+        ))
+    }
+}
+
+/// Waits until the program has written nothing for a while (it has
+/// handled everything typed so far), then returns the number of frames.
+fn settle(term: &Term) -> usize {
+    loop {
+        let len = term.output_len();
+        if !term.wait_for_output(Duration::from_millis(300), |raw| raw.len() > len) {
+            return frame_ends(&term.raw_output()).len();
+        }
+    }
+}
+
+/// Sends `key` and returns the size of the one frame it causes.
+fn frame_after(term: &mut Term, key: Key) -> Result<usize, String> {
+    let frames = settle(term);
+    let start = frame_ends(&term.raw_output()).last().copied().unwrap_or(0);
+    term.key(key);
+    let end = wait_frame(term, frames)?;
+    Ok(end - start)
+}
+
+/// Context switches of every thread of process `pid` so far.
+fn context_switches(pid: i32) -> Result<u64, String> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).map_err(|e| e.to_string())?;
+    let mut total = 0;
+    for task in tasks {
+        let path = task.map_err(|e| e.to_string())?.path().join("status");
+        let status = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        total += status_field(&status, "voluntary_ctxt_switches:")
+            + status_field(&status, "nonvoluntary_ctxt_switches:");
+    }
+    Ok(total)
+}
+
+/// The number after `name` in a `/proc/.../status` text (0 if absent).
+fn status_field(status: &str, name: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Bytes and wake-ups per second over [`WINDOW`] of doing nothing.
+fn rates_over_window(term: &Term) -> Result<(f64, f64), String> {
+    let bytes = term.output_len();
+    let switches = context_switches(term.pid())?;
+    let started = Instant::now();
+    std::thread::sleep(WINDOW);
+    let seconds = started.elapsed().as_secs_f64();
+    let switches = context_switches(term.pid())? - switches;
+    let bytes = term.output_len() - bytes;
+    Ok((bytes as f64 / seconds, switches as f64 / seconds))
+}
+
+/// The first chip of the seeded opening, from the headless mode.
+fn first_chip(program: &std::path::Path) -> Result<(usize, usize), String> {
+    let seed = SEED.to_string();
+    let output = pty::run_piped(program, &["--batch", "--seed", &seed], "board\n");
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .enumerate()
+        .find_map(|(y, row)| row.find(|c| c != '.').map(|x| (x, y)))
+        .ok_or_else(|| format!("no chip in the headless board {text:?}"))
+}
+
+fn measure(program: &std::path::Path) -> Result<Report, String> {
+    let chip = first_chip(program)?;
+    let mut term = Term::spawn(program, Options::new(100, 50).arg(format!("--seed={SEED}")));
+    let first_frame_bytes = wait_frame(&term, 0)?;
+    let first_frame_time = term.spawned_at().elapsed();
+
+    // To the top-left corner, then right and down along the edges.
+    term.keys(&[Key::Left; 9]);
+    term.keys(&[Key::Up; 9]);
+    let mut move_bytes = Vec::new();
+    for key in [[Key::Right; 8], [Key::Down; 8]].concat() {
+        move_bytes.push(frame_after(&mut term, key)?);
+    }
+    let repaint_bytes = frame_after(&mut term, Key::Ctrl('l'))?;
+
+    settle(&term);
+    let (idle_bytes_per_s, idle_wakeups_per_s) = rates_over_window(&term)?;
+
+    // Select the first chip with the keyboard.
+    term.keys(&[Key::Left; 9]);
+    term.keys(&[Key::Up; 9]);
+    term.keys(&vec![Key::Right; chip.0]);
+    term.keys(&vec![Key::Down; chip.1]);
+    settle(&term);
+    term.key(Key::Char(' '));
+    let (selected_bytes_per_s, selected_wakeups_per_s) = rates_over_window(&term)?;
+
+    let status = std::fs::read_to_string(format!("/proc/{}/status", term.pid()))
+        .map_err(|e| e.to_string())?;
+    let peak_memory_kb = status_field(&status, "VmHWM:");
+
+    term.key(Key::Char('q'));
+    let exit = term.wait_exit(FRAME_TIMEOUT);
+    if !exit.success() {
+        return Err(format!("clines exited with {exit}"));
+    }
+    Ok(Report {
+        first_frame_bytes,
+        first_frame_time,
+        move_bytes,
+        repaint_bytes,
+        idle_bytes_per_s,
+        idle_wakeups_per_s,
+        selected_bytes_per_s,
+        selected_wakeups_per_s,
+        peak_memory_kb,
+    })
+}
