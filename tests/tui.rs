@@ -12,11 +12,6 @@ use pty::{Key, Options, TIMEOUT, Term};
 
 const CLINES: &str = env!("CARGO_BIN_EXE_clines");
 
-/// The default colour-mode glyphs (`-f IOo`).
-const CURSOR_GLYPH: char = 'I';
-const CHIP_GLYPH: char = 'O';
-const JUMP_GLYPH: char = 'o';
-
 /// A board cell: column and row, 0-based.
 type Pos = (usize, usize);
 
@@ -115,20 +110,71 @@ fn batch(rules: &[&str], seed: u64, commands: &[String]) -> Game {
     }
 }
 
-/// One expected screen cell: a character and, for chips and the cursor,
-/// the palette colour it must be drawn in.
+/// One expected screen cell: a character, and the palette colour it must be
+/// drawn in (chips and the cursor in colour mode) or, when `plain`, white
+/// (or the default colour) on black (the grid, text, black-and-white glyphs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Expected {
     ch: char,
     color: Option<u8>,
-    grid: bool,
+    plain: bool,
 }
 
 const BLANK: Expected = Expected {
     ch: ' ',
     color: None,
-    grid: false,
+    plain: false,
 };
+
+/// Glyphs and colours (`-f`, `-F`, `-o`, `-m`).
+#[derive(Clone, Debug)]
+struct Look {
+    cursor: char,
+    /// Per chip colour (index 0 for colour 1): its glyph and jumping glyph.
+    chips: Vec<(char, char)>,
+    /// Colour mode: the cursor's colour, then one per chip colour.
+    palette: Option<Vec<u8>>,
+}
+
+impl Look {
+    /// Colour mode with the default glyphs `IOo` and `palette`.
+    fn color(palette: &[u8]) -> Look {
+        Look {
+            cursor: 'I',
+            chips: vec![('O', 'o'); palette.len() - 1],
+            palette: Some(palette.to_vec()),
+        }
+    }
+
+    /// Black-and-white mode with the `-F` glyphs `font`.
+    fn mono(font: &str) -> Look {
+        let glyphs: Vec<char> = font.chars().collect();
+        Look {
+            cursor: glyphs[0],
+            chips: glyphs[1..]
+                .chunks(2)
+                .map(|pair| (pair[0], pair[1]))
+                .collect(),
+            palette: None,
+        }
+    }
+
+    /// `ch` drawn in palette entry `index` (0 for the cursor's colour).
+    fn ink(&self, ch: char, index: usize) -> Expected {
+        match &self.palette {
+            Some(palette) => Expected {
+                ch,
+                color: Some(palette[index]),
+                plain: false,
+            },
+            None => Expected {
+                ch,
+                color: None,
+                plain: true,
+            },
+        }
+    }
+}
 
 /// How the selected chip is posed in its jump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,8 +195,7 @@ struct View {
     game: Game,
     cols: u16,
     rows: u16,
-    /// Cursor colour, then one per chip colour.
-    palette: Vec<u8>,
+    look: Look,
     cursor: Option<Pos>,
     selected: Option<(Pos, Pose)>,
 }
@@ -161,7 +206,7 @@ impl View {
             game,
             cols,
             rows,
-            palette: vec![7, 1, 2, 3, 4, 5],
+            look: Look::color(&[7, 1, 2, 3, 4, 5]),
             cursor: None,
             selected: None,
         }
@@ -197,7 +242,7 @@ impl View {
                 *cell = Expected {
                     ch,
                     color: None,
-                    grid: true,
+                    plain: true,
                 };
             }
         }
@@ -211,7 +256,7 @@ impl View {
                 screen[0][from + i] = Expected {
                     ch,
                     color: None,
-                    grid: true,
+                    plain: true,
                 };
             }
         }
@@ -229,24 +274,24 @@ impl View {
         let s = self.cell_size();
         let l = s - 1;
         let color = self.game.at(pos);
-        let chip_color = self.palette[usize::from(color)];
+        let look = &self.look;
+        let (chip_glyph, jump_glyph) = match color {
+            0 => (' ', ' '),
+            _ => look.chips[usize::from(color) - 1],
+        };
+        let color = usize::from(color);
         let cursor_here = self.cursor == Some(pos);
         let pose = self
             .selected
             .filter(|&(p, _)| p == pos)
             .map(|(_, pose)| pose);
-        let glyph = |ch, color| Expected {
-            ch,
-            color: Some(color),
-            grid: false,
-        };
         let mut cells = Vec::new();
         if s >= 4 {
             if color == 0 {
                 if cursor_here {
                     for r in 1..l - 1 {
                         for c in 1..l - 1 {
-                            cells.push((r, c, glyph(CURSOR_GLYPH, self.palette[0])));
+                            cells.push((r, c, look.ink(look.cursor, 0)));
                         }
                     }
                 }
@@ -266,7 +311,7 @@ impl View {
                     let on_chip = (d..=last - d).contains(&col);
                     let hollowed = hollow && (1 + d..=last - 1 - d).contains(&col);
                     if on_chip && !hollowed {
-                        cells.push((r, c, glyph(CHIP_GLYPH, chip_color)));
+                        cells.push((r, c, look.ink(chip_glyph, color)));
                     }
                 }
             }
@@ -274,10 +319,9 @@ impl View {
         }
         let (ch, color) = match (color, cursor_here) {
             (0, false) => return cells,
-            (0, true) => (CURSOR_GLYPH, self.palette[0]),
-            (_, true) => (CURSOR_GLYPH, chip_color),
-            (_, false) if pose == Some(Pose::JumpGlyph) => (JUMP_GLYPH, chip_color),
-            (_, false) => (CHIP_GLYPH, chip_color),
+            (_, true) => (look.cursor, color),
+            (_, false) if pose == Some(Pose::JumpGlyph) => (jump_glyph, color),
+            (_, false) => (chip_glyph, color),
         };
         for r in 0..l {
             let blank = match pose {
@@ -287,7 +331,7 @@ impl View {
             };
             if !blank {
                 for c in 0..l {
-                    cells.push((r, c, glyph(ch, color)));
+                    cells.push((r, c, look.ink(ch, color)));
                 }
             }
         }
@@ -308,16 +352,13 @@ impl View {
                 };
                 let ch = cell.contents().chars().next().unwrap_or(' ');
                 let fg = cell.fgcolor();
-                let good_color = match (want.color, want.grid) {
-                    (Some(n), _) => {
-                        fg == vt100::Color::Idx(n)
-                            && matches!(
-                                cell.bgcolor(),
-                                vt100::Color::Default | vt100::Color::Idx(0)
-                            )
+                let on_black =
+                    matches!(cell.bgcolor(), vt100::Color::Default | vt100::Color::Idx(0));
+                let good_color = match (want.color, want.plain) {
+                    (Some(n), _) => fg == vt100::Color::Idx(n) && on_black,
+                    (None, true) => {
+                        matches!(fg, vt100::Color::Default | vt100::Color::Idx(7)) && on_black
                     }
-                    // White on black.
-                    (None, true) => matches!(fg, vt100::Color::Default | vt100::Color::Idx(7)),
                     (None, false) => true,
                 };
                 if ch != want.ch || !good_color {
@@ -463,7 +504,7 @@ fn many_chips_in_seven_colours_full_and_mini() {
         );
         let mut term = Term::spawn(CLINES, Options::new(cols, rows).arg("--seed=7").args(rules));
         let mut view = View::new(game, cols, rows);
-        view.palette = vec![7, 1, 2, 3, 4, 5, 6, 8];
+        view.look = Look::color(&[7, 1, 2, 3, 4, 5, 6, 8]);
         term.expect("the opening board", |screen| view.locate_cursor(screen));
         quit_and_check(&mut term, view.game.score);
     }
@@ -478,11 +519,79 @@ fn palette_option_colours_chips_and_cursor() {
         Options::new(100, 50).args(["--seed=8", "-N30", "-o", palette]),
     );
     let mut view = View::new(game, 100, 50);
-    view.palette = vec![9, 10, 11, 12, 13, 14];
+    view.look = Look::color(&[9, 10, 11, 12, 13, 14]);
     term.expect("the board in the -o palette", |screen| {
         view.locate_cursor(screen)
     });
     quit_and_check(&mut term, view.game.score);
+}
+
+#[test]
+fn score_on_the_top_border_in_full_and_mini_mode() {
+    // Short lines of few colours: the opening throw itself scores.
+    let rules = ["-i3", "-c3", "-N30"];
+    for (cols, rows) in [(100, 50), (80, 24)] {
+        let (mut term, view) = start(cols, rows, 13, &rules, &[]);
+        assert!(view.game.score > 0, "the opening did not score");
+        quit_and_check(&mut term, view.game.score);
+    }
+}
+
+/// Starts a `-N30` game at `cols` × `rows` with `extra` options and
+/// environment and expects it drawn with `look`.
+fn look_test(cols: u16, rows: u16, seed: u64, extra: &[&str], env: &[(&str, &str)], look: Look) {
+    let game = batch(&["-N30"], seed, &[]);
+    let mut options = Options::new(cols, rows)
+        .arg(format!("--seed={seed}"))
+        .arg("-N30")
+        .args(extra.iter().copied());
+    for &(key, value) in env {
+        options = options.env(key, value);
+    }
+    let mut term = Term::spawn(CLINES, options);
+    let mut view = View::new(game, cols, rows);
+    view.look = look;
+    term.expect("the board in the expected glyphs and colours", |screen| {
+        view.locate_cursor(screen)
+    });
+    quit_and_check(&mut term, view.game.score);
+}
+
+#[test]
+fn black_and_white_mode_draws_the_bw_glyphs() {
+    for (cols, rows) in [(100, 50), (40, 30), (80, 24)] {
+        look_test(cols, rows, 9, &["-m", "b"], &[], Look::mono("*OoVvAa.'Zz"));
+    }
+}
+
+#[test]
+fn black_and_white_glyphs_from_the_command_line() {
+    let font = "#aAbBcCdDeE";
+    look_test(61, 57, 10, &["-mb", "-F", font], &[], Look::mono(font));
+}
+
+#[test]
+fn no_color_means_black_and_white_unless_forced() {
+    let no_color = [("NO_COLOR", "1")];
+    look_test(100, 50, 11, &[], &no_color, Look::mono("*OoVvAa.'Zz"));
+    look_test(
+        100,
+        50,
+        11,
+        &["-m", "c"],
+        &no_color,
+        Look::color(&[7, 1, 2, 3, 4, 5]),
+    );
+}
+
+#[test]
+fn colour_glyphs_from_the_command_line() {
+    let mut look = Look::color(&[7, 1, 2, 3, 4, 5]);
+    look.cursor = '+';
+    look.chips = vec![('@', '.'); 5];
+    for (cols, rows) in [(100, 50), (80, 24)] {
+        look_test(cols, rows, 12, &["-f", "+@."], &[], look.clone());
+    }
 }
 
 /// Presses each key and follows the cursor: after every key that should
