@@ -1006,3 +1006,49 @@ fn keys_typed_during_an_animation_are_not_lost() {
     );
     quit_and_check(&mut term, after.game.score);
 }
+
+/// The expected-screen model itself against SPEC §5's worked facts, so that
+/// a wrong model cannot make the end-to-end tests pass.
+#[test]
+fn model_matches_the_spec_examples() {
+    let game = |width: usize, height: usize, cells: Vec<u8>| Game {
+        width,
+        height,
+        cells,
+        score: 0,
+    };
+    // s = 7 (L = 6): a chip's rows are 0, 2, 4, 6, 4, 2 glyphs wide.
+    let view = View::new(game(1, 1, vec![1]), 8, 8);
+    assert_eq!(view.cell_size(), 7);
+    let screen = view.render();
+    let widths: Vec<usize> = (1..7)
+        .map(|row| screen[row].iter().filter(|c| c.ch == 'O').count())
+        .collect();
+    assert_eq!(widths, [0, 2, 4, 6, 4, 2]);
+    assert!(screen[4][1..7].iter().all(|c| c.color == Some(1)));
+    // The grid: outer corners `|`, inner crossings `-`.
+    let view = View::new(game(2, 2, vec![0; 4]), 9, 9);
+    let screen = view.render();
+    let text: Vec<String> = screen
+        .iter()
+        .map(|row| row.iter().map(|c| c.ch).collect())
+        .collect();
+    assert_eq!(text[0], "|-------|");
+    assert_eq!(text[1], "|   |   |");
+    assert_eq!(text[4], "|-------|");
+    assert_eq!(text[8], "|-------|");
+    // s = 5 (L = 4): the cursor hollows a chip to its outline and fills an
+    // empty cell's middle 2 × 2.
+    let view = View::new(game(2, 1, vec![2, 0]), 11, 6).with_cursor(Some((0, 0)));
+    let hollow: Vec<String> = view.render()[1..5]
+        .iter()
+        .map(|row| row[1..5].iter().map(|c| c.ch).collect())
+        .collect();
+    assert_eq!(hollow, ["    ", " OO ", "O  O", " OO "]);
+    let view = view.with_cursor(Some((1, 0)));
+    let block: Vec<String> = view.render()[1..5]
+        .iter()
+        .map(|row| row[6..10].iter().map(|c| c.ch).collect())
+        .collect();
+    assert_eq!(block, ["    ", " II ", " II ", "    "]);
+}
