@@ -1,8 +1,9 @@
 //! Console Lines: the Color Lines puzzle game, as a pure engine ([`board`],
 //! [`game`]) with a headless line protocol ([`batch`]) and the command line
-//! ([`cli`]) on top.
+//! ([`cli`]) and the terminal front end ([`tui`]) on top.
 
 pub mod batch;
 pub mod board;
 pub mod cli;
 pub mod game;
+pub mod tui;

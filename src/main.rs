@@ -1,9 +1,10 @@
 //! `clines`: wiring only; the game lives in the library.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clines::cli::{self, Command};
+use clines::tui;
 
 fn main() -> ExitCode {
     let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
@@ -20,8 +21,36 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List | Command::Play { .. } => {
-            eprintln!("clines: only --batch is available in this version");
+        Command::Play {
+            rules,
+            seed,
+            appearance,
+        } => {
+            let config = tui::PlayConfig {
+                rules,
+                seed: seed.unwrap_or_else(os_seed),
+                appearance,
+                scoreboard: tui::Scoreboard::default(),
+            };
+            match tui::run(config) {
+                Ok(outcome) => {
+                    // The terminal may be gone (SIGHUP): nothing to report to.
+                    let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
+                    ExitCode::SUCCESS
+                }
+                // The required-size lines, as the original prints them.
+                Err(tui::Error::TooSmall(message)) => {
+                    eprintln!("{message}");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("clines: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::List => {
+            eprintln!("clines: records are not available in this version");
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,560 @@
+//! The game as the player sees it: the cursor, the selection, and the
+//! animations that replay the engine's events (a chip walking its path,
+//! removed chips flashing, thrown chips appearing) on a board of their own
+//! that catches up with the engine's board.
+//!
+//! Time is passed in, never read here, so the animation logic is testable.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Chip, Color, Pos};
+use crate::game::{Event, Game, MoveError};
+
+use super::frame::Frame;
+use super::input::{Action, Dir};
+use super::layout::{self, Layout, TooSmall};
+use super::view::{self, Records, Scene, Style};
+use super::{Ending, Scoreboard};
+
+/// One tick of a selected chip's jump.
+pub const JUMP_TICK: Duration = Duration::from_millis(200);
+/// Time a moving chip spends on each cell of its path.
+pub const STEP_TIME: Duration = Duration::from_millis(50);
+/// How long removed chips flash before they vanish.
+pub const FLASH_TIME: Duration = Duration::from_millis(600);
+
+/// One part of replaying a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// A chip walks `path`, one cell per [`STEP_TIME`].
+    Walk { path: Vec<Pos>, color: Color },
+    /// Chips flash for [`FLASH_TIME`], then vanish and the score grows.
+    Flash { chips: Vec<Chip>, points: u64 },
+    /// Chips appear at once.
+    Throw(Vec<Chip>),
+    /// The game-over box appears.
+    Over,
+}
+
+/// The game on screen.
+#[derive(Debug)]
+pub struct App {
+    game: Game,
+    style: Style,
+    keys: [char; 5],
+    scoreboard: Scoreboard,
+    /// Terminal size: columns, rows.
+    size: (usize, usize),
+    layout: Result<Layout, TooSmall>,
+    /// The board as shown, behind the engine's while animations run.
+    shown: Board,
+    shown_score: u64,
+    over_shown: bool,
+    cursor: Pos,
+    /// The cursor glyph is hidden after a mouse action until a key press.
+    cursor_hidden: bool,
+    /// The selected chip and when it was selected (its jump's tick 0).
+    selected: Option<(Pos, Instant)>,
+    steps: VecDeque<Step>,
+    /// When the first of `steps` began.
+    step_started: Instant,
+    walker: Option<Chip>,
+    flashing: Vec<Chip>,
+    /// Actions that came during an animation, handled after it.
+    queued: VecDeque<Action>,
+    bell: bool,
+    repaint: bool,
+    ending: Option<Ending>,
+    /// The engine's score, readable from the panic hook.
+    live_score: Arc<AtomicU64>,
+}
+
+impl App {
+    /// A new game on a `cols` × `rows` terminal at time `now`; the opening
+    /// throw is replayed like any other turn.
+    pub fn new(
+        game: Game,
+        opening: Vec<Event>,
+        style: Style,
+        keys: [char; 5],
+        scoreboard: Scoreboard,
+        (cols, rows): (usize, usize),
+        now: Instant,
+    ) -> App {
+        let rules = *game.rules();
+        let mut app = App {
+            shown: Board::new(rules.width, rules.height),
+            layout: Layout::fit(cols, rows, rules.width, rules.height),
+            game,
+            style,
+            keys,
+            scoreboard,
+            size: (cols, rows),
+            shown_score: 0,
+            over_shown: false,
+            cursor: Pos::new(0, 0),
+            cursor_hidden: false,
+            selected: None,
+            steps: VecDeque::new(),
+            step_started: now,
+            walker: None,
+            flashing: Vec::new(),
+            queued: VecDeque::new(),
+            bell: false,
+            repaint: false,
+            ending: None,
+            live_score: Arc::new(AtomicU64::new(0)),
+        };
+        app.replay(opening, now);
+        app
+    }
+
+    /// The `-C` keys: left, down, up, right, action.
+    pub fn keys(&self) -> &[char; 5] {
+        &self.keys
+    }
+
+    /// The engine's score (ahead of the one shown while chips flash).
+    pub fn score(&self) -> u64 {
+        self.game.score()
+    }
+
+    /// The engine's score, shared so that the panic hook can read it.
+    pub fn live_score(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.live_score)
+    }
+
+    /// How the game ended, once it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// Ends the game (quit key, signal).
+    pub fn end(&mut self, ending: Ending) {
+        self.ending.get_or_insert(ending);
+    }
+
+    /// The terminal changed size: lay the board out again and repaint.
+    pub fn resize(&mut self, cols: usize, rows: usize) {
+        self.size = (cols, rows);
+        let rules = self.game.rules();
+        self.layout = Layout::fit(cols, rows, rules.width, rules.height);
+        self.repaint = true;
+    }
+
+    /// Takes the request for a full repaint (Ctrl-L, resize).
+    pub fn take_repaint(&mut self) -> bool {
+        std::mem::take(&mut self.repaint)
+    }
+
+    /// Takes the request for a beep.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell)
+    }
+
+    fn animating(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
+    /// Handles one action at time `now`. Quitting and repainting happen at
+    /// once; anything else waits while an animation runs.
+    pub fn act(&mut self, action: Action, now: Instant) {
+        match action {
+            Action::Quit => self.end(Ending::Quit),
+            Action::Repaint => self.repaint = true,
+            _ if self.animating() => self.queued.push_back(action),
+            _ => self.perform(action, now),
+        }
+    }
+
+    fn perform(&mut self, action: Action, now: Instant) {
+        let Ok(layout) = &self.layout else {
+            return;
+        };
+        if self.over_shown {
+            if !matches!(action, Action::Click { .. }) {
+                self.end(Ending::GameOver);
+            }
+            return;
+        }
+        match action {
+            Action::Cursor(dir) => {
+                self.cursor_hidden = false;
+                let Pos { x, y } = self.cursor;
+                let rules = self.game.rules();
+                self.cursor = match dir {
+                    Dir::Left => Pos::new(x.saturating_sub(1), y),
+                    Dir::Right => Pos::new((x + 1).min(rules.width - 1), y),
+                    Dir::Up => Pos::new(x, y.saturating_sub(1)),
+                    Dir::Down => Pos::new(x, (y + 1).min(rules.height - 1)),
+                };
+            }
+            Action::Act => {
+                self.cursor_hidden = false;
+                self.act_at(self.cursor, now);
+            }
+            Action::Click { row, col } => {
+                if let Some(pos) = layout.cell_at(row, col) {
+                    self.cursor = pos;
+                    self.cursor_hidden = true;
+                    self.act_at(pos, now);
+                }
+            }
+            Action::Other => self.cursor_hidden = false,
+            Action::Quit | Action::Repaint => {}
+        }
+    }
+
+    /// Selects or deselects the chip at `pos`, or moves the selected chip
+    /// there.
+    fn act_at(&mut self, pos: Pos, now: Instant) {
+        if self.game.board().get(pos).is_some() {
+            self.selected = match self.selected {
+                Some((selected, _)) if selected == pos => None,
+                _ => Some((pos, now)),
+            };
+            return;
+        }
+        let Some((from, _)) = self.selected else {
+            return;
+        };
+        match self.game.play(from, pos) {
+            Ok(turn) => {
+                self.selected = None;
+                self.live_score.store(self.game.score(), Ordering::SeqCst);
+                self.replay(turn.events, now);
+            }
+            Err(MoveError::NoPath) => self.bell = true,
+            Err(_) => {}
+        }
+    }
+
+    /// Queues the animation of `events`, starting at `now`.
+    fn replay(&mut self, events: Vec<Event>, now: Instant) {
+        if !self.animating() {
+            self.step_started = now;
+        }
+        for event in events {
+            self.steps.push_back(match event {
+                Event::Moved { path, color } => Step::Walk { path, color },
+                Event::Removed { chips, points, .. } => Step::Flash { chips, points },
+                Event::Thrown(chips) => Step::Throw(chips),
+                Event::GameOver => Step::Over,
+            });
+        }
+        self.live_score.store(self.game.score(), Ordering::SeqCst);
+        self.advance(now);
+    }
+
+    /// Brings the animations up to time `now`; when they are done, handles
+    /// the actions that waited for them.
+    pub fn advance(&mut self, now: Instant) {
+        loop {
+            self.advance_steps(now);
+            if self.animating() || self.ending.is_some() {
+                return;
+            }
+            let Some(action) = self.queued.pop_front() else {
+                return;
+            };
+            self.perform(action, now);
+        }
+    }
+
+    fn advance_steps(&mut self, now: Instant) {
+        while let Some(step) = self.steps.front() {
+            let elapsed = now.saturating_duration_since(self.step_started);
+            match step {
+                Step::Walk { path, color } => {
+                    let color = *color;
+                    let last = path.len() - 1;
+                    self.shown.set(path[0], None);
+                    let reached = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
+                    if reached < last {
+                        self.walker = Some(Chip {
+                            pos: path[reached],
+                            color,
+                        });
+                        return;
+                    }
+                    self.shown.set(path[last], Some(color));
+                    self.walker = None;
+                    self.step_started += STEP_TIME * last as u32;
+                }
+                Step::Flash { chips, points } => {
+                    if elapsed < FLASH_TIME {
+                        self.flashing.clone_from(chips);
+                        return;
+                    }
+                    self.shown_score += points;
+                    self.shown.remove(chips);
+                    self.flashing.clear();
+                    self.step_started += FLASH_TIME;
+                }
+                Step::Throw(chips) => {
+                    for chip in chips {
+                        self.shown.set(chip.pos, Some(chip.color));
+                    }
+                }
+                Step::Over => {
+                    self.over_shown = true;
+                    // Keys typed while the last chips fell must not dismiss
+                    // the box before it is seen.
+                    self.queued.clear();
+                }
+            }
+            self.steps.pop_front();
+        }
+    }
+
+    /// When the screen next changes by itself: the next animation step, or
+    /// the selected chip's next jump; `None` when only input can change it.
+    pub fn deadline(&self, now: Instant) -> Option<Instant> {
+        if let Some(step) = self.steps.front() {
+            let elapsed = now.saturating_duration_since(self.step_started);
+            return Some(match step {
+                Step::Walk { .. } => {
+                    let reached = elapsed.as_millis() / STEP_TIME.as_millis();
+                    self.step_started + STEP_TIME * (reached as u32 + 1)
+                }
+                _ => self.step_started + FLASH_TIME,
+            });
+        }
+        let layout = self.layout.as_ref().ok()?;
+        let (_, since) = self.selected?;
+        let tick = jump_tick(since, now);
+        let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
+        Some(since + JUMP_TICK * next as u32)
+    }
+
+    /// The screen at time `now`.
+    pub fn frame(&self, now: Instant) -> Frame {
+        let (cols, rows) = self.size;
+        let mut frame = Frame::new(cols, rows);
+        match &self.layout {
+            Err(too_small) => view::draw_too_small(too_small, &self.style, &mut frame),
+            Ok(layout) => {
+                let records = self.records();
+                let scene = Scene {
+                    layout,
+                    board: &self.shown,
+                    cursor: (!self.cursor_hidden).then_some(self.cursor),
+                    jumping: self
+                        .selected
+                        .map(|(pos, since)| (pos, jump_tick(since, now))),
+                    walker: self.walker,
+                    flashing: &self.flashing,
+                    score: self.shown_score,
+                    records: records.as_ref(),
+                    game_over: self.over_shown,
+                };
+                view::draw(&scene, &self.style, &mut frame);
+            }
+        }
+        frame
+    }
+
+    /// The records line for the score shown: a record the score has passed
+    /// shows the score.
+    fn records(&self) -> Option<Records> {
+        let board = &self.scoreboard;
+        if board.best.is_none() && board.own.is_none() {
+            return None;
+        }
+        let own = board.own.unwrap_or(0).max(self.shown_score);
+        let best = match &board.best {
+            Some((name, best)) if *best >= own => (name.clone(), *best),
+            _ => (board.user.clone(), own),
+        };
+        let best_is_own = best.0 == board.user;
+        Some(Records {
+            best,
+            own,
+            best_is_own,
+        })
+    }
+}
+
+/// The jump tick at `now` for a chip selected at `since`.
+fn jump_tick(since: Instant, now: Instant) -> u64 {
+    (now.saturating_duration_since(since).as_millis() / JUMP_TICK.as_millis()) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Appearance;
+    use crate::game::Rules;
+
+    fn app_with(board: &[(usize, usize, Color)], cols: usize, rows: usize) -> (App, Instant) {
+        let rules = Rules {
+            width: 9,
+            height: 9,
+            colors: 5,
+            line: 5,
+            next: 3,
+            first: 1,
+        };
+        let (mut game, _) = Game::new(rules, 1);
+        game.clear();
+        for &(x, y, color) in board {
+            game.put(Pos::new(x, y), Some(color)).unwrap();
+        }
+        let opening = vec![Event::Thrown(game.board().chips().collect())];
+        let now = Instant::now();
+        let style = Style::new(&Appearance::for_colors(5), 5, true);
+        let app = App::new(
+            game,
+            opening,
+            style,
+            ['h', 'j', 'k', 'l', ' '],
+            Scoreboard::default(),
+            (cols, rows),
+            now,
+        );
+        (app, now)
+    }
+
+    #[test]
+    fn cursor_stops_at_edges() {
+        let (mut app, now) = app_with(&[], 100, 50);
+        app.act(Action::Cursor(Dir::Left), now);
+        app.act(Action::Cursor(Dir::Up), now);
+        assert_eq!(app.cursor, Pos::new(0, 0));
+        for _ in 0..20 {
+            app.act(Action::Cursor(Dir::Right), now);
+            app.act(Action::Cursor(Dir::Down), now);
+        }
+        assert_eq!(app.cursor, Pos::new(8, 8));
+    }
+
+    #[test]
+    fn select_change_and_clear() {
+        let (mut app, now) = app_with(&[(0, 0, 1), (1, 0, 2)], 100, 50);
+        app.act(Action::Act, now);
+        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        app.act(Action::Cursor(Dir::Right), now);
+        app.act(Action::Act, now);
+        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(1, 0)));
+        app.act(Action::Act, now);
+        assert_eq!(app.selected, None);
+        // Nothing selected: acting on an empty cell does nothing.
+        app.act(Action::Cursor(Dir::Down), now);
+        app.act(Action::Act, now);
+        assert_eq!(app.selected, None);
+        assert!(!app.animating());
+    }
+
+    #[test]
+    fn unreachable_target_beeps_and_keeps_selection() {
+        // The chip at the corner is walled in.
+        let (mut app, now) = app_with(&[(0, 0, 1), (1, 0, 2), (0, 1, 3)], 100, 50);
+        app.act(Action::Act, now);
+        app.act(Action::Click { row: 21, col: 21 }, now);
+        assert!(app.take_bell());
+        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        assert_eq!(app.cursor, Pos::new(4, 4));
+        assert!(app.cursor_hidden);
+    }
+
+    #[test]
+    fn clicks_on_grid_lines_are_ignored() {
+        let (mut app, now) = app_with(&[(0, 0, 1)], 100, 50);
+        app.act(Action::Click { row: 5, col: 2 }, now);
+        assert_eq!(app.cursor, Pos::new(0, 0));
+        assert!(!app.cursor_hidden);
+        app.act(Action::Click { row: 2, col: 2 }, now);
+        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        assert!(app.cursor_hidden);
+        app.act(Action::Cursor(Dir::Right), now);
+        assert!(!app.cursor_hidden);
+    }
+
+    #[test]
+    fn move_walks_then_lines_flash_then_score() {
+        // Four blues in row 0 from x = 1; the fifth walks in from (0, 3).
+        let (mut app, start) = app_with(
+            &[(1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1), (0, 3, 1)],
+            100,
+            50,
+        );
+        app.act(Action::Click { row: 16, col: 1 }, start);
+        app.act(Action::Click { row: 1, col: 1 }, start);
+        assert!(app.animating());
+        // Keys wait for the animation.
+        app.act(Action::Cursor(Dir::Right), start);
+        assert_eq!(app.cursor, Pos::new(0, 0));
+        let at = |ms| start + Duration::from_millis(ms);
+        app.advance(at(60));
+        assert_eq!(app.walker.map(|w| w.pos), Some(Pos::new(0, 2)));
+        assert_eq!(app.shown.get(Pos::new(0, 3)), None);
+        assert_eq!(app.deadline(at(60)), Some(at(100)));
+        app.advance(at(150));
+        assert_eq!(app.walker, None);
+        assert_eq!(app.flashing.len(), 5);
+        assert_eq!(app.shown_score, 0);
+        assert_eq!(app.live_score.load(Ordering::SeqCst), 5);
+        assert_eq!(app.deadline(at(150)), Some(at(750)));
+        app.advance(at(749));
+        assert_eq!(app.flashing.len(), 5);
+        app.advance(at(750));
+        assert!(app.flashing.is_empty());
+        assert_eq!(app.shown_score, 5);
+        assert_eq!(app.shown, *app.game.board());
+        // The queued key ran after the animation.
+        assert_eq!(app.cursor, Pos::new(1, 0));
+        assert_eq!(app.deadline(at(750)), None);
+    }
+
+    #[test]
+    fn jump_deadlines_follow_the_pattern() {
+        let (mut app, now) = app_with(&[(0, 0, 1)], 100, 50);
+        app.act(Action::Act, now);
+        let tick = |n: u32| now + JUMP_TICK * n;
+        assert_eq!(app.deadline(now), Some(tick(1)));
+        // Mini mode, 2 × 2: the look changes on ticks 3, 6, 9, 12.
+        app.resize(40, 30);
+        assert!(app.take_repaint());
+        assert_eq!(app.deadline(tick(1)), Some(tick(3)));
+        assert_eq!(app.deadline(tick(10)), Some(tick(12)));
+        app.resize(10, 10);
+        assert_eq!(app.deadline(now), None);
+    }
+
+    #[test]
+    fn game_over_box_then_any_key_ends() {
+        let (mut app, now) = app_with(&[], 100, 50);
+        app.replay(vec![Event::GameOver], now);
+        assert!(app.over_shown);
+        app.act(Action::Click { row: 2, col: 2 }, now);
+        assert_eq!(app.ending(), None);
+        app.act(Action::Other, now);
+        assert_eq!(app.ending(), Some(Ending::GameOver));
+    }
+
+    #[test]
+    fn records_follow_the_score() {
+        let (mut app, _) = app_with(&[], 100, 50);
+        assert_eq!(app.records(), None);
+        app.scoreboard = Scoreboard {
+            best: Some(("ann".into(), 20)),
+            own: Some(10),
+            user: "bob".into(),
+        };
+        app.shown_score = 15;
+        let records = app.records().unwrap();
+        assert_eq!(
+            (records.best, records.own, records.best_is_own),
+            (("ann".into(), 20), 15, false)
+        );
+        app.shown_score = 21;
+        let records = app.records().unwrap();
+        assert_eq!(
+            (records.best, records.own, records.best_is_own),
+            (("bob".into(), 21), 21, true)
+        );
+    }
+}

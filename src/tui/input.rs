@@ -1,0 +1,184 @@
+//! What each key and mouse event means to the game, in one place.
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// A direction the cursor moves in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// One cell left.
+    Left,
+    /// One cell down.
+    Down,
+    /// One cell up.
+    Up,
+    /// One cell right.
+    Right,
+}
+
+/// What the player asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move the cursor one cell.
+    Cursor(Dir),
+    /// Select, deselect or move at the cursor.
+    Act,
+    /// A left-button release at screen `row`, `col`: act on the cell there.
+    Click {
+        /// Screen row, 0-based.
+        row: usize,
+        /// Screen column, 0-based.
+        col: usize,
+    },
+    /// Redraw the whole screen.
+    Repaint,
+    /// End the game.
+    Quit,
+    /// Any other key: ends a finished game, otherwise nothing.
+    Other,
+}
+
+/// The action for a terminal event, given the `-C` keys (left, down, up,
+/// right, action). `None` for events that mean nothing (key releases, mouse
+/// motion, other buttons, resizes).
+pub fn action_for(event: &Event, keys: &[char; 5]) -> Option<Action> {
+    match event {
+        Event::Key(key) => key_action(key, keys),
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Up(MouseButton::Left),
+            column,
+            row,
+            ..
+        }) => Some(Action::Click {
+            row: usize::from(*row),
+            col: usize::from(*column),
+        }),
+        _ => None,
+    }
+}
+
+fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let action = match key.code {
+        KeyCode::Left => Action::Cursor(Dir::Left),
+        KeyCode::Down => Action::Cursor(Dir::Down),
+        KeyCode::Up => Action::Cursor(Dir::Up),
+        KeyCode::Right => Action::Cursor(Dir::Right),
+        // Ctrl-\ arrives as Ctrl-4 from crossterm's parser.
+        KeyCode::Char('c' | '\\' | '4') if ctrl => Action::Quit,
+        KeyCode::Char('l') if ctrl => Action::Repaint,
+        KeyCode::Char(ch) if !ctrl => match keys.iter().position(|&k| k == ch) {
+            Some(0) => Action::Cursor(Dir::Left),
+            Some(1) => Action::Cursor(Dir::Down),
+            Some(2) => Action::Cursor(Dir::Up),
+            Some(3) => Action::Cursor(Dir::Right),
+            Some(_) => Action::Act,
+            None if ch == 'q' => Action::Quit,
+            None => Action::Other,
+        },
+        _ => Action::Other,
+    };
+    Some(action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyEventState;
+
+    const DEFAULT: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
+        Event::Key(KeyEvent::new(code, modifiers))
+    }
+
+    fn plain(ch: char) -> Event {
+        key(KeyCode::Char(ch), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn arrows_and_letters() {
+        assert_eq!(
+            action_for(&key(KeyCode::Left, KeyModifiers::NONE), &DEFAULT),
+            Some(Action::Cursor(Dir::Left))
+        );
+        assert_eq!(
+            action_for(&plain('j'), &DEFAULT),
+            Some(Action::Cursor(Dir::Down))
+        );
+        assert_eq!(
+            action_for(&plain('k'), &DEFAULT),
+            Some(Action::Cursor(Dir::Up))
+        );
+        assert_eq!(
+            action_for(&plain('l'), &DEFAULT),
+            Some(Action::Cursor(Dir::Right))
+        );
+        assert_eq!(action_for(&plain(' '), &DEFAULT), Some(Action::Act));
+        assert_eq!(action_for(&plain('x'), &DEFAULT), Some(Action::Other));
+    }
+
+    #[test]
+    fn remapped_keys_and_q() {
+        let keys = ['a', 's', 'w', 'd', 'q'];
+        assert_eq!(action_for(&plain('q'), &keys), Some(Action::Act));
+        assert_eq!(action_for(&plain('h'), &keys), Some(Action::Other));
+        assert_eq!(
+            action_for(&plain('w'), &keys),
+            Some(Action::Cursor(Dir::Up))
+        );
+        assert_eq!(action_for(&plain('q'), &DEFAULT), Some(Action::Quit));
+        assert_eq!(
+            action_for(&key(KeyCode::Up, KeyModifiers::NONE), &keys),
+            Some(Action::Cursor(Dir::Up))
+        );
+    }
+
+    #[test]
+    fn control_keys() {
+        let ctrl = |ch| key(KeyCode::Char(ch), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&ctrl('c'), &DEFAULT), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl('4'), &DEFAULT), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl('\\'), &DEFAULT), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl('l'), &DEFAULT), Some(Action::Repaint));
+        // Ctrl-L is not the `l` key.
+        assert_eq!(action_for(&ctrl('h'), &DEFAULT), Some(Action::Other));
+    }
+
+    #[test]
+    fn only_presses_and_left_releases() {
+        let release = Event::Key(KeyEvent {
+            code: KeyCode::Char('h'),
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        });
+        assert_eq!(action_for(&release, &DEFAULT), None);
+        let mouse = |kind| {
+            Event::Mouse(MouseEvent {
+                kind,
+                column: 7,
+                row: 3,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        assert_eq!(
+            action_for(&mouse(MouseEventKind::Up(MouseButton::Left)), &DEFAULT),
+            Some(Action::Click { row: 3, col: 7 })
+        );
+        assert_eq!(
+            action_for(&mouse(MouseEventKind::Down(MouseButton::Left)), &DEFAULT),
+            None
+        );
+        assert_eq!(
+            action_for(&mouse(MouseEventKind::Up(MouseButton::Right)), &DEFAULT),
+            None
+        );
+        assert_eq!(action_for(&mouse(MouseEventKind::Moved), &DEFAULT), None);
+        assert_eq!(action_for(&Event::Resize(10, 10), &DEFAULT), None);
+    }
+}

@@ -1,0 +1,349 @@
+//! The terminal front end: the board drawn as the original draws it, played
+//! with the keyboard and the mouse.
+//!
+//! [`run`] checks the terminal size, then takes over the terminal (see
+//! `terminal::Guard`) and runs the event loop: one thread blocks reading
+//! terminal events, one blocks waiting for signals, and the loop sleeps on
+//! their channel, with a timeout only while something animates. Every exit
+//! (quit keys, signals, game over) goes through `end_session`; a panic
+//! restores the terminal from the panic hook.
+
+mod app;
+mod frame;
+mod input;
+mod layout;
+mod terminal;
+mod view;
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Instant;
+
+use crate::cli::Appearance;
+use crate::game::{Game, Rules};
+
+use app::App;
+use frame::Renderer;
+use terminal::Message;
+
+use input::action_for;
+use layout::Layout;
+
+/// Everything a terminal game needs.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// The seed of the game's random generator.
+    pub seed: u64,
+    /// Keys, glyphs and colours.
+    pub appearance: Appearance,
+    /// The records shown on the board.
+    pub scoreboard: Scoreboard,
+}
+
+/// Records shown on the board (display only; the records module fills it;
+/// all `None` when records are off).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scoreboard {
+    /// The best record of all users: its holder's name and score.
+    pub best: Option<(String, u64)>,
+    /// The player's own record.
+    pub own: Option<u64>,
+    /// The player's user name.
+    pub user: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The player quit: `q`, Ctrl-C or Ctrl-\.
+    Quit,
+    /// A signal (SIGINT, SIGQUIT, SIGTERM, SIGHUP) ended the game.
+    Signal(i32),
+    /// The board filled up and the player dismissed the game-over box.
+    GameOver,
+    /// The program panicked.
+    Panic,
+    /// Reading or writing the terminal failed (it may have been closed).
+    TerminalLost,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Points earned.
+    pub score: u64,
+    /// How it ended.
+    pub ending: Ending,
+}
+
+/// Why the game could not run.
+#[derive(Debug)]
+pub enum Error {
+    /// The terminal is too small for the board; the message holds the
+    /// required-size lines. The terminal was not touched.
+    TooSmall(String),
+    /// Reading or writing the terminal failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::TooSmall(message) => f.write_str(message),
+            Error::Io(e) => write!(f, "terminal: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::TooSmall(_) => None,
+            Error::Io(e) => Some(e),
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+/// Plays one game in the terminal until the player quits, a signal arrives
+/// or the game is over and a key is pressed. The terminal is restored on
+/// every path. A terminal too small for the board is reported before any
+/// terminal mode changes.
+pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
+    let (cols, rows) = crossterm::terminal::size()?;
+    let (cols, rows) = (usize::from(cols), usize::from(rows));
+    let rules = config.rules;
+    if let Err(too_small) = Layout::fit(cols, rows, rules.width, rules.height) {
+        return Err(Error::TooSmall(too_small.to_string()));
+    }
+    let color = view::use_color(config.appearance.mode);
+    let style = view::Style::new(&config.appearance, rules.colors, color);
+    let (game, opening) = Game::new(rules, config.seed);
+    let mut app = App::new(
+        game,
+        opening,
+        style,
+        config.appearance.keys,
+        config.scoreboard,
+        (cols, rows),
+        Instant::now(),
+    );
+
+    let live_score = app.live_score();
+    terminal::install_panic_hook(move || {
+        let outcome = end_session(live_score.load(Ordering::SeqCst), Ending::Panic);
+        let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
+    });
+    let guard = terminal::Guard::enter()?;
+    // Frames go straight to the terminal, one write each, bypassing the
+    // line buffering of `Stdout`.
+    let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    let (sender, receiver) = mpsc::channel();
+    let signals = terminal::spawn_sources(sender)?;
+    let result = event_loop(&mut app, &receiver, &mut Renderer::new(color), &mut out);
+    signals.close();
+    drop(guard);
+    match result {
+        Ok(ending) => Ok(end_session(app.score(), ending)),
+        Err(e) => {
+            // The game still ends the usual way, so its score is not lost.
+            end_session(app.score(), Ending::TerminalLost);
+            Err(Error::Io(e))
+        }
+    }
+}
+
+/// The one way out of a game, after the terminal is restored: every ending,
+/// a panic included, comes through here with the score earned.
+fn end_session(score: u64, ending: Ending) -> Outcome {
+    Outcome { score, ending }
+}
+
+/// Draws, sleeps until something happens, handles it; until the game ends.
+fn event_loop<W: Write>(
+    app: &mut App,
+    receiver: &Receiver<Message>,
+    renderer: &mut Renderer,
+    out: &mut W,
+) -> io::Result<Ending> {
+    loop {
+        let now = Instant::now();
+        app.advance(now);
+        if let Some(ending) = app.ending() {
+            return Ok(ending);
+        }
+        if app.take_repaint() {
+            renderer.invalidate();
+        }
+        renderer.draw(&app.frame(now), app.take_bell(), out)?;
+        let message = match app.deadline(now) {
+            None => receiver.recv().ok(),
+            Some(at) => match receiver.recv_timeout(at.saturating_duration_since(now)) {
+                Ok(message) => Some(message),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => None,
+            },
+        };
+        // Both sources gone: nothing can reach the game any more.
+        let Some(message) = message else {
+            return Ok(Ending::Quit);
+        };
+        handle(app, message)?;
+        // Whatever else is waiting (a burst of resizes, typed-ahead keys)
+        // is handled before the next frame, so a burst draws once.
+        while let Ok(message) = receiver.try_recv() {
+            handle(app, message)?;
+        }
+    }
+}
+
+/// Applies one message from the sources to the game.
+fn handle(app: &mut App, message: Message) -> io::Result<()> {
+    match message {
+        Message::Input(crossterm::event::Event::Resize(cols, rows)) => {
+            app.resize(usize::from(cols), usize::from(rows));
+        }
+        Message::Input(event) => {
+            if let Some(action) = action_for(&event, app.keys()) {
+                app.act(action, Instant::now());
+            }
+        }
+        Message::InputFailed(e) => return Err(e),
+        Message::Signal(signal) => app.end(Ending::Signal(signal)),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    use std::sync::mpsc::Sender;
+
+    /// A terminal stand-in: keeps each flushed frame, and after the
+    /// frame numbered in `script` feeds the loop that entry's messages.
+    struct Screen {
+        pending: Vec<u8>,
+        frames: Vec<Vec<u8>>,
+        sender: Sender<Message>,
+        script: Vec<(usize, Vec<Message>)>,
+    }
+
+    impl Write for Screen {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.pending.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.frames.push(std::mem::take(&mut self.pending));
+            let count = self.frames.len();
+            for (after, messages) in &mut self.script {
+                if *after == count {
+                    for message in messages.drain(..) {
+                        self.sender.send(message).unwrap();
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    fn app(cols: usize, rows: usize) -> App {
+        let appearance = Appearance::for_colors(5);
+        let (game, opening) = Game::new(Rules::default(), 3);
+        App::new(
+            game,
+            opening,
+            view::Style::new(&appearance, 5, true),
+            appearance.keys,
+            Scoreboard::default(),
+            (cols, rows),
+            Instant::now(),
+        )
+    }
+
+    fn run_script(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>) {
+        let (sender, receiver) = mpsc::channel();
+        let mut screen = Screen {
+            pending: Vec::new(),
+            frames: Vec::new(),
+            sender,
+            script,
+        };
+        let ending = event_loop(app, &receiver, &mut Renderer::new(true), &mut screen);
+        (ending, screen.frames)
+    }
+
+    fn count(haystack: &[u8], needle: &[u8]) -> usize {
+        haystack
+            .windows(needle.len())
+            .filter(|w| *w == needle)
+            .count()
+    }
+
+    #[test]
+    fn resize_burst_draws_once_then_signal_ends() {
+        let mut app = app(100, 50);
+        let resize = |c, r| Message::Input(Event::Resize(c, r));
+        let script = vec![
+            (1, vec![resize(60, 20), resize(70, 25), resize(40, 30)]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let (ending, frames) = run_script(&mut app, script);
+        assert_eq!(
+            ending.unwrap(),
+            Ending::Signal(signal_hook::consts::SIGTERM)
+        );
+        assert_eq!(frames.len(), 2);
+        assert_eq!(count(&frames[1], b"\x1b[2J"), 1);
+        // Only the last size was drawn: mini mode, 2 x 2 interiors.
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(30).unwrap(),
+            std::num::NonZeroU16::new(40).unwrap(),
+            0,
+        );
+        parser.process(&frames[1]);
+        let rows: Vec<String> = parser.screen().rows(0, 40).collect();
+        assert_eq!(rows[0], format!("|{}|", "-".repeat(26)));
+        assert_eq!(rows[1], format!("|II{}|", "|  ".repeat(8)));
+    }
+
+    #[test]
+    fn quit_key_and_typed_ahead_keys() {
+        let mut app = app(100, 50);
+        let key = |ch| {
+            Message::Input(Event::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            )))
+        };
+        let script = vec![(1, vec![key('l'), key('j'), key('q')])];
+        let (ending, frames) = run_script(&mut app, script);
+        assert_eq!(ending.unwrap(), Ending::Quit);
+        // The quit came in the same burst: no frame was drawn for the moves.
+        assert_eq!(frames.len(), 1);
+    }
+
+    #[test]
+    fn input_failure_is_an_error() {
+        let mut app = app(100, 50);
+        let failure = Message::InputFailed(io::Error::other("gone"));
+        let (ending, _) = run_script(&mut app, vec![(1, vec![failure])]);
+        assert_eq!(ending.unwrap_err().to_string(), "gone");
+    }
+}

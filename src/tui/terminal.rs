@@ -1,0 +1,123 @@
+//! The terminal's modes and the sources of events.
+//!
+//! [`Guard`] enables raw mode, the alternate screen, mouse reporting and a
+//! hidden cursor, and undoes all of them when dropped. The same restore runs
+//! from the panic hook, so a crash never leaves the terminal unusable.
+//! Restoring twice is harmless: only the first call writes anything.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::thread;
+
+use crossterm::event;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// Whether the terminal is in the game's modes and needs restoring.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Alternate screen on, then mouse button reporting (1000) in SGR encoding
+/// (1006), then the cursor hidden. Mouse motion (1002/1003) is not
+/// requested: the game ignores it, and every report would wake it up.
+const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000;1006h\x1b[?25l";
+/// Colours reset, mouse reporting off, cursor shown, alternate screen left.
+const LEAVE: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[?1049l";
+
+/// The terminal in the game's modes; dropping it restores the terminal.
+#[derive(Debug)]
+pub struct Guard(());
+
+impl Guard {
+    /// Enters raw mode, the alternate screen, mouse reporting and hides the
+    /// cursor. On failure, whatever was already enabled is undone.
+    pub fn enter() -> io::Result<Guard> {
+        ACTIVE.store(true, Ordering::SeqCst);
+        let guard = Guard(());
+        crossterm::terminal::enable_raw_mode()?;
+        let mut out = io::stdout().lock();
+        out.write_all(ENTER)?;
+        out.flush()?;
+        Ok(guard)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Puts the terminal back as it was, once; later calls do nothing. Errors
+/// are ignored: there is nothing better to do on a terminal that is gone.
+pub fn restore() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = io::stdout().lock();
+        let _ = out.write_all(LEAVE);
+        let _ = out.flush();
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+/// Installs a panic hook that restores the terminal, then runs `then` (for
+/// last words such as the score), then the previous hook, which prints the
+/// panic message on the restored terminal.
+pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let was_active = ACTIVE.load(Ordering::SeqCst);
+        restore();
+        if was_active {
+            then();
+        }
+        previous(info);
+    }));
+}
+
+/// Something that wakes the game's loop.
+#[derive(Debug)]
+pub enum Message {
+    /// A key, mouse or resize event from the terminal.
+    Input(event::Event),
+    /// Reading the terminal failed.
+    InputFailed(io::Error),
+    /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
+    Signal(i32),
+}
+
+/// The signals that end the game the way `q` does.
+pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
+
+/// Starts the threads that feed `sender`: one blocked reading terminal
+/// events, one blocked waiting for signals. Neither wakes up unless
+/// something happens. Returns a handle that stops the signal thread.
+pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
+    let mut signals = Signals::new(QUIT_SIGNALS)?;
+    let handle = signals.handle();
+    let to_loop = sender.clone();
+    thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if to_loop.send(Message::Signal(signal)).is_err() {
+                    break;
+                }
+            }
+        })?;
+    thread::Builder::new().name("input".into()).spawn(move || {
+        loop {
+            // A panic here must still end the game, or the loop would wait
+            // forever on the signal thread alone.
+            let message = match std::panic::catch_unwind(event::read) {
+                Ok(Ok(event)) => Message::Input(event),
+                Ok(Err(e)) => Message::InputFailed(e),
+                Err(_) => Message::InputFailed(io::Error::other("reading the terminal panicked")),
+            };
+            let failed = matches!(message, Message::InputFailed(_));
+            if sender.send(message).is_err() || failed {
+                break;
+            }
+        }
+    })?;
+    Ok(handle)
+}

@@ -1,0 +1,547 @@
+//! Drawing the game into a [`Frame`]: the grid, chips (diamonds in full
+//! mode, one glyph in mini mode), the cursor, the score and records lines,
+//! the game-over box, and the too-small screen. Pure: everything drawn comes
+//! in through [`Scene`] and [`Style`].
+
+use crate::board::{Board, Chip, Color, Pos};
+use crate::cli::{Appearance, ColorMode};
+
+use super::frame::{Frame, Ink};
+use super::layout::{self, Layout, TooSmall};
+
+/// How a chip of one colour looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChipLook {
+    /// Its glyph.
+    pub glyph: char,
+    /// Its glyph while jumping in a 1-character interior.
+    pub jumping: char,
+    /// Its colour.
+    pub ink: Ink,
+}
+
+/// Glyphs and colours, from the `-f`, `-F`, `-o` and `-m` options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Whether colours are used (colour mode) or glyphs only.
+    pub color: bool,
+    /// Colour of the grid and text.
+    pub board: Ink,
+    /// The cursor's glyph.
+    pub cursor: char,
+    /// The cursor's colour; removed chips flash in it too.
+    pub cursor_ink: Ink,
+    /// Chip looks, index 0 for colour 1.
+    pub chips: Vec<ChipLook>,
+}
+
+/// Shown for a glyph or colour the options left out; the command line
+/// refuses such options, so this only keeps drawing safe.
+const MISSING_GLYPH: char = '?';
+/// White: the board's colour, and a fallback for a missing palette entry.
+const WHITE: u8 = 7;
+
+impl Style {
+    /// The look for a game of `colors` colours in colour mode or not.
+    pub fn new(appearance: &Appearance, colors: Color, color: bool) -> Style {
+        let chips = (1..=usize::from(colors))
+            .map(|k| {
+                if color {
+                    ChipLook {
+                        glyph: appearance.font[1],
+                        jumping: appearance.font[2],
+                        ink: Some(appearance.palette.get(k).copied().unwrap_or(WHITE)),
+                    }
+                } else {
+                    let glyph =
+                        |i: usize| appearance.bw_font.get(i).copied().unwrap_or(MISSING_GLYPH);
+                    ChipLook {
+                        glyph: glyph(2 * k - 1),
+                        jumping: glyph(2 * k),
+                        ink: None,
+                    }
+                }
+            })
+            .collect();
+        if color {
+            Style {
+                color,
+                board: Some(WHITE),
+                cursor: appearance.font[0],
+                cursor_ink: Some(appearance.palette.first().copied().unwrap_or(WHITE)),
+                chips,
+            }
+        } else {
+            Style {
+                color,
+                board: None,
+                cursor: appearance.bw_font.first().copied().unwrap_or(MISSING_GLYPH),
+                cursor_ink: None,
+                chips,
+            }
+        }
+    }
+
+    fn chip(&self, color: Color) -> ChipLook {
+        let index = usize::from(color).saturating_sub(1);
+        self.chips.get(index).copied().unwrap_or(ChipLook {
+            glyph: MISSING_GLYPH,
+            jumping: MISSING_GLYPH,
+            ink: self.board,
+        })
+    }
+}
+
+/// Whether to draw in colour: `-m c` / `-m b` decide; otherwise colour
+/// unless `NO_COLOR` is set (non-empty) or the terminal has fewer than 8
+/// colours.
+pub fn use_color(mode: Option<ColorMode>) -> bool {
+    match mode {
+        Some(ColorMode::Color) => true,
+        Some(ColorMode::Mono) => false,
+        None => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            !no_color && crossterm::style::available_color_count() >= 8
+        }
+    }
+}
+
+/// Everything the board screen shows at one moment.
+#[derive(Clone, Copy, Debug)]
+pub struct Scene<'a> {
+    /// Where the board goes.
+    pub layout: &'a Layout,
+    /// The chips resting on the board.
+    pub board: &'a Board,
+    /// The cursor's cell, or `None` while hidden after a mouse action.
+    pub cursor: Option<Pos>,
+    /// The selected chip and its animation tick.
+    pub jumping: Option<(Pos, u64)>,
+    /// A chip walking its path, drawn over the board.
+    pub walker: Option<Chip>,
+    /// Chips about to be removed, drawn in the cursor's colour.
+    pub flashing: &'a [Chip],
+    /// The score shown.
+    pub score: u64,
+    /// The records line, if any.
+    pub records: Option<&'a Records>,
+    /// Whether the game-over box is up.
+    pub game_over: bool,
+}
+
+/// The records shown on the bottom border, already updated for the score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Records {
+    /// The best record of all users: its holder and score.
+    pub best: (String, u64),
+    /// The player's own record.
+    pub own: u64,
+    /// Whether the best record is the player's own.
+    pub best_is_own: bool,
+}
+
+/// The text of the game-over box.
+const GAME_OVER: &str = "Game over, press a key...";
+/// Asked for under the required-size lines.
+const RESIZE: &str = "Please resize the window again";
+/// Column of the score and records lines in full mode.
+const FULL_TEXT_COL: usize = 8;
+
+/// Draws the board screen into `frame`.
+pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
+    let layout = scene.layout;
+    draw_grid(layout, style.board, frame);
+    for y in 0..layout.height {
+        for x in 0..layout.width {
+            let pos = Pos::new(x, y);
+            let chip = match scene.walker {
+                Some(walker) if walker.pos == pos => Some(walker.color),
+                _ => scene.board.get(pos),
+            };
+            let look = chip.map(|color| {
+                let mut look = style.chip(color);
+                if scene.flashing.iter().any(|c| c.pos == pos) {
+                    look.ink = style.cursor_ink;
+                    if !style.color {
+                        look.glyph = style.cursor;
+                    }
+                }
+                look
+            });
+            let tick = scene
+                .jumping
+                .and_then(|(p, tick)| (p == pos && chip.is_some()).then_some(tick));
+            let cell = CellView {
+                pos,
+                look,
+                tick,
+                cursor: scene.cursor == Some(pos),
+            };
+            if layout.is_full() {
+                draw_full_cell(layout, &cell, style, frame);
+            } else {
+                draw_mini_cell(layout, &cell, style, frame);
+            }
+        }
+    }
+    if scene.score > 0 {
+        if layout.is_full() {
+            let text = format!("=[ score : {} ]=", scene.score);
+            frame.text(0, FULL_TEXT_COL, &text, style.board);
+        } else {
+            frame.text(0, 1, &format!("[ s: {} ]", scene.score), style.board);
+        }
+    }
+    if let Some(records) = scene.records {
+        let bottom = layout.rows() - 1;
+        let (name, best) = &records.best;
+        if !layout.is_full() {
+            frame.text(bottom, 1, &format!("[ hi : {best} ]"), style.board);
+        } else if records.best_is_own {
+            frame.text(
+                bottom,
+                FULL_TEXT_COL,
+                &format!("=[ hi : {best} ]="),
+                style.board,
+            );
+        } else {
+            let text = format!("=[ hi -- {name}:{best} you:{} ]=", records.own);
+            frame.text(bottom, FULL_TEXT_COL, &text, style.board);
+        }
+    }
+    if scene.game_over {
+        let edge = format!("+{}+", "-".repeat(GAME_OVER.chars().count()));
+        frame.text(1, 1, &edge, style.board);
+        frame.text(2, 1, &format!("|{GAME_OVER}|"), style.board);
+        frame.text(3, 1, &edge, style.board);
+    }
+}
+
+/// Draws the required-size lines and the request to resize.
+pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
+    for (row, line) in too_small.lines.iter().enumerate() {
+        frame.text(row, 0, line, style.board);
+    }
+    frame.text(too_small.lines.len(), 0, RESIZE, style.board);
+}
+
+/// `|` at every cell boundary column, then `-` along every boundary row
+/// between the outer columns, so inner crossings show `-`.
+fn draw_grid(layout: &Layout, ink: Ink, frame: &mut Frame) {
+    let s = layout.cell;
+    for row in 0..layout.rows() {
+        for k in 0..=layout.width {
+            frame.set(row, k * s, '|', ink);
+        }
+    }
+    for k in 0..=layout.height {
+        for col in 1..layout.cols() - 1 {
+            frame.set(k * s, col, '-', ink);
+        }
+    }
+}
+
+/// What one cell holds.
+struct CellView {
+    pos: Pos,
+    /// The chip there, as it looks now.
+    look: Option<ChipLook>,
+    /// The jump tick when the chip there is selected.
+    tick: Option<u64>,
+    cursor: bool,
+}
+
+/// Full mode: a diamond, raised while jumping; the cursor is a block on
+/// an empty cell and hollows out a chip.
+fn draw_full_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut Frame) {
+    let side = layout.interior();
+    let (top, left) = layout.origin(cell.pos);
+    // Rows and columns 1 ..= side − 2: the cursor's block.
+    let inner = 1..side - 1;
+    match cell.look {
+        None if cell.cursor => {
+            for r in inner.clone() {
+                for c in inner.clone() {
+                    frame.set(top + r, left + c, style.cursor, style.cursor_ink);
+                }
+            }
+        }
+        None => {}
+        Some(look) => {
+            let shift = cell.tick.map_or(0, layout::jump_shift);
+            for r in 0..side {
+                let Some((first, last)) = layout::diamond_span(side, r, shift) else {
+                    continue;
+                };
+                for c in first..=last {
+                    let hollow = cell.cursor && inner.contains(&r) && c > first && c < last;
+                    if !hollow {
+                        frame.set(top + r, left + c, look.glyph, look.ink);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Mini mode: the whole interior is one glyph; the cursor's glyph replaces
+/// it (in the chip's colour on a chip).
+fn draw_mini_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut Frame) {
+    let side = layout.interior();
+    let (top, left) = layout.origin(cell.pos);
+    let (glyph, ink, blank_rows) = match cell.look {
+        None if cell.cursor => (style.cursor, style.cursor_ink, [false, false]),
+        None => return,
+        Some(look) => {
+            let mut glyph = look.glyph;
+            let mut blank_rows = [false, false];
+            if let Some(tick) = cell.tick {
+                if layout::mini_jumping_glyph(side, tick) {
+                    glyph = look.jumping;
+                }
+                blank_rows = layout::mini_blank_rows(side, tick);
+            }
+            if cell.cursor {
+                glyph = style.cursor;
+            }
+            (glyph, look.ink, blank_rows)
+        }
+    };
+    for r in 0..side {
+        if blank_rows.get(r) == Some(&true) {
+            continue;
+        }
+        for c in 0..side {
+            frame.set(top + r, left + c, glyph, ink);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style(color: bool) -> Style {
+        Style::new(&Appearance::for_colors(5), 5, color)
+    }
+
+    fn scene<'a>(layout: &'a Layout, board: &'a Board) -> Scene<'a> {
+        Scene {
+            layout,
+            board,
+            cursor: None,
+            jumping: None,
+            walker: None,
+            flashing: &[],
+            score: 0,
+            records: None,
+            game_over: false,
+        }
+    }
+
+    /// The screen rows as text, trailing blanks cut.
+    fn screen_rows(frame: &Frame) -> Vec<String> {
+        (0..frame.rows())
+            .map(|r| {
+                let line: String = (0..frame.cols()).map(|c| frame.get(r, c).ch).collect();
+                line.trim_end().to_string()
+            })
+            .collect()
+    }
+
+    fn render(scene: &Scene, style: &Style, cols: usize, rows_: usize) -> Frame {
+        let mut frame = Frame::new(cols, rows_);
+        draw(scene, style, &mut frame);
+        frame
+    }
+
+    /// The interior of cell `pos` as text lines.
+    fn interior(frame: &Frame, layout: &Layout, pos: Pos) -> Vec<String> {
+        let (top, left) = layout.origin(pos);
+        (0..layout.interior())
+            .map(|r| {
+                (0..layout.interior())
+                    .map(|c| frame.get(top + r, left + c).ch)
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn grid_lines() {
+        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let board = Board::new(9, 9);
+        let frame = render(&scene(&layout, &board), &style(true), 100, 50);
+        let rows = screen_rows(&frame);
+        assert_eq!(rows[0], format!("|{}|", "-".repeat(44)));
+        assert_eq!(rows[1], "|    ".repeat(9) + "|");
+        assert_eq!(rows[45], rows[0]);
+        assert_eq!(rows[46], "");
+        assert_eq!(frame.get(5, 5).ch, '-');
+        assert_eq!(frame.get(5, 0).ch, '|');
+        assert_eq!(frame.get(0, 0).ink, Some(7));
+    }
+
+    #[test]
+    fn diamond_chips_and_cursor() {
+        let layout = Layout::fit(60, 30, 5, 4).unwrap();
+        assert_eq!(layout.cell, 7);
+        let mut board = Board::new(5, 4);
+        board.set(Pos::new(1, 1), Some(2));
+        let mut scene = scene(&layout, &board);
+        let frame = render(&scene, &style(true), 60, 30);
+        assert_eq!(
+            interior(&frame, &layout, Pos::new(1, 1)),
+            ["      ", "  OO  ", " OOOO ", "OOOOOO", " OOOO ", "  OO  "]
+        );
+        let (top, left) = layout.origin(Pos::new(1, 1));
+        assert_eq!(frame.get(top + 3, left).ink, Some(2));
+        // The cursor hollows the chip on rows and columns 1 ..= L − 2.
+        scene.cursor = Some(Pos::new(1, 1));
+        let frame = render(&scene, &style(true), 60, 30);
+        assert_eq!(
+            interior(&frame, &layout, Pos::new(1, 1)),
+            ["      ", "  OO  ", " O  O ", "O    O", " O  O ", "  OO  "]
+        );
+        // On an empty cell it is a block.
+        scene.cursor = Some(Pos::new(0, 0));
+        let frame = render(&scene, &style(true), 60, 30);
+        assert_eq!(
+            interior(&frame, &layout, Pos::new(0, 0)),
+            ["      ", " IIII ", " IIII ", " IIII ", " IIII ", "      "]
+        );
+        assert_eq!(frame.get(2, 2).ink, Some(7));
+    }
+
+    #[test]
+    fn jumping_diamond_shifts() {
+        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let mut board = Board::new(9, 9);
+        board.set(Pos::new(0, 0), Some(1));
+        let mut scene = scene(&layout, &board);
+        let shapes: Vec<Vec<String>> = (0..4)
+            .map(|tick| {
+                scene.jumping = Some((Pos::new(0, 0), tick));
+                interior(
+                    &render(&scene, &style(true), 100, 50),
+                    &layout,
+                    Pos::new(0, 0),
+                )
+            })
+            .collect();
+        assert_eq!(shapes[0], ["    ", " OO ", "OOOO", " OO "]);
+        assert_eq!(shapes[1], [" OO ", "OOOO", " OO ", "    "]);
+        assert_eq!(shapes[2], shapes[0]);
+        assert_eq!(shapes[3], ["    ", "    ", " OO ", "OOOO"]);
+    }
+
+    #[test]
+    fn mini_glyphs() {
+        let layout = Layout::fit(40, 30, 9, 9).unwrap();
+        assert_eq!(layout.cell, 3);
+        let mut board = Board::new(9, 9);
+        board.set(Pos::new(2, 0), Some(3));
+        let mut scene = scene(&layout, &board);
+        let at = |scene: &Scene| {
+            interior(
+                &render(scene, &style(true), 40, 30),
+                &layout,
+                Pos::new(2, 0),
+            )
+        };
+        assert_eq!(at(&scene), ["OO", "OO"]);
+        scene.cursor = Some(Pos::new(2, 0));
+        assert_eq!(at(&scene), ["II", "II"]);
+        let frame = render(&scene, &style(true), 40, 30);
+        assert_eq!(frame.get(1, 7).ink, Some(3));
+        scene.cursor = None;
+        scene.jumping = Some((Pos::new(2, 0), 1));
+        assert_eq!(at(&scene), ["  ", "OO"]);
+        scene.jumping = Some((Pos::new(2, 0), 7));
+        assert_eq!(at(&scene), ["OO", "  "]);
+        scene.jumping = Some((Pos::new(2, 0), 4));
+        assert_eq!(at(&scene), ["OO", "OO"]);
+
+        let tiny = Layout::fit(80, 24, 9, 9).unwrap();
+        let mut scene = super::tests::scene(&tiny, &board);
+        scene.jumping = Some((Pos::new(2, 0), 0));
+        let frame = render(&scene, &style(true), 80, 24);
+        assert_eq!(frame.get(1, 5).ch, 'o');
+        scene.jumping = Some((Pos::new(2, 0), 4));
+        let frame = render(&scene, &style(true), 80, 24);
+        assert_eq!(frame.get(1, 5).ch, 'O');
+    }
+
+    #[test]
+    fn mono_glyphs_and_flash() {
+        let layout = Layout::fit(40, 30, 9, 9).unwrap();
+        let mut board = Board::new(9, 9);
+        board.set(Pos::new(0, 0), Some(2));
+        board.set(Pos::new(1, 0), Some(1));
+        let flashing = [Chip {
+            pos: Pos::new(1, 0),
+            color: 1,
+        }];
+        let mut scene = scene(&layout, &board);
+        scene.flashing = &flashing;
+        let frame = render(&scene, &style(false), 40, 30);
+        assert_eq!(frame.get(1, 1), super::super::frame::Cell::new('V', None));
+        assert_eq!(frame.get(1, 4).ch, '*');
+        let frame = render(&scene, &style(true), 40, 30);
+        assert_eq!(
+            frame.get(1, 4),
+            super::super::frame::Cell::new('O', Some(7))
+        );
+        assert_eq!(frame.get(0, 0).ink, Some(7));
+    }
+
+    #[test]
+    fn score_records_and_game_over() {
+        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let board = Board::new(9, 9);
+        let records = Records {
+            best: ("ann".into(), 120),
+            own: 30,
+            best_is_own: false,
+        };
+        let mut scene = scene(&layout, &board);
+        scene.score = 42;
+        scene.records = Some(&records);
+        scene.game_over = true;
+        let rows = screen_rows(&render(&scene, &style(true), 100, 50));
+        assert_eq!(&rows[0][8..23], "=[ score : 42 ]");
+        assert_eq!(&rows[0][..9], "|-------=");
+        assert!(
+            rows[45][8..].starts_with("=[ hi -- ann:120 you:30 ]="),
+            "{}",
+            rows[45]
+        );
+        assert_eq!(&rows[1][..28], "|+-------------------------+");
+        assert_eq!(&rows[2][..28], "||Game over, press a key...|");
+        assert_eq!(rows[3][..28], rows[1][..28]);
+        let own = Records {
+            best: ("me".into(), 50),
+            own: 50,
+            best_is_own: true,
+        };
+        scene.records = Some(&own);
+        let rows_full = screen_rows(&render(&scene, &style(true), 100, 50));
+        assert!(rows_full[45][8..].starts_with("=[ hi : 50 ]=-"));
+        let mini = Layout::fit(40, 30, 9, 9).unwrap();
+        scene.layout = &mini;
+        let rows = screen_rows(&render(&scene, &style(true), 40, 30));
+        assert!(rows[0].starts_with("|[ s: 42 ]-"), "{}", rows[0]);
+        assert!(rows[27].starts_with("|[ hi : 50 ]-"), "{}", rows[27]);
+    }
+
+    #[test]
+    fn too_small_screen() {
+        let too_small = Layout::fit(18, 10, 9, 9).unwrap_err();
+        let mut frame = Frame::new(60, 10);
+        draw_too_small(&too_small, &style(false), &mut frame);
+        let rows = screen_rows(&frame);
+        assert_eq!(rows[0], "19 chars wide terminal required, now it's 18");
+        assert_eq!(rows[1], "19 chars tall terminal required, now it's 10");
+        assert_eq!(rows[2], "Please resize the window again");
+    }
+}
