@@ -18,7 +18,9 @@
 //! (`ESC [ ? 2026 l`), so the program must bracket its frames with them.
 //! Wake-ups are the context switches of all the program's threads
 //! (`/proc/PID/task/*/status`: voluntary + involuntary): each time a thread
-//! blocked and was woken, or was preempted. Peak memory is `VmHWM`.
+//! blocked and was woken, or was preempted. System calls are counted by
+//! `strace -c -f` when it is installed and may attach (`n/a` otherwise), in
+//! a separate window since tracing adds wake-ups. Peak memory is `VmHWM`.
 //! Only the measured intervals (a few seconds of idleness or of a jumping
 //! chip) are timed sleeps; everything else waits for the program's output.
 
@@ -85,8 +87,10 @@ struct Report {
     repaint_bytes: usize,
     idle_bytes_per_s: f64,
     idle_wakeups_per_s: f64,
+    idle_syscalls_per_s: Option<f64>,
     selected_bytes_per_s: f64,
     selected_wakeups_per_s: f64,
+    selected_syscalls_per_s: Option<f64>,
     peak_memory_kb: u64,
 }
 
@@ -128,8 +132,10 @@ impl Report {
             "455-476 B/s, 75 syscalls/s",
             "<= 455 B/s",
             format!(
-                "{:.0} B/s, {:.1} wake-ups/s",
-                self.selected_bytes_per_s, self.selected_wakeups_per_s
+                "{:.0} B/s, {:.1} wake-ups/s, {} syscalls/s",
+                self.selected_bytes_per_s,
+                self.selected_wakeups_per_s,
+                per_second(self.selected_syscalls_per_s)
             ),
             self.selected_bytes_per_s <= 455.0,
         );
@@ -145,10 +151,12 @@ impl Report {
             "15 syscalls/s",
             "0",
             format!(
-                "{:.1} wake-ups/s, {:.0} B/s",
-                self.idle_wakeups_per_s, self.idle_bytes_per_s
+                "{:.1} wake-ups/s, {} syscalls/s, {:.0} B/s",
+                self.idle_wakeups_per_s,
+                per_second(self.idle_syscalls_per_s),
+                self.idle_bytes_per_s
             ),
-            self.idle_wakeups_per_s == 0.0,
+            self.idle_wakeups_per_s == 0.0 && self.idle_syscalls_per_s.is_none_or(|n| n == 0.0),
         );
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let times = &self.first_frame_times;
@@ -175,6 +183,45 @@ impl Report {
             self.peak_memory_kb <= 5 * 1024,
         );
     }
+}
+
+/// A rate for the table, or `n/a` when it could not be measured.
+fn per_second(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "n/a".into(), |rate| format!("{rate:.1}"))
+}
+
+/// System calls per second of every thread of process `pid` over
+/// [`WINDOW`], counted by `strace -c -f` attached for that time; `None`
+/// when strace is missing or may not attach. Measured separately from the
+/// wake-ups, which tracing would inflate.
+fn syscalls_over_window(pid: i32) -> Option<f64> {
+    let strace = std::process::Command::new("strace")
+        .args(["-f", "-c", "-q", "-p", &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    std::thread::sleep(WINDOW);
+    let strace_pid = i32::try_from(strace.id()).ok()?;
+    // SAFETY: kill has no memory-safety preconditions; SIGINT makes strace
+    // detach and print its summary.
+    unsafe { libc::kill(strace_pid, libc::SIGINT) };
+    let seconds = started.elapsed().as_secs_f64();
+    let output = strace.wait_with_output().ok()?;
+    let summary = String::from_utf8_lossy(&output.stderr);
+    // The last line: "100.00  seconds  usecs/call  calls  [errors]  total".
+    let total = summary
+        .lines()
+        .rev()
+        .find(|line| line.trim_end().ends_with("total"));
+    let calls = match total {
+        Some(line) => line.split_whitespace().nth(3)?.parse::<f64>().ok()?,
+        // No table at all: nothing was called.
+        None if output.status.success() || summary.trim().is_empty() => 0.0,
+        None => return None,
+    };
+    Some(calls / seconds)
 }
 
 /// Where each frame ends in `output`, as byte offsets just past the marker.
@@ -305,6 +352,7 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
 
     settle(&term);
     let (idle_bytes_per_s, idle_wakeups_per_s) = rates_over_window(&term)?;
+    let idle_syscalls_per_s = syscalls_over_window(term.pid());
 
     // Select the first chip with the keyboard.
     term.keys(&[Key::Left; 9]);
@@ -314,6 +362,7 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
     settle(&term);
     term.key(Key::Char(' '));
     let (selected_bytes_per_s, selected_wakeups_per_s) = rates_over_window(&term)?;
+    let selected_syscalls_per_s = syscalls_over_window(term.pid());
 
     let status = std::fs::read_to_string(format!("/proc/{}/status", term.pid()))
         .map_err(|e| e.to_string())?;
@@ -336,8 +385,10 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
         repaint_bytes,
         idle_bytes_per_s,
         idle_wakeups_per_s,
+        idle_syscalls_per_s,
         selected_bytes_per_s,
         selected_wakeups_per_s,
+        selected_syscalls_per_s,
         peak_memory_kb,
     })
 }
