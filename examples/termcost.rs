@@ -31,10 +31,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use pty::{Key, Options, Term};
+use pty::{END_SYNC, Key, Options, Term};
 
-/// Marks the end of a frame.
-const END_SYNC: &[u8] = b"\x1b[?2026l";
 /// How long an interval of idleness or jumping is measured.
 const WINDOW: Duration = Duration::from_secs(3);
 /// How long to wait for a frame before giving up.

@@ -198,6 +198,9 @@ struct View {
     look: Look,
     cursor: Option<Pos>,
     selected: Option<(Pos, Pose)>,
+    /// Chips being removed: drawn in the cursor's colour (black-and-white
+    /// mode: as the cursor glyph).
+    flash: Vec<Pos>,
 }
 
 impl View {
@@ -209,6 +212,7 @@ impl View {
             look: Look::color(&[7, 1, 2, 3, 4, 5]),
             cursor: None,
             selected: None,
+            flash: Vec::new(),
         }
     }
 
@@ -273,30 +277,40 @@ impl View {
     fn interior(&self, pos: Pos) -> Vec<(usize, usize, Expected)> {
         let s = self.cell_size();
         let l = s - 1;
-        let color = self.game.at(pos);
         let look = &self.look;
-        let (chip_glyph, jump_glyph) = match color {
-            0 => (' ', ' '),
-            _ => look.chips[usize::from(color) - 1],
-        };
-        let color = usize::from(color);
         let cursor_here = self.cursor == Some(pos);
+        let mut cells = Vec::new();
+        let color = usize::from(self.game.at(pos));
+        if color == 0 {
+            // The cursor on an empty cell: a block in full mode, the whole
+            // interior in mini mode.
+            let inner = if s >= 4 { 1..l - 1 } else { 0..l };
+            if cursor_here {
+                for r in inner.clone() {
+                    for c in inner.clone() {
+                        cells.push((r, c, look.ink(look.cursor, 0)));
+                    }
+                }
+            }
+            return cells;
+        }
+        // The glyphs and palette entry this chip is drawn with.
+        let (chip_glyph, jump_glyph, ink) = if self.flash.contains(&pos) {
+            let glyph = if look.palette.is_some() {
+                look.chips[color - 1].0
+            } else {
+                look.cursor
+            };
+            (glyph, glyph, 0)
+        } else {
+            let (chip, jump) = look.chips[color - 1];
+            (chip, jump, color)
+        };
         let pose = self
             .selected
             .filter(|&(p, _)| p == pos)
             .map(|(_, pose)| pose);
-        let mut cells = Vec::new();
         if s >= 4 {
-            if color == 0 {
-                if cursor_here {
-                    for r in 1..l - 1 {
-                        for c in 1..l - 1 {
-                            cells.push((r, c, look.ink(look.cursor, 0)));
-                        }
-                    }
-                }
-                return cells;
-            }
             let shift = match pose {
                 Some(Pose::Shift(shift)) => shift,
                 _ => 0,
@@ -311,17 +325,16 @@ impl View {
                     let on_chip = (d..=last - d).contains(&col);
                     let hollowed = hollow && (1 + d..=last - 1 - d).contains(&col);
                     if on_chip && !hollowed {
-                        cells.push((r, c, look.ink(chip_glyph, color)));
+                        cells.push((r, c, look.ink(chip_glyph, ink)));
                     }
                 }
             }
             return cells;
         }
-        let (ch, color) = match (color, cursor_here) {
-            (0, false) => return cells,
-            (_, true) => (look.cursor, color),
-            (_, false) if pose == Some(Pose::JumpGlyph) => (jump_glyph, color),
-            (_, false) => (chip_glyph, color),
+        let ch = match pose {
+            _ if cursor_here => look.cursor,
+            Some(Pose::JumpGlyph) => jump_glyph,
+            _ => chip_glyph,
         };
         for r in 0..l {
             let blank = match pose {
@@ -331,7 +344,7 @@ impl View {
             };
             if !blank {
                 for c in 0..l {
-                    cells.push((r, c, look.ink(ch, color)));
+                    cells.push((r, c, look.ink(ch, ink)));
                 }
             }
         }

@@ -126,6 +126,7 @@ pub struct Options {
     env_remove: Vec<OsString>,
     sandbox_env: Option<Vec<(&'static str, PathBuf)>>,
     separate_stderr: bool,
+    record_frames: bool,
 }
 
 impl Options {
@@ -139,6 +140,7 @@ impl Options {
             env_remove: Vec::new(),
             sandbox_env: None,
             separate_stderr: false,
+            record_frames: false,
         }
     }
 
@@ -172,6 +174,14 @@ impl Options {
     /// one, so that several runs can share records or a configuration file.
     pub fn sandbox(mut self, sandbox: &Sandbox) -> Options {
         self.sandbox_env = Some(sandbox.env());
+        self
+    }
+
+    /// Keeps a copy of the screen at the end of every frame (every
+    /// synchronized update), read with [`Term::frames`]: for animations,
+    /// whose short-lived frames a wait on the current screen could miss.
+    pub fn record_frames(mut self) -> Options {
+        self.record_frames = true;
         self
     }
 
@@ -219,7 +229,40 @@ struct Output {
     parser: vt100::Parser<BellCounter>,
     raw: Vec<u8>,
     closed: bool,
+    /// With [`Options::record_frames`]: the screen at the end of every
+    /// synchronized update.
+    frames: Option<Vec<vt100::Screen>>,
 }
+
+impl Output {
+    /// Takes a chunk of the program's output.
+    fn take(&mut self, chunk: &[u8]) {
+        let start = self.raw.len();
+        self.raw.extend_from_slice(chunk);
+        let Some(frames) = &mut self.frames else {
+            self.parser.process(chunk);
+            return;
+        };
+        // A frame's end marker may have begun in the previous chunk.
+        let search_from = start.saturating_sub(END_SYNC.len() - 1);
+        let mut processed = start;
+        let ends: Vec<usize> = self.raw[search_from..]
+            .windows(END_SYNC.len())
+            .enumerate()
+            .filter(|(_, w)| *w == END_SYNC)
+            .map(|(i, _)| search_from + i + END_SYNC.len())
+            .collect();
+        for end in ends {
+            self.parser.process(&self.raw[processed..end]);
+            processed = end;
+            frames.push(self.parser.screen().clone());
+        }
+        self.parser.process(&self.raw[processed..]);
+    }
+}
+
+/// Ends a synchronized update (`ESC [ ? 2026 l`): a frame is complete.
+pub const END_SYNC: &[u8] = b"\x1b[?2026l";
 
 struct Shared {
     output: Mutex<Output>,
@@ -324,6 +367,7 @@ impl Term {
                 ),
                 raw: Vec::new(),
                 closed: false,
+                frames: options.record_frames.then(Vec::new),
             }),
             changed: Condvar::new(),
         });
@@ -340,8 +384,7 @@ impl Term {
                     reader_shared.changed.notify_all();
                     return;
                 }
-                output.parser.process(&buf[..n]);
-                output.raw.extend_from_slice(&buf[..n]);
+                output.take(&buf[..n]);
                 reader_shared.changed.notify_all();
             }
         });
@@ -482,6 +525,15 @@ impl Term {
     /// How many times `needle` occurs in everything written so far.
     pub fn count_in_output(&self, needle: &[u8]) -> usize {
         count(&self.output().raw, needle)
+    }
+
+    /// The screen at the end of every frame so far
+    /// ([`Options::record_frames`] only).
+    pub fn frames(&self) -> Vec<vt100::Screen> {
+        self.output()
+            .frames
+            .clone()
+            .expect("frames are kept with Options::record_frames")
     }
 
     /// How many bells (BEL) the program has rung.
