@@ -39,6 +39,47 @@ impl Game {
         (0..height).flat_map(move |y| (0..width).map(move |x| (x, y)))
     }
 
+    /// Steps from `origin` to every cell over empty cells (4-connected),
+    /// with `vacated` counted as empty; `None` where unreachable.
+    fn distances(&self, origin: Pos, vacated: Pos) -> Vec<Option<usize>> {
+        let index = |(x, y): Pos| y * self.width + x;
+        let mut distance = vec![None; self.cells.len()];
+        distance[index(origin)] = Some(0);
+        let mut queue = std::collections::VecDeque::from([origin]);
+        while let Some(pos) = queue.pop_front() {
+            let next = distance[index(pos)].map(|d| d + 1);
+            for neighbour in self.neighbours(pos) {
+                let free = self.at(neighbour) == 0 || neighbour == vacated;
+                if free && distance[index(neighbour)].is_none() {
+                    distance[index(neighbour)] = next;
+                    queue.push_back(neighbour);
+                }
+            }
+        }
+        distance
+    }
+
+    /// The cells beside `(x, y)`, up, down, left and right.
+    fn neighbours(&self, (x, y): Pos) -> Vec<Pos> {
+        [
+            (x.wrapping_sub(1), y),
+            (x + 1, y),
+            (x, y.wrapping_sub(1)),
+            (x, y + 1),
+        ]
+        .into_iter()
+        .filter(|&(x, y)| x < self.width && y < self.height)
+        .collect()
+    }
+
+    /// This board with the chip at `from` moved to `to`, nothing removed.
+    fn moved(&self, from: Pos, to: Pos) -> Game {
+        let mut game = self.clone();
+        game.cells[to.1 * self.width + to.0] = self.at(from);
+        game.cells[from.1 * self.width + from.0] = 0;
+        game
+    }
+
     /// The empty cells reachable from `from` by 4-connected steps over
     /// empty cells.
     fn reachable(&self, from: Pos) -> Vec<Pos> {
@@ -428,15 +469,35 @@ impl View {
 /// the opening board, learnt from the headless mode. Returns the terminal,
 /// the view (cursor where it was found) and the cursor.
 fn start(cols: u16, rows: u16, seed: u64, rules: &[&str], extra: &[&str]) -> (Term, View) {
+    let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+    start_with(cols, rows, seed, rules, extra, look, |options| options)
+}
+
+/// [`start`], expecting `look`, with the options adjusted by `adjust` (to
+/// record frames, …).
+fn start_with(
+    cols: u16,
+    rows: u16,
+    seed: u64,
+    rules: &[&str],
+    extra: &[&str],
+    look: Look,
+    adjust: impl FnOnce(Options) -> Options,
+) -> (Term, View) {
     let game = batch(rules, seed, &[]);
     let term = Term::spawn(
         CLINES,
-        Options::new(cols, rows)
-            .arg(format!("--seed={seed}"))
-            .args(rules.iter().copied())
-            .args(extra.iter().copied()),
+        adjust(
+            Options::new(cols, rows)
+                .arg(format!("--seed={seed}"))
+                .args(rules.iter().copied())
+                .args(extra.iter().copied()),
+        ),
     );
-    let view = View::new(game, cols, rows);
+    let view = View {
+        look,
+        ..View::new(game, cols, rows)
+    };
     let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
     (term, view.with_cursor(Some(cursor)))
 }
@@ -712,6 +773,169 @@ fn some_move(game: &Game) -> (Pos, Pos) {
         .into_iter()
         .find_map(|chip| game.reachable(chip).last().map(|&to| (chip, to)))
         .expect("a chip that can move")
+}
+
+/// Clicks `from` then `to` in a game recording its frames, waits for the
+/// board the headless mode gives after that move, and returns the frames
+/// and the views before and after.
+fn recorded_mouse_move(
+    cols: u16,
+    rows: u16,
+    seed: u64,
+    rules: &[&str],
+    extra: &[&str],
+    choose: impl FnOnce(&Game) -> (Pos, Pos),
+) -> (Vec<vt100::Screen>, View, View, Pos, Pos) {
+    let look = if extra.contains(&"-mb") {
+        Look::mono("*OoVvAa.'Zz")
+    } else {
+        Look::color(&[7, 1, 2, 3, 4, 5])
+    };
+    let (mut term, view) = start_with(cols, rows, seed, rules, extra, look, Options::record_frames);
+    let (from, to) = choose(&view.game);
+    for pos in [from, to] {
+        let (col, row) = view.point(pos);
+        term.click(col, row);
+    }
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = View {
+        game: batch(rules, seed, &[command]),
+        cursor: None,
+        ..view.clone()
+    };
+    expect_view(&term, &after, "the board after the move");
+    quit_and_check(&mut term, after.game.score);
+    (term.frames(), view, after, from, to)
+}
+
+#[test]
+fn moving_chip_walks_a_shortest_path_vertically_first() {
+    // A move with a real choice: two vertical steps toward the target and
+    // one horizontal step are all on shortest paths.
+    let choose = |game: &Game| {
+        game.chips()
+            .into_iter()
+            .flat_map(|from| game.reachable(from).into_iter().map(move |to| (from, to)))
+            .find(|&(from, to)| {
+                let to_target = game.distances(to, from);
+                let total = to_target[from.1 * game.width + from.0].unwrap_or(0);
+                let on_path = |(x, y): Pos| to_target[y * game.width + x] == Some(total - 1);
+                let dy = if to.1 > from.1 { 1 } else { -1 };
+                let dx = if to.0 > from.0 { 1 } else { -1 };
+                let step = |(x, y): Pos, (dx, dy): (isize, isize)| {
+                    ((x as isize + dx) as usize, (y as isize + dy) as usize)
+                };
+                let down = step(from, (0, dy));
+                to.0 != from.0
+                    && to.1.abs_diff(from.1) >= 2
+                    && on_path(down)
+                    && to_target[{
+                        let (x, y) = step(down, (0, dy));
+                        y * game.width + x
+                    }] == Some(total - 2)
+                    && on_path(step(from, (dx, 0)))
+            })
+            .expect("a move with a choice of first step")
+    };
+    let (frames, before, _, from, to) = recorded_mouse_move(100, 50, 81, &[], &[], choose);
+    let from_source = before.game.distances(from, from);
+    let to_target = before.game.distances(to, from);
+    let index = |(x, y): Pos| y * before.game.width + x;
+    let total = to_target[index(from)].expect("reachable");
+    // Where the walking chip is in each frame, among the cells of shortest
+    // paths.
+    let candidates: Vec<Pos> = before
+        .game
+        .positions()
+        .filter(|&p| match (from_source[index(p)], to_target[index(p)]) {
+            (Some(a), Some(b)) => a + b == total && p != from,
+            _ => false,
+        })
+        .collect();
+    let mut walked: Vec<Pos> = Vec::new();
+    for frame in &frames {
+        let at = candidates.iter().copied().find(|&p| {
+            let walking = View {
+                game: before.game.moved(from, p),
+                cursor: None,
+                ..before.clone()
+            };
+            walking.check(frame).is_ok()
+        });
+        if let Some(p) = at.filter(|&p| walked.last() != Some(&p)) {
+            walked.push(p);
+        }
+    }
+    // The last step may be drawn together with the computer's throw, so
+    // the walk is checked up to there.
+    assert!(walked.len() >= 2, "the walk was not seen: {walked:?}");
+    assert!(
+        walked
+            .windows(2)
+            .all(|pair| from_source[index(pair[0])] < from_source[index(pair[1])]),
+        "the walk goes back: {walked:?}"
+    );
+    assert_eq!(
+        walked[0].0, from.0,
+        "the first step is not vertical: {walked:?}"
+    );
+}
+
+#[test]
+fn removed_chips_flash_in_the_cursor_colour_then_the_score_updates() {
+    // One colour and lines of two: any chip moved next to another scores.
+    let rules = ["-c1", "-i2"];
+    let scoring_move = |game: &Game| {
+        game.chips()
+            .into_iter()
+            .flat_map(|from| game.reachable(from).into_iter().map(move |to| (from, to)))
+            .find(|&(from, (x, y))| {
+                game.chips()
+                    .into_iter()
+                    .any(|chip| chip != from && chip.0.abs_diff(x) <= 1 && chip.1.abs_diff(y) <= 1)
+            })
+    };
+    let seed = (1..100)
+        .find(|&seed| scoring_move(&batch(&rules, seed, &[])).is_some())
+        .expect("an opening with a scoring move");
+    let choose = |game: &Game| scoring_move(game).expect("a scoring move");
+    for (cols, rows, extra) in [
+        (100, 50, &[][..]),
+        (80, 24, &[][..]),
+        (100, 50, &["-mb"][..]),
+    ] {
+        let (frames, before, after, from, to) =
+            recorded_mouse_move(cols, rows, seed, &rules, extra, choose);
+        assert!(
+            after.game.score > before.game.score,
+            "the move did not score"
+        );
+        let moved = before.game.moved(from, to);
+        let removed: Vec<Pos> = moved
+            .chips()
+            .into_iter()
+            .filter(|&p| after.game.at(p) == 0)
+            .collect();
+        assert!(removed.contains(&to), "{removed:?}");
+        let flashing = View {
+            game: moved,
+            cursor: None,
+            flash: removed,
+            ..before.clone()
+        };
+        let flash_frames: Vec<usize> = (0..frames.len())
+            .filter(|&i| flashing.check(&frames[i]).is_ok())
+            .collect();
+        let Some(&last_flash) = flash_frames.last() else {
+            let last = frames.iter().rev().find_map(|f| flashing.check(f).err());
+            panic!("no frame shows the removed chips flashing: {last:?}");
+        };
+        let scored = frames.iter().position(|frame| after.check(frame).is_ok());
+        assert!(
+            scored.is_some_and(|i| i > last_flash),
+            "the score shows before the flash ends ({cols}x{rows} {extra:?})"
+        );
+    }
 }
 
 /// Clicks a chip, waits for it to jump (in `pose`), clicks an empty cell
