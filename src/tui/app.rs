@@ -67,6 +67,7 @@ pub struct App {
     queued: VecDeque<Action>,
     bell: bool,
     repaint: bool,
+    suspend: bool,
     ending: Option<Ending>,
     /// The engine's score, readable from the panic hook.
     live_score: Arc<AtomicU64>,
@@ -105,6 +106,7 @@ impl App {
             queued: VecDeque::new(),
             bell: false,
             repaint: false,
+            suspend: false,
             ending: None,
             live_score: Arc::new(AtomicU64::new(0)),
         };
@@ -150,6 +152,11 @@ impl App {
         std::mem::take(&mut self.repaint)
     }
 
+    /// Takes the request to stop until continued (Ctrl-Z).
+    pub fn take_suspend(&mut self) -> bool {
+        std::mem::take(&mut self.suspend)
+    }
+
     /// Takes the request for a beep.
     pub fn take_bell(&mut self) -> bool {
         std::mem::take(&mut self.bell)
@@ -165,6 +172,7 @@ impl App {
         match action {
             Action::Quit => self.end(Ending::Quit),
             Action::Repaint => self.repaint = true,
+            Action::Suspend => self.suspend = true,
             _ if self.animating() => self.queued.push_back(action),
             _ => self.perform(action, now),
         }
@@ -204,7 +212,7 @@ impl App {
                 }
             }
             Action::Other => self.cursor_hidden = false,
-            Action::Quit | Action::Repaint => {}
+            Action::Quit | Action::Repaint | Action::Suspend => {}
         }
     }
 

@@ -146,20 +146,18 @@ impl Renderer {
 
     /// Writes what changed between the screen and `frame` (and a bell when
     /// `bell` is set) to `out` as one write and one flush, inside one
-    /// synchronized update. Writes nothing when nothing changed. Returns the
-    /// number of bytes written.
-    pub fn draw<W: Write>(&mut self, frame: &Frame, bell: bool, out: &mut W) -> io::Result<usize> {
+    /// synchronized update. Writes nothing when nothing changed.
+    pub fn draw<W: Write>(&mut self, frame: &Frame, bell: bool, out: &mut W) -> io::Result<()> {
         let mut bytes = Vec::new();
         self.encode(frame, &mut bytes);
         if bell {
             bytes.push(0x07);
         }
         if bytes.is_empty() {
-            return Ok(0);
+            return Ok(());
         }
         out.write_all(&bytes)?;
-        out.flush()?;
-        Ok(bytes.len())
+        out.flush()
     }
 
     /// Appends the bytes that turn the screen into `frame`, wrapped in a

@@ -33,6 +33,8 @@ pub enum Action {
     },
     /// Redraw the whole screen.
     Repaint,
+    /// Stop the program until the shell continues it (Ctrl-Z).
+    Suspend,
     /// End the game.
     Quit,
     /// Any other key: ends a finished game, otherwise nothing.
@@ -71,18 +73,37 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
         // Ctrl-\ arrives as Ctrl-4 from crossterm's parser.
         KeyCode::Char('c' | '\\' | '4') if ctrl => Action::Quit,
         KeyCode::Char('l') if ctrl => Action::Repaint,
-        KeyCode::Char(ch) if !ctrl => match keys.iter().position(|&k| k == ch) {
-            Some(0) => Action::Cursor(Dir::Left),
-            Some(1) => Action::Cursor(Dir::Down),
-            Some(2) => Action::Cursor(Dir::Up),
-            Some(3) => Action::Cursor(Dir::Right),
-            Some(_) => Action::Act,
-            None if ch == 'q' => Action::Quit,
-            None => Action::Other,
-        },
-        _ => Action::Other,
+        KeyCode::Char('z') if ctrl => Action::Suspend,
+        _ if ctrl => Action::Other,
+        code => typed_char(code).map_or(Action::Other, |ch| char_action(ch, keys)),
     };
     Some(action)
+}
+
+/// A typed character: one of the `-C` keys, else `q` to quit.
+fn char_action(ch: char, keys: &[char; 5]) -> Action {
+    match keys.iter().position(|&k| k == ch) {
+        Some(0) => Action::Cursor(Dir::Left),
+        Some(1) => Action::Cursor(Dir::Down),
+        Some(2) => Action::Cursor(Dir::Up),
+        Some(3) => Action::Cursor(Dir::Right),
+        Some(_) => Action::Act,
+        None if ch == 'q' => Action::Quit,
+        None => Action::Other,
+    }
+}
+
+/// The character a key types, as a `-C` string would spell it: Tab,
+/// Enter, Escape and Backspace included.
+fn typed_char(code: KeyCode) -> Option<char> {
+    match code {
+        KeyCode::Char(ch) => Some(ch),
+        KeyCode::Tab => Some('\t'),
+        KeyCode::Enter => Some('\n'),
+        KeyCode::Esc => Some('\u{1b}'),
+        KeyCode::Backspace => Some('\u{7f}'),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -139,12 +160,23 @@ mod tests {
     }
 
     #[test]
+    fn special_keys_as_characters() {
+        let keys = ['\t', 'j', 'k', 'l', '\n'];
+        let special = |code| action_for(&key(code, KeyModifiers::NONE), &keys);
+        assert_eq!(special(KeyCode::Tab), Some(Action::Cursor(Dir::Left)));
+        assert_eq!(special(KeyCode::Enter), Some(Action::Act));
+        assert_eq!(special(KeyCode::Esc), Some(Action::Other));
+        assert_eq!(special(KeyCode::F(1)), Some(Action::Other));
+    }
+
+    #[test]
     fn control_keys() {
         let ctrl = |ch| key(KeyCode::Char(ch), KeyModifiers::CONTROL);
         assert_eq!(action_for(&ctrl('c'), &DEFAULT), Some(Action::Quit));
         assert_eq!(action_for(&ctrl('4'), &DEFAULT), Some(Action::Quit));
         assert_eq!(action_for(&ctrl('\\'), &DEFAULT), Some(Action::Quit));
         assert_eq!(action_for(&ctrl('l'), &DEFAULT), Some(Action::Repaint));
+        assert_eq!(action_for(&ctrl('z'), &DEFAULT), Some(Action::Suspend));
         // Ctrl-L is not the `l` key.
         assert_eq!(action_for(&ctrl('h'), &DEFAULT), Some(Action::Other));
     }

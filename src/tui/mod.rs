@@ -30,7 +30,7 @@ use app::App;
 use frame::Renderer;
 use terminal::Message;
 
-use input::action_for;
+use input::{Action, action_for};
 use layout::Layout;
 
 /// Everything a terminal game needs.
@@ -145,13 +145,15 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         let outcome = end_session(live_score.load(Ordering::SeqCst), Ending::Panic);
         let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
     });
-    let guard = terminal::Guard::enter()?;
+    let mut guard = terminal::Guard::enter()?;
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let (sender, receiver) = mpsc::channel();
     let signals = terminal::spawn_sources(sender)?;
-    let result = event_loop(&mut app, &receiver, &mut Renderer::new(color), &mut out);
+    let mut renderer = Renderer::new(color);
+    let mut suspend = || guard.suspend();
+    let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);
     signals.close();
     drop(guard);
     match result {
@@ -171,17 +173,24 @@ fn end_session(score: u64, ending: Ending) -> Outcome {
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
+/// `suspend` stops the process until it is continued (job control).
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
     renderer: &mut Renderer,
     out: &mut W,
+    suspend: &mut dyn FnMut() -> io::Result<()>,
 ) -> io::Result<Ending> {
     loop {
         let now = Instant::now();
         app.advance(now);
         if let Some(ending) = app.ending() {
             return Ok(ending);
+        }
+        if app.take_suspend() {
+            suspend()?;
+            // The shell has used the screen meanwhile.
+            renderer.invalidate();
         }
         if app.take_repaint() {
             renderer.invalidate();
@@ -221,6 +230,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         }
         Message::InputFailed(e) => return Err(e),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
+        Message::Suspend => app.act(Action::Suspend, Instant::now()),
     }
     Ok(())
 }
@@ -274,10 +284,11 @@ mod tests {
         )
     }
 
+    /// Runs the loop on `script`: how it ended, the frames, the suspensions.
     fn run_script(
         app: &mut App,
         script: Vec<(usize, Vec<Message>)>,
-    ) -> (io::Result<Ending>, Vec<Vec<u8>>) {
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut screen = Screen {
             pending: Vec::new(),
@@ -285,8 +296,18 @@ mod tests {
             sender,
             script,
         };
-        let ending = event_loop(app, &receiver, &mut Renderer::new(true), &mut screen);
-        (ending, screen.frames)
+        let mut suspends = 0;
+        let ending = event_loop(
+            app,
+            &receiver,
+            &mut Renderer::new(true),
+            &mut screen,
+            &mut || {
+                suspends += 1;
+                Ok(())
+            },
+        );
+        (ending, screen.frames, suspends)
     }
 
     fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -304,7 +325,7 @@ mod tests {
             (1, vec![resize(60, 20), resize(70, 25), resize(40, 30)]),
             (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
         ];
-        let (ending, frames) = run_script(&mut app, script);
+        let (ending, frames, _) = run_script(&mut app, script);
         assert_eq!(
             ending.unwrap(),
             Ending::Signal(signal_hook::consts::SIGTERM)
@@ -333,17 +354,37 @@ mod tests {
             )))
         };
         let script = vec![(1, vec![key('l'), key('j'), key('q')])];
-        let (ending, frames) = run_script(&mut app, script);
+        let (ending, frames, _) = run_script(&mut app, script);
         assert_eq!(ending.unwrap(), Ending::Quit);
         // The quit came in the same burst: no frame was drawn for the moves.
         assert_eq!(frames.len(), 1);
     }
 
     #[test]
+    fn suspend_then_repaint_everything() {
+        let mut app = app(100, 50);
+        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )));
+        let script = vec![
+            (1, vec![ctrl_z]),
+            (2, vec![Message::Suspend]),
+            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+        ];
+        let (ending, frames, suspends) = run_script(&mut app, script);
+        assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(suspends, 2);
+        assert_eq!(frames.len(), 3);
+        assert_eq!(frames[1], frames[0]);
+        assert_eq!(frames[2], frames[0]);
+    }
+
+    #[test]
     fn input_failure_is_an_error() {
         let mut app = app(100, 50);
         let failure = Message::InputFailed(io::Error::other("gone"));
-        let (ending, _) = run_script(&mut app, vec![(1, vec![failure])]);
+        let (ending, _, _) = run_script(&mut app, vec![(1, vec![failure])]);
         assert_eq!(ending.unwrap_err().to_string(), "gone");
     }
 }

@@ -11,7 +11,7 @@ use std::sync::mpsc::Sender;
 use std::thread;
 
 use crossterm::event;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGSTOP, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
 /// Whether the terminal is in the game's modes and needs restoring.
@@ -32,13 +32,27 @@ impl Guard {
     /// Enters raw mode, the alternate screen, mouse reporting and hides the
     /// cursor. On failure, whatever was already enabled is undone.
     pub fn enter() -> io::Result<Guard> {
+        crossterm::terminal::enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let guard = Guard(());
-        crossterm::terminal::enable_raw_mode()?;
         let mut out = io::stdout().lock();
         out.write_all(ENTER)?;
         out.flush()?;
         Ok(guard)
+    }
+}
+
+impl Guard {
+    /// Job control (Ctrl-Z, SIGTSTP): hands the terminal back to the shell,
+    /// stops the process, and takes the terminal again once continued.
+    pub fn suspend(&mut self) -> io::Result<()> {
+        restore();
+        signal_hook::low_level::raise(SIGSTOP)?;
+        crossterm::terminal::enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut out = io::stdout().lock();
+        out.write_all(ENTER)?;
+        out.flush()
     }
 }
 
@@ -83,6 +97,8 @@ pub enum Message {
     InputFailed(io::Error),
     /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
     Signal(i32),
+    /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
+    Suspend,
 }
 
 /// The signals that end the game the way `q` does.
@@ -92,14 +108,19 @@ pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
 /// events, one blocked waiting for signals. Neither wakes up unless
 /// something happens. Returns a handle that stops the signal thread.
 pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
-    let mut signals = Signals::new(QUIT_SIGNALS)?;
+    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP]))?;
     let handle = signals.handle();
     let to_loop = sender.clone();
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
-                if to_loop.send(Message::Signal(signal)).is_err() {
+                let message = if signal == SIGTSTP {
+                    Message::Suspend
+                } else {
+                    Message::Signal(signal)
+                };
+                if to_loop.send(message).is_err() {
                     break;
                 }
             }

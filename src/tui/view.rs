@@ -535,6 +535,25 @@ mod tests {
     }
 
     #[test]
+    fn styles_from_options() {
+        let mut appearance = Appearance::for_colors(3);
+        appearance.palette = vec![6, 9, 200];
+        appearance.bw_font = "#ab".chars().collect();
+        let color = Style::new(&appearance, 3, true);
+        assert_eq!((color.cursor, color.cursor_ink), ('I', Some(6)));
+        let inks: Vec<Ink> = color.chips.iter().map(|c| c.ink).collect();
+        // A palette too short for the colours falls back to white.
+        assert_eq!(inks, [Some(9), Some(200), Some(7)]);
+        let mono = Style::new(&appearance, 3, false);
+        assert_eq!(
+            (mono.cursor, mono.cursor_ink, mono.board),
+            ('#', None, None)
+        );
+        let glyphs: Vec<(char, char)> = mono.chips.iter().map(|c| (c.glyph, c.jumping)).collect();
+        assert_eq!(glyphs, [('a', 'b'), ('?', '?'), ('?', '?')]);
+    }
+
+    #[test]
     fn too_small_screen() {
         let too_small = Layout::fit(18, 10, 9, 9).unwrap_err();
         let mut frame = Frame::new(60, 10);
