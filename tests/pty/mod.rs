@@ -584,6 +584,29 @@ impl Term {
         })
     }
 
+    /// [`Term::expect`], looking at the screen only when everything written
+    /// so far ends with a complete frame ([`END_SYNC`]): never half-way
+    /// through drawing one. For tests that read the whole board.
+    pub fn expect_frame<T>(
+        &self,
+        what: &str,
+        mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+    ) -> T {
+        let mut result = Err(String::from("no complete frame"));
+        self.wait_output(TIMEOUT, |output| {
+            if output.raw.ends_with(END_SYNC) {
+                result = check(output.parser.screen());
+            }
+            result.is_ok()
+        });
+        result.unwrap_or_else(|reason| {
+            panic!(
+                "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
+                self.contents()
+            )
+        })
+    }
+
     /// Waits up to [`TIMEOUT`] for `done` to hold for the screen, or fails
     /// the test naming `what` and showing the screen.
     pub fn expect_screen(&self, what: &str, mut done: impl FnMut(&vt100::Screen) -> bool) {
