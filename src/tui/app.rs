@@ -95,7 +95,8 @@ impl Live {
         self.assisted.load(Ordering::SeqCst)
     }
 
-    fn set_score(&self, score: u64) {
+    /// Records the engine's score as it changes.
+    pub(super) fn set_score(&self, score: u64) {
         self.score.store(score, Ordering::SeqCst);
     }
 }

@@ -5,8 +5,9 @@
 //! `terminal::Guard`) and runs the event loop: one thread blocks reading
 //! terminal events, one blocks waiting for signals, and the loop sleeps on
 //! their channel, with a timeout only while something animates. Every exit
-//! (quit keys, signals, game over) goes through `end_session`; a panic
-//! restores the terminal from the panic hook.
+//! (quit keys, signals, game over, a lost terminal, and a panic through the
+//! panic hook) restores the terminal, then goes through `end_session`,
+//! which saves the record once and prints the closing lines.
 
 mod app;
 mod frame;
@@ -439,6 +440,54 @@ mod tests {
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], frames[0]);
         assert_eq!(frames[2], frames[0]);
+    }
+
+    fn session(score: u64, records: Keeping) -> Session {
+        let live = Arc::new(Live::default());
+        live.set_score(score);
+        Session {
+            live,
+            records,
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    fn stored(dir: &std::path::Path) -> Option<u64> {
+        Store::new(dir, "me")
+            .unwrap()
+            .load()
+            .unwrap()
+            .map(|r| r.score)
+    }
+
+    #[test]
+    fn the_first_ending_saves_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = session(30, Keeping::In(Store::new(dir.path(), "me").unwrap()));
+        let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(
+            outcome,
+            Outcome {
+                score: 30,
+                ending: Ending::Signal(signal_hook::consts::SIGHUP),
+                assisted: false,
+            }
+        );
+        assert_eq!(stored(dir.path()), Some(30));
+        // A panic after the ending (in the hook) must not save again.
+        session.live.set_score(50);
+        assert_eq!(end_session(&session, Ending::Panic).score, 50);
+        assert_eq!(stored(dir.path()), Some(30));
+    }
+
+    #[test]
+    fn nothing_saved_without_points_or_with_records_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        end_session(&session(0, Keeping::In(store)), Ending::Quit);
+        end_session(&session(40, Keeping::Off), Ending::Quit);
+        end_session(&session(40, Keeping::Refused("off".into())), Ending::Quit);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
