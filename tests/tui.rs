@@ -1226,6 +1226,35 @@ fn quitting_with_a_chip_selected_restores_the_terminal() {
     });
 }
 
+/// Suspends the game with `suspend`, checks the terminal is handed back
+/// and the process stopped, resumes it with SIGCONT and expects the board
+/// repainted in full.
+fn suspend_test(suspend: impl FnOnce(&mut Term)) {
+    let (mut term, view) = start(100, 50, 91, &[], &[]);
+    suspend(&mut term);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What it wrote before stopping may still be on its way to the parser.
+    term.expect_screen("the main screen with the cursor shown", |screen| {
+        !screen.alternate_screen() && !screen.hide_cursor()
+    });
+    term.assert_restored();
+    term.signal(libc::SIGCONT);
+    // Re-entering the alternate screen clears it: only a full repaint
+    // brings the board back.
+    expect_view(&term, &view, "the board repainted after SIGCONT");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn ctrl_z_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.send(&[0x1a]));
+}
+
+#[test]
+fn sigtstp_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.signal(libc::SIGTSTP));
+}
+
 #[test]
 fn game_over_box_then_any_key_ends() {
     // Two columns never make a line of five: four chips fill the board.

@@ -647,12 +647,12 @@ impl Term {
         String::from_utf8_lossy(bytes).into_owned()
     }
 
-    /// Checks, after the program exited, that it left the terminal as it
-    /// found it: the main screen shown, mouse reporting off, the cursor
-    /// visible, every DEC private mode it set reset, and the line discipline
-    /// (raw mode) back to its initial settings.
+    /// Checks that the program has left the terminal as it found it (call
+    /// it once the program has exited, or stopped itself): the main screen
+    /// shown, mouse reporting off, the cursor visible, every DEC private mode
+    /// it set reset, and the line discipline (raw mode) back to its initial
+    /// settings.
     pub fn assert_restored(&self) {
-        assert!(self.status.is_some(), "assert_restored after wait_exit");
         self.screen(|screen| {
             assert!(
                 !screen.alternate_screen(),
@@ -677,6 +677,28 @@ impl Term {
             (start.c_iflag, start.c_oflag, start.c_lflag),
             "the terminal's line settings (iflag, oflag, lflag) were not restored"
         );
+    }
+
+    /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,
+    /// SIGSTOP, …): true if it is.
+    pub fn wait_stopped(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let stat =
+                std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap_or_default();
+            // "PID (COMM) STATE ...": the state follows the last ')'.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if state == Some("T") {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Kills the program (SIGKILL) if it is still running.
