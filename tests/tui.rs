@@ -392,16 +392,14 @@ impl View {
         cells
     }
 
-    /// `Ok` if `screen` shows exactly this view, otherwise the first
-    /// differences.
-    fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
-        let expected = self.render();
+    /// The screen cells (row, column) that differ from this view, with a
+    /// description of each.
+    fn differences(&self, screen: &vt100::Screen) -> Vec<(usize, usize, String)> {
         let mut differences = Vec::new();
-        for (row, line) in expected.iter().enumerate() {
+        for (row, line) in self.render().iter().enumerate() {
             for (col, want) in line.iter().enumerate() {
-                let (row, col) = (row as u16, col as u16);
-                let Some(cell) = screen.cell(row, col) else {
-                    differences.push(format!("({row},{col}) missing"));
+                let Some(cell) = screen.cell(row as u16, col as u16) else {
+                    differences.push((row, col, format!("({row},{col}) missing")));
                     continue;
                 };
                 let ch = cell.contents().chars().next().unwrap_or(' ');
@@ -416,42 +414,71 @@ impl View {
                     (None, false) => true,
                 };
                 if ch != want.ch || !good_color {
-                    differences.push(format!(
-                        "(row {row}, col {col}) expected {:?} in {:?}, found {ch:?} in {fg:?}/{:?}",
-                        want.ch,
-                        want.color,
-                        cell.bgcolor()
-                    ));
+                    let found = format!("{ch:?} in {fg:?}/{:?}", cell.bgcolor());
+                    let text = format!(
+                        "(row {row}, col {col}) expected {:?} in {:?}, found {found}",
+                        want.ch, want.color
+                    );
+                    differences.push((row, col, text));
                 }
             }
         }
+        differences
+    }
+
+    /// Describes `differences` from this view.
+    fn describe(&self, differences: &[(usize, usize, String)]) -> String {
+        let first: Vec<&str> = differences
+            .iter()
+            .take(8)
+            .map(|(_, _, text)| text.as_str())
+            .collect();
+        format!(
+            "{} cells differ from the expected {}×{} screen (s = {}, cursor {:?}, selected {:?}): {}",
+            differences.len(),
+            self.cols,
+            self.rows,
+            self.cell_size(),
+            self.cursor,
+            self.selected,
+            first.join("; ")
+        )
+    }
+
+    /// `Ok` if `screen` shows exactly this view, otherwise the first
+    /// differences.
+    fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
+        let differences = self.differences(screen);
         if differences.is_empty() {
             Ok(())
         } else {
-            let total = differences.len();
-            differences.truncate(8);
-            Err(format!(
-                "{total} cells differ from the expected {}×{} screen (s = {}, cursor {:?}, selected {:?}): {}",
-                self.cols,
-                self.rows,
-                self.cell_size(),
-                self.cursor,
-                self.selected,
-                differences.join("; ")
-            ))
+            Err(self.describe(&differences))
         }
     }
 
     /// `Ok(cursor)` if `screen` shows this view with the cursor on some cell.
     fn locate_cursor(&self, screen: &vt100::Screen) -> Result<Pos, String> {
-        self.game
-            .positions()
+        let plain = self.with_cursor(None);
+        let differences = plain.differences(screen);
+        if differences.is_empty() {
+            return Err("the screen matches with no cursor shown".into());
+        }
+        // The cursor can only be in a cell whose interior differs.
+        let s = self.cell_size();
+        let mut candidates: Vec<Pos> = differences
+            .iter()
+            .filter(|&&(row, col, _)| row % s != 0 && col % s != 0)
+            .map(|&(row, col, _)| (col / s, row / s))
+            .filter(|&(x, y)| x < self.game.width && y < self.game.height)
+            .collect();
+        candidates.dedup();
+        candidates
+            .into_iter()
             .find(|&p| self.with_cursor(Some(p)).check(screen).is_ok())
             .ok_or_else(|| {
-                let plain = self.with_cursor(None).check(screen).err();
                 format!(
                     "no cursor position makes the screen match; without a cursor: {}",
-                    plain.unwrap_or_else(|| "it matches (cursor not shown)".into())
+                    plain.describe(&differences)
                 )
             })
     }
@@ -988,12 +1015,13 @@ fn mouse_selects_and_moves_a_chip_in_mini_mode() {
     mouse_move_test(80, 24, 22, Pose::JumpGlyph);
 }
 
-/// Clicks the first chip and records how it is drawn, frame after frame,
+/// Clicks the first chip and reads how it is drawn, frame after frame,
 /// until `count` poses (among `poses`, `None` meaning at rest) have been
 /// seen one after another. Frames matching none of them (before the click
 /// is handled) are skipped.
 fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> Vec<Option<Pose>> {
-    let (mut term, view) = start(cols, rows, 23, &[], &[]);
+    let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+    let (mut term, view) = start_with(cols, rows, 23, &[], &[], look, Options::record_frames);
     let chip = view.game.chips()[0];
     let (col, row) = view.point(chip);
     term.click(col, row);
@@ -1008,15 +1036,19 @@ fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> 
             (pose, view)
         })
         .collect();
-    let mut seen: Vec<Option<Pose>> = Vec::new();
-    term.expect("the chip jumping", |screen| {
-        if let Some((pose, _)) = views.iter().find(|(_, view)| view.check(screen).is_ok()) {
-            if seen.last() != Some(pose) {
-                seen.push(*pose);
+    // Every frame counts, so they are read from the recording.
+    let seen = term.expect("the chip jumping", |_| {
+        let mut seen: Vec<Option<Pose>> = Vec::new();
+        for frame in term.frames() {
+            if let Some((pose, _)) = views.iter().find(|(_, view)| view.check(&frame).is_ok()) {
+                if seen.last() != Some(pose) {
+                    seen.push(*pose);
+                }
             }
         }
         if seen.len() >= count {
-            Ok(())
+            seen.truncate(count);
+            Ok(seen)
         } else {
             Err(format!("poses so far: {seen:?}"))
         }

@@ -229,6 +229,8 @@ struct Output {
     parser: vt100::Parser<BellCounter>,
     raw: Vec<u8>,
     closed: bool,
+    /// Chunks taken so far: tells a waiter the screen may have changed.
+    chunks: u64,
     /// With [`Options::record_frames`]: the screen at the end of every
     /// synchronized update.
     frames: Option<Vec<vt100::Screen>>,
@@ -237,6 +239,7 @@ struct Output {
 impl Output {
     /// Takes a chunk of the program's output.
     fn take(&mut self, chunk: &[u8]) {
+        self.chunks += 1;
         let start = self.raw.len();
         self.raw.extend_from_slice(chunk);
         let Some(frames) = &mut self.frames else {
@@ -367,6 +370,7 @@ impl Term {
                 ),
                 raw: Vec::new(),
                 closed: false,
+                chunks: 0,
                 frames: options.record_frames.then(Vec::new),
             }),
             changed: Condvar::new(),
@@ -376,8 +380,12 @@ impl Term {
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
-                // End of file or EIO: the slave side is closed.
-                let n = reader.read(&mut buf).unwrap_or(0);
+                let n = match reader.read(&mut buf) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    // End of file or EIO: the slave side is closed.
+                    Ok(n) => n,
+                    Err(_) => 0,
+                };
                 let mut output = reader_shared.output.lock().expect("output lock");
                 if n == 0 {
                     output.closed = true;
@@ -542,13 +550,46 @@ impl Term {
     }
 
     /// Waits until `done` holds for the screen, or `timeout` passes: true if
-    /// it held. Checked after every chunk of output (and once at the start).
+    /// it held. Checked at the start and whenever output has come since the
+    /// last check.
     pub fn wait_for(
         &self,
         timeout: Duration,
         mut done: impl FnMut(&vt100::Screen) -> bool,
     ) -> bool {
-        self.wait_output(timeout, |output| done(output.parser.screen()))
+        self.wait_screen(timeout, |screen| {
+            if done(screen) {
+                Ok(())
+            } else {
+                Err(String::new())
+            }
+        })
+        .is_ok()
+    }
+
+    /// Waits until `check` accepts the screen, or `timeout` passes, or the
+    /// terminal closes; then returns what `check` last returned. Checks run
+    /// on a copy of the screen, so that a slow check never holds up the
+    /// reading of the program's output (which would block the program).
+    pub fn wait_screen<T>(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (screen, chunks, closed) = {
+                let output = self.output();
+                (output.parser.screen().clone(), output.chunks, output.closed)
+            };
+            let result = check(&screen);
+            if result.is_ok() || closed || Instant::now() >= deadline {
+                return result;
+            }
+            self.wait_output(deadline - Instant::now(), |output| {
+                output.chunks != chunks || output.closed
+            });
+        }
     }
 
     /// Waits until the program has rung at least `count` bells, or `timeout`
@@ -571,17 +612,21 @@ impl Term {
         what: &str,
         mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
     ) -> T {
-        let mut result = Err(String::from("not checked"));
-        self.wait_output(TIMEOUT, |output| {
-            result = check(output.parser.screen());
-            result.is_ok()
-        });
-        result.unwrap_or_else(|reason| {
-            panic!(
-                "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
-                self.contents()
-            )
-        })
+        self.wait_screen(TIMEOUT, &mut check)
+            .unwrap_or_else(|reason| {
+                let (written, closed, tail, contents) = {
+                    let output = self.output();
+                    let raw = &output.raw;
+                    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(300)..]);
+                    let contents = output.parser.screen().contents();
+                    (raw.len(), output.closed, tail.into_owned(), contents)
+                };
+                let closed = if closed { ", terminal closed" } else { "" };
+                panic!(
+                    "waited {TIMEOUT:?} for {what}: {reason}\n\
+                 {written} bytes written{closed}, ending {tail:?}\nscreen:\n{contents}"
+                )
+            })
     }
 
     /// Waits up to [`TIMEOUT`] for `done` to hold for the screen, or fails
