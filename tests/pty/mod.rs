@@ -4,10 +4,11 @@
 //! the window, send signals and wait for the screen to show something.
 //!
 //! ```ignore
-//! let mut term = Term::spawn(env!("CARGO_BIN_EXE_clines"), Options::new(80, 24).arg("--seed=1"));
-//! term.wait_for_screen("the board", |screen| screen.contents().contains('|'));
+//! let options = Options::new(80, 24).arg("--seed=1");
+//! let mut term = Term::spawn(env!("CARGO_BIN_EXE_clines"), options);
+//! term.expect_screen("the board", |screen| screen.contents().contains('|'));
 //! term.key(Key::Char('q'));
-//! let status = term.wait_exit(TIMEOUT);
+//! assert!(term.wait_exit(TIMEOUT).success());
 //! term.assert_restored();
 //! ```
 //!
@@ -18,10 +19,12 @@
 //! depends on the caller's terminal settings (`NO_COLOR` in particular).
 //!
 //! Synchronisation is by waiting for a condition on the parsed screen (or the
-//! raw output) with a deadline; the harness never sleeps a fixed time.
+//! raw output) with a deadline, woken by the program's output; only process
+//! states that produce no output (exit, stop) are polled, with a deadline.
+//! Nothing sleeps a fixed time to let the program catch up.
 //!
 //! Shared by several test binaries and the `termcost` example, each of which
-//! uses a different part of it.
+//! uses a different part of it: hence `allow(dead_code)`.
 #![allow(dead_code)]
 
 use std::ffi::OsString;
@@ -292,6 +295,10 @@ impl Term {
     /// session whose controlling terminal is the pty, standard input and
     /// output (and error, unless [`Options::separate_stderr`]) on it,
     /// `TERM=xterm-256color`, in a sandbox. Panics if that fails.
+    ///
+    /// The program is started with std's `Command` on the pty's slave rather
+    /// than portable-pty's `spawn_command`, so that standard error can go to
+    /// a pipe and the exit status says whether a signal ended the program.
     pub fn spawn(program: impl AsRef<Path>, options: Options) -> Term {
         let program = program.as_ref();
         let pair = native_pty_system()
