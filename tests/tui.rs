@@ -595,35 +595,27 @@ fn board_5x4_at_60x30_full_mode_s7() {
 fn many_chips_in_seven_colours_full_and_mini() {
     // Seven colours use palette 7,1,2,3,4,5,6,8; 40 chips show most of them.
     let rules = ["-c7", "-N40"];
+    let colors: std::collections::BTreeSet<u8> = batch(&rules, 7, &[])
+        .cells
+        .into_iter()
+        .filter(|&c| c != 0)
+        .collect();
+    assert!(
+        colors.len() >= 5,
+        "too few colours to be a test: {colors:?}"
+    );
     for (cols, rows) in [(100, 50), (80, 24)] {
-        let game = batch(&rules, 7, &[]);
-        let colors: std::collections::BTreeSet<u8> =
-            game.cells.iter().copied().filter(|&c| c != 0).collect();
-        assert!(
-            colors.len() >= 5,
-            "too few colours to be a test: {colors:?}"
-        );
-        let mut term = Term::spawn(CLINES, Options::new(cols, rows).arg("--seed=7").args(rules));
-        let mut view = View::new(game, cols, rows);
-        view.look = Look::color(&[7, 1, 2, 3, 4, 5, 6, 8]);
-        term.expect("the opening board", |screen| view.locate_cursor(screen));
+        let look = Look::color(&[7, 1, 2, 3, 4, 5, 6, 8]);
+        let (mut term, view) = start_with(cols, rows, 7, &rules, &[], look, |o| o);
         quit_and_check(&mut term, view.game.score);
     }
 }
 
 #[test]
 fn palette_option_colours_chips_and_cursor() {
-    let palette = "9,10,11,12,13,14";
-    let game = batch(&["-N30"], 8, &[]);
-    let mut term = Term::spawn(
-        CLINES,
-        Options::new(100, 50).args(["--seed=8", "-N30", "-o", palette]),
-    );
-    let mut view = View::new(game, 100, 50);
-    view.look = Look::color(&[9, 10, 11, 12, 13, 14]);
-    term.expect("the board in the -o palette", |screen| {
-        view.locate_cursor(screen)
-    });
+    let extra = ["-o", "9,10,11,12,13,14"];
+    let look = Look::color(&[9, 10, 11, 12, 13, 14]);
+    let (mut term, view) = start_with(100, 50, 8, &["-N30"], &extra, look, |o| o);
     quit_and_check(&mut term, view.game.score);
 }
 
@@ -641,22 +633,13 @@ fn score_on_the_top_border_in_full_and_mini_mode() {
 }
 
 /// Starts a `-N30` game at `cols` × `rows` with `extra` options and
-/// environment and expects it drawn with `look`.
+/// environment, expects it drawn with `look`, and quits.
 fn look_test(cols: u16, rows: u16, seed: u64, extra: &[&str], env: &[(&str, &str)], look: Look) {
-    let game = batch(&["-N30"], seed, &[]);
-    let mut options = Options::new(cols, rows)
-        .arg(format!("--seed={seed}"))
-        .arg("-N30")
-        .args(extra.iter().copied());
-    for &(key, value) in env {
-        options = options.env(key, value);
-    }
-    let mut term = Term::spawn(CLINES, options);
-    let mut view = View::new(game, cols, rows);
-    view.look = look;
-    term.expect("the board in the expected glyphs and colours", |screen| {
-        view.locate_cursor(screen)
-    });
+    let with_env = |options: Options| {
+        env.iter()
+            .fold(options, |options, &(key, value)| options.env(key, value))
+    };
+    let (mut term, view) = start_with(cols, rows, seed, &["-N30"], extra, look, with_env);
     quit_and_check(&mut term, view.game.score);
 }
 
