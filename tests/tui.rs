@@ -228,6 +228,9 @@ enum Pose {
     TopBlank,
     /// Mini mode, 2 × 2 interior: the bottom row blank.
     BottomBlank,
+    /// Any of the poses of the cell size (for a chip jumping while the test
+    /// looks at something else).
+    Any,
 }
 
 /// What the screen should show: a game in a window of a given size.
@@ -448,6 +451,25 @@ impl View {
     /// `Ok` if `screen` shows exactly this view, otherwise the first
     /// differences.
     fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
+        if let Some((pos, Pose::Any)) = self.selected {
+            let poses: &[Pose] = match self.cell_size() {
+                2 => &[Pose::Shift(0), Pose::JumpGlyph],
+                3 => &[Pose::Shift(0), Pose::TopBlank, Pose::BottomBlank],
+                _ => &[Pose::Shift(0), Pose::Shift(1), Pose::Shift(-1)],
+            };
+            let mut result = Ok(());
+            for &pose in poses {
+                let posed = View {
+                    selected: Some((pos, pose)),
+                    ..self.clone()
+                };
+                result = posed.check(screen);
+                if result.is_ok() {
+                    break;
+                }
+            }
+            return result;
+        }
         let differences = self.differences(screen);
         if differences.is_empty() {
             Ok(())
@@ -774,6 +796,83 @@ fn q_in_the_remapped_keys_moves_instead_of_quitting() {
     drive(&mut term, &view, &steps);
     term.key(Key::Ctrl('c'));
     check_exit(&mut term, 0);
+}
+
+/// Moves the cursor to `target` with the arrow keys, waiting for each step.
+fn go_to(term: &mut Term, view: &View, target: Pos) -> View {
+    let mut view = view.clone();
+    loop {
+        let (x, y) = view.cursor.expect("a visible cursor");
+        let (key, next) = match (x.cmp(&target.0), y.cmp(&target.1)) {
+            (std::cmp::Ordering::Less, _) => (Key::Right, (x + 1, y)),
+            (std::cmp::Ordering::Greater, _) => (Key::Left, (x - 1, y)),
+            (_, std::cmp::Ordering::Less) => (Key::Down, (x, y + 1)),
+            (_, std::cmp::Ordering::Greater) => (Key::Up, (x, y - 1)),
+            _ => return view,
+        };
+        term.key(key);
+        view = view.with_cursor(Some(next));
+        expect_view(term, &view, &format!("the cursor at {next:?}"));
+    }
+}
+
+#[test]
+fn action_key_selects_changes_and_clears_the_selection() {
+    let (mut term, view) = start(100, 50, 25, &["-N6"], &[]);
+    let game = view.game.clone();
+    let chips = game.chips();
+    let (b, target) = some_move(&game);
+    let a = *chips.iter().find(|&&chip| chip != b).expect("two chips");
+    let space = Key::Char(' ');
+
+    let view = go_to(&mut term, &view, a);
+    term.key(space);
+    let selected_a = View {
+        selected: Some((a, Pose::Shift(1))),
+        ..view.clone()
+    };
+    expect_view(&term, &selected_a, "A selected, jumping under the cursor");
+    let view = View {
+        selected: Some((a, Pose::Any)),
+        ..view
+    };
+
+    // Another chip takes the selection; the same chip again clears it.
+    let view = go_to(&mut term, &view, b);
+    term.key(space);
+    let selected_b = View {
+        selected: Some((b, Pose::Shift(1))),
+        ..view.clone()
+    };
+    expect_view(&term, &selected_b, "B selected instead of A");
+    term.key(space);
+
+    // With nothing selected, the action on an empty cell does nothing:
+    // the board stays as it was while the cursor goes back to B.
+    let view = View {
+        selected: None,
+        ..view
+    };
+    let view = go_to(&mut term, &view, target);
+    term.key(space);
+    let view = go_to(&mut term, &view, b);
+
+    // Selected again, B moves where the headless mode moves it.
+    term.key(space);
+    let view = View {
+        selected: Some((b, Pose::Any)),
+        ..view
+    };
+    let view = go_to(&mut term, &view, target);
+    term.key(space);
+    let command = format!("move {} {} {} {}", b.0, b.1, target.0, target.1);
+    let after = View {
+        game: batch(&["-N6"], 25, &[command]),
+        selected: None,
+        ..view
+    };
+    expect_view(&term, &after, "B moved by the keyboard");
+    quit_and_check(&mut term, after.game.score);
 }
 
 /// A chip of `game` with an empty cell it can reach, the farthest first
