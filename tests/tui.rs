@@ -1176,7 +1176,7 @@ fn selected_chip_jumps_in_a_one_character_interior() {
 }
 
 #[test]
-fn clicks_on_grid_lines_are_ignored() {
+fn clicks_on_grid_lines_and_other_mouse_events_are_ignored() {
     let (mut term, view) = start(100, 50, 24, &[], &[]);
     let (from, to) = some_move(&view.game);
     let s = view.cell_size() as u16;
@@ -1184,7 +1184,17 @@ fn clicks_on_grid_lines_are_ignored() {
     // The chip's left and top grid lines: nothing selected.
     term.click(col - col % s, row);
     term.click(col, row - row % s);
-    // Then a key that moves the cursor proves both clicks were handled.
+    // Middle and right buttons, the wheel, motion with and without the
+    // left button held, a left press without its release: nothing either.
+    for code in [1, 2] {
+        term.mouse(code, col, row, false);
+        term.mouse(code, col, row, true);
+    }
+    for code in [64, 65, 35, 32] {
+        term.mouse(code, col, row, false);
+    }
+    term.mouse(0, col, row, false);
+    // Then a key that moves the cursor proves all that was handled.
     let cursor = view.cursor.expect("cursor");
     let (key, next) = if cursor.0 > 0 {
         (Key::Left, (cursor.0 - 1, cursor.1))

@@ -488,8 +488,18 @@ impl Term {
     /// encoding: `ESC [ < 0 ; X ; Y M` then `ESC [ < 0 ; X ; Y m` with
     /// 1-based X and Y.
     pub fn click(&mut self, col: u16, row: u16) {
+        self.mouse(0, col, row, false);
+        self.mouse(0, col, row, true);
+    }
+
+    /// Sends one SGR mouse report: `ESC [ < CODE ; X ; Y M` (or `m` for a
+    /// button release) at screen column `col`, row `row` (0-based). `code`
+    /// is the xterm button code: 0 left, 1 middle, 2 right, 64/65 the wheel,
+    /// plus 32 for motion (35: motion with no button).
+    pub fn mouse(&mut self, code: u16, col: u16, row: u16, release: bool) {
         let (x, y) = (col + 1, row + 1);
-        self.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes());
+        let end = if release { 'm' } else { 'M' };
+        self.send(format!("\x1b[<{code};{x};{y}{end}").as_bytes());
     }
 
     /// Resizes the window: the parser first, so that what the program draws
