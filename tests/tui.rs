@@ -228,6 +228,9 @@ enum Pose {
     TopBlank,
     /// Mini mode, 2 × 2 interior: the bottom row blank.
     BottomBlank,
+    /// Any of the poses of the cell size (for a chip jumping while the test
+    /// looks at something else).
+    Any,
 }
 
 /// What the screen should show: a game in a window of a given size.
@@ -392,16 +395,14 @@ impl View {
         cells
     }
 
-    /// `Ok` if `screen` shows exactly this view, otherwise the first
-    /// differences.
-    fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
-        let expected = self.render();
+    /// The screen cells (row, column) that differ from this view, with a
+    /// description of each.
+    fn differences(&self, screen: &vt100::Screen) -> Vec<(usize, usize, String)> {
         let mut differences = Vec::new();
-        for (row, line) in expected.iter().enumerate() {
+        for (row, line) in self.render().iter().enumerate() {
             for (col, want) in line.iter().enumerate() {
-                let (row, col) = (row as u16, col as u16);
-                let Some(cell) = screen.cell(row, col) else {
-                    differences.push(format!("({row},{col}) missing"));
+                let Some(cell) = screen.cell(row as u16, col as u16) else {
+                    differences.push((row, col, format!("({row},{col}) missing")));
                     continue;
                 };
                 let ch = cell.contents().chars().next().unwrap_or(' ');
@@ -416,42 +417,90 @@ impl View {
                     (None, false) => true,
                 };
                 if ch != want.ch || !good_color {
-                    differences.push(format!(
-                        "(row {row}, col {col}) expected {:?} in {:?}, found {ch:?} in {fg:?}/{:?}",
-                        want.ch,
-                        want.color,
-                        cell.bgcolor()
-                    ));
+                    let found = format!("{ch:?} in {fg:?}/{:?}", cell.bgcolor());
+                    let text = format!(
+                        "(row {row}, col {col}) expected {:?} in {:?}, found {found}",
+                        want.ch, want.color
+                    );
+                    differences.push((row, col, text));
                 }
             }
         }
+        differences
+    }
+
+    /// Describes `differences` from this view.
+    fn describe(&self, differences: &[(usize, usize, String)]) -> String {
+        let first: Vec<&str> = differences
+            .iter()
+            .take(8)
+            .map(|(_, _, text)| text.as_str())
+            .collect();
+        format!(
+            "{} cells differ from the expected {}×{} screen (s = {}, cursor {:?}, selected {:?}): {}",
+            differences.len(),
+            self.cols,
+            self.rows,
+            self.cell_size(),
+            self.cursor,
+            self.selected,
+            first.join("; ")
+        )
+    }
+
+    /// `Ok` if `screen` shows exactly this view, otherwise the first
+    /// differences.
+    fn check(&self, screen: &vt100::Screen) -> Result<(), String> {
+        if let Some((pos, Pose::Any)) = self.selected {
+            let poses: &[Pose] = match self.cell_size() {
+                2 => &[Pose::Shift(0), Pose::JumpGlyph],
+                3 => &[Pose::Shift(0), Pose::TopBlank, Pose::BottomBlank],
+                _ => &[Pose::Shift(0), Pose::Shift(1), Pose::Shift(-1)],
+            };
+            let mut result = Ok(());
+            for &pose in poses {
+                let posed = View {
+                    selected: Some((pos, pose)),
+                    ..self.clone()
+                };
+                result = posed.check(screen);
+                if result.is_ok() {
+                    break;
+                }
+            }
+            return result;
+        }
+        let differences = self.differences(screen);
         if differences.is_empty() {
             Ok(())
         } else {
-            let total = differences.len();
-            differences.truncate(8);
-            Err(format!(
-                "{total} cells differ from the expected {}×{} screen (s = {}, cursor {:?}, selected {:?}): {}",
-                self.cols,
-                self.rows,
-                self.cell_size(),
-                self.cursor,
-                self.selected,
-                differences.join("; ")
-            ))
+            Err(self.describe(&differences))
         }
     }
 
     /// `Ok(cursor)` if `screen` shows this view with the cursor on some cell.
     fn locate_cursor(&self, screen: &vt100::Screen) -> Result<Pos, String> {
-        self.game
-            .positions()
+        let plain = self.with_cursor(None);
+        let differences = plain.differences(screen);
+        if differences.is_empty() {
+            return Err("the screen matches with no cursor shown".into());
+        }
+        // The cursor can only be in a cell whose interior differs.
+        let s = self.cell_size();
+        let mut candidates: Vec<Pos> = differences
+            .iter()
+            .filter(|&&(row, col, _)| row % s != 0 && col % s != 0)
+            .map(|&(row, col, _)| (col / s, row / s))
+            .filter(|&(x, y)| x < self.game.width && y < self.game.height)
+            .collect();
+        candidates.dedup();
+        candidates
+            .into_iter()
             .find(|&p| self.with_cursor(Some(p)).check(screen).is_ok())
             .ok_or_else(|| {
-                let plain = self.with_cursor(None).check(screen).err();
                 format!(
                     "no cursor position makes the screen match; without a cursor: {}",
-                    plain.unwrap_or_else(|| "it matches (cursor not shown)".into())
+                    plain.describe(&differences)
                 )
             })
     }
@@ -568,35 +617,27 @@ fn board_5x4_at_60x30_full_mode_s7() {
 fn many_chips_in_seven_colours_full_and_mini() {
     // Seven colours use palette 7,1,2,3,4,5,6,8; 40 chips show most of them.
     let rules = ["-c7", "-N40"];
+    let colors: std::collections::BTreeSet<u8> = batch(&rules, 7, &[])
+        .cells
+        .into_iter()
+        .filter(|&c| c != 0)
+        .collect();
+    assert!(
+        colors.len() >= 5,
+        "too few colours to be a test: {colors:?}"
+    );
     for (cols, rows) in [(100, 50), (80, 24)] {
-        let game = batch(&rules, 7, &[]);
-        let colors: std::collections::BTreeSet<u8> =
-            game.cells.iter().copied().filter(|&c| c != 0).collect();
-        assert!(
-            colors.len() >= 5,
-            "too few colours to be a test: {colors:?}"
-        );
-        let mut term = Term::spawn(CLINES, Options::new(cols, rows).arg("--seed=7").args(rules));
-        let mut view = View::new(game, cols, rows);
-        view.look = Look::color(&[7, 1, 2, 3, 4, 5, 6, 8]);
-        term.expect("the opening board", |screen| view.locate_cursor(screen));
+        let look = Look::color(&[7, 1, 2, 3, 4, 5, 6, 8]);
+        let (mut term, view) = start_with(cols, rows, 7, &rules, &[], look, |o| o);
         quit_and_check(&mut term, view.game.score);
     }
 }
 
 #[test]
 fn palette_option_colours_chips_and_cursor() {
-    let palette = "9,10,11,12,13,14";
-    let game = batch(&["-N30"], 8, &[]);
-    let mut term = Term::spawn(
-        CLINES,
-        Options::new(100, 50).args(["--seed=8", "-N30", "-o", palette]),
-    );
-    let mut view = View::new(game, 100, 50);
-    view.look = Look::color(&[9, 10, 11, 12, 13, 14]);
-    term.expect("the board in the -o palette", |screen| {
-        view.locate_cursor(screen)
-    });
+    let extra = ["-o", "9,10,11,12,13,14"];
+    let look = Look::color(&[9, 10, 11, 12, 13, 14]);
+    let (mut term, view) = start_with(100, 50, 8, &["-N30"], &extra, look, |o| o);
     quit_and_check(&mut term, view.game.score);
 }
 
@@ -614,22 +655,13 @@ fn score_on_the_top_border_in_full_and_mini_mode() {
 }
 
 /// Starts a `-N30` game at `cols` × `rows` with `extra` options and
-/// environment and expects it drawn with `look`.
+/// environment, expects it drawn with `look`, and quits.
 fn look_test(cols: u16, rows: u16, seed: u64, extra: &[&str], env: &[(&str, &str)], look: Look) {
-    let game = batch(&["-N30"], seed, &[]);
-    let mut options = Options::new(cols, rows)
-        .arg(format!("--seed={seed}"))
-        .arg("-N30")
-        .args(extra.iter().copied());
-    for &(key, value) in env {
-        options = options.env(key, value);
-    }
-    let mut term = Term::spawn(CLINES, options);
-    let mut view = View::new(game, cols, rows);
-    view.look = look;
-    term.expect("the board in the expected glyphs and colours", |screen| {
-        view.locate_cursor(screen)
-    });
+    let with_env = |options: Options| {
+        env.iter()
+            .fold(options, |options, &(key, value)| options.env(key, value))
+    };
+    let (mut term, view) = start_with(cols, rows, seed, &["-N30"], extra, look, with_env);
     quit_and_check(&mut term, view.game.score);
 }
 
@@ -764,6 +796,83 @@ fn q_in_the_remapped_keys_moves_instead_of_quitting() {
     drive(&mut term, &view, &steps);
     term.key(Key::Ctrl('c'));
     check_exit(&mut term, 0);
+}
+
+/// Moves the cursor to `target` with the arrow keys, waiting for each step.
+fn go_to(term: &mut Term, view: &View, target: Pos) -> View {
+    let mut view = view.clone();
+    loop {
+        let (x, y) = view.cursor.expect("a visible cursor");
+        let (key, next) = match (x.cmp(&target.0), y.cmp(&target.1)) {
+            (std::cmp::Ordering::Less, _) => (Key::Right, (x + 1, y)),
+            (std::cmp::Ordering::Greater, _) => (Key::Left, (x - 1, y)),
+            (_, std::cmp::Ordering::Less) => (Key::Down, (x, y + 1)),
+            (_, std::cmp::Ordering::Greater) => (Key::Up, (x, y - 1)),
+            _ => return view,
+        };
+        term.key(key);
+        view = view.with_cursor(Some(next));
+        expect_view(term, &view, &format!("the cursor at {next:?}"));
+    }
+}
+
+#[test]
+fn action_key_selects_changes_and_clears_the_selection() {
+    let (mut term, view) = start(100, 50, 25, &["-N6"], &[]);
+    let game = view.game.clone();
+    let chips = game.chips();
+    let (b, target) = some_move(&game);
+    let a = *chips.iter().find(|&&chip| chip != b).expect("two chips");
+    let space = Key::Char(' ');
+
+    let view = go_to(&mut term, &view, a);
+    term.key(space);
+    let selected_a = View {
+        selected: Some((a, Pose::Shift(1))),
+        ..view.clone()
+    };
+    expect_view(&term, &selected_a, "A selected, jumping under the cursor");
+    let view = View {
+        selected: Some((a, Pose::Any)),
+        ..view
+    };
+
+    // Another chip takes the selection; the same chip again clears it.
+    let view = go_to(&mut term, &view, b);
+    term.key(space);
+    let selected_b = View {
+        selected: Some((b, Pose::Shift(1))),
+        ..view.clone()
+    };
+    expect_view(&term, &selected_b, "B selected instead of A");
+    term.key(space);
+
+    // With nothing selected, the action on an empty cell does nothing:
+    // the board stays as it was while the cursor goes back to B.
+    let view = View {
+        selected: None,
+        ..view
+    };
+    let view = go_to(&mut term, &view, target);
+    term.key(space);
+    let view = go_to(&mut term, &view, b);
+
+    // Selected again, B moves where the headless mode moves it.
+    term.key(space);
+    let view = View {
+        selected: Some((b, Pose::Any)),
+        ..view
+    };
+    let view = go_to(&mut term, &view, target);
+    term.key(space);
+    let command = format!("move {} {} {} {}", b.0, b.1, target.0, target.1);
+    let after = View {
+        game: batch(&["-N6"], 25, &[command]),
+        selected: None,
+        ..view
+    };
+    expect_view(&term, &after, "B moved by the keyboard");
+    quit_and_check(&mut term, after.game.score);
 }
 
 /// A chip of `game` with an empty cell it can reach, the farthest first
@@ -988,12 +1097,13 @@ fn mouse_selects_and_moves_a_chip_in_mini_mode() {
     mouse_move_test(80, 24, 22, Pose::JumpGlyph);
 }
 
-/// Clicks the first chip and records how it is drawn, frame after frame,
+/// Clicks the first chip and reads how it is drawn, frame after frame,
 /// until `count` poses (among `poses`, `None` meaning at rest) have been
 /// seen one after another. Frames matching none of them (before the click
 /// is handled) are skipped.
 fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> Vec<Option<Pose>> {
-    let (mut term, view) = start(cols, rows, 23, &[], &[]);
+    let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+    let (mut term, view) = start_with(cols, rows, 23, &[], &[], look, Options::record_frames);
     let chip = view.game.chips()[0];
     let (col, row) = view.point(chip);
     term.click(col, row);
@@ -1008,15 +1118,19 @@ fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> 
             (pose, view)
         })
         .collect();
-    let mut seen: Vec<Option<Pose>> = Vec::new();
-    term.expect("the chip jumping", |screen| {
-        if let Some((pose, _)) = views.iter().find(|(_, view)| view.check(screen).is_ok()) {
-            if seen.last() != Some(pose) {
-                seen.push(*pose);
+    // Every frame counts, so they are read from the recording.
+    let seen = term.expect("the chip jumping", |_| {
+        let mut seen: Vec<Option<Pose>> = Vec::new();
+        for frame in term.frames() {
+            if let Some((pose, _)) = views.iter().find(|(_, view)| view.check(&frame).is_ok()) {
+                if seen.last() != Some(pose) {
+                    seen.push(*pose);
+                }
             }
         }
         if seen.len() >= count {
-            Ok(())
+            seen.truncate(count);
+            Ok(seen)
         } else {
             Err(format!("poses so far: {seen:?}"))
         }
@@ -1062,7 +1176,7 @@ fn selected_chip_jumps_in_a_one_character_interior() {
 }
 
 #[test]
-fn clicks_on_grid_lines_are_ignored() {
+fn clicks_on_grid_lines_and_other_mouse_events_are_ignored() {
     let (mut term, view) = start(100, 50, 24, &[], &[]);
     let (from, to) = some_move(&view.game);
     let s = view.cell_size() as u16;
@@ -1070,7 +1184,17 @@ fn clicks_on_grid_lines_are_ignored() {
     // The chip's left and top grid lines: nothing selected.
     term.click(col - col % s, row);
     term.click(col, row - row % s);
-    // Then a key that moves the cursor proves both clicks were handled.
+    // Middle and right buttons, the wheel, motion with and without the
+    // left button held, a left press without its release: nothing either.
+    for code in [1, 2] {
+        term.mouse(code, col, row, false);
+        term.mouse(code, col, row, true);
+    }
+    for code in [64, 65, 35, 32] {
+        term.mouse(code, col, row, false);
+    }
+    term.mouse(0, col, row, false);
+    // Then a key that moves the cursor proves all that was handled.
     let cursor = view.cursor.expect("cursor");
     let (key, next) = if cursor.0 > 0 {
         (Key::Left, (cursor.0 - 1, cursor.1))
@@ -1224,6 +1348,35 @@ fn quitting_with_a_chip_selected_restores_the_terminal() {
         // while the screen is busy.
         term.keys(&[Key::Char(' '), Key::Right, Key::Char(' '), Key::Char('q')]);
     });
+}
+
+/// Suspends the game with `suspend`, checks the terminal is handed back
+/// and the process stopped, resumes it with SIGCONT and expects the board
+/// repainted in full.
+fn suspend_test(suspend: impl FnOnce(&mut Term)) {
+    let (mut term, view) = start(100, 50, 91, &[], &[]);
+    suspend(&mut term);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What it wrote before stopping may still be on its way to the parser.
+    term.expect_screen("the main screen with the cursor shown", |screen| {
+        !screen.alternate_screen() && !screen.hide_cursor()
+    });
+    term.assert_restored();
+    term.signal(libc::SIGCONT);
+    // Re-entering the alternate screen clears it: only a full repaint
+    // brings the board back.
+    expect_view(&term, &view, "the board repainted after SIGCONT");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn ctrl_z_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.send(&[0x1a]));
+}
+
+#[test]
+fn sigtstp_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.signal(libc::SIGTSTP));
 }
 
 #[test]

@@ -4,10 +4,11 @@
 //! the window, send signals and wait for the screen to show something.
 //!
 //! ```ignore
-//! let mut term = Term::spawn(env!("CARGO_BIN_EXE_clines"), Options::new(80, 24).arg("--seed=1"));
-//! term.wait_for_screen("the board", |screen| screen.contents().contains('|'));
+//! let options = Options::new(80, 24).arg("--seed=1");
+//! let mut term = Term::spawn(env!("CARGO_BIN_EXE_clines"), options);
+//! term.expect_screen("the board", |screen| screen.contents().contains('|'));
 //! term.key(Key::Char('q'));
-//! let status = term.wait_exit(TIMEOUT);
+//! assert!(term.wait_exit(TIMEOUT).success());
 //! term.assert_restored();
 //! ```
 //!
@@ -18,10 +19,12 @@
 //! depends on the caller's terminal settings (`NO_COLOR` in particular).
 //!
 //! Synchronisation is by waiting for a condition on the parsed screen (or the
-//! raw output) with a deadline; the harness never sleeps a fixed time.
+//! raw output) with a deadline, woken by the program's output; only process
+//! states that produce no output (exit, stop) are polled, with a deadline.
+//! Nothing sleeps a fixed time to let the program catch up.
 //!
 //! Shared by several test binaries and the `termcost` example, each of which
-//! uses a different part of it.
+//! uses a different part of it: hence `allow(dead_code)`.
 #![allow(dead_code)]
 
 use std::ffi::OsString;
@@ -229,6 +232,8 @@ struct Output {
     parser: vt100::Parser<BellCounter>,
     raw: Vec<u8>,
     closed: bool,
+    /// Chunks taken so far: tells a waiter the screen may have changed.
+    chunks: u64,
     /// With [`Options::record_frames`]: the screen at the end of every
     /// synchronized update.
     frames: Option<Vec<vt100::Screen>>,
@@ -237,6 +242,7 @@ struct Output {
 impl Output {
     /// Takes a chunk of the program's output.
     fn take(&mut self, chunk: &[u8]) {
+        self.chunks += 1;
         let start = self.raw.len();
         self.raw.extend_from_slice(chunk);
         let Some(frames) = &mut self.frames else {
@@ -289,6 +295,10 @@ impl Term {
     /// session whose controlling terminal is the pty, standard input and
     /// output (and error, unless [`Options::separate_stderr`]) on it,
     /// `TERM=xterm-256color`, in a sandbox. Panics if that fails.
+    ///
+    /// The program is started with std's `Command` on the pty's slave rather
+    /// than portable-pty's `spawn_command`, so that standard error can go to
+    /// a pipe and the exit status says whether a signal ended the program.
     pub fn spawn(program: impl AsRef<Path>, options: Options) -> Term {
         let program = program.as_ref();
         let pair = native_pty_system()
@@ -367,6 +377,7 @@ impl Term {
                 ),
                 raw: Vec::new(),
                 closed: false,
+                chunks: 0,
                 frames: options.record_frames.then(Vec::new),
             }),
             changed: Condvar::new(),
@@ -376,8 +387,12 @@ impl Term {
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
-                // End of file or EIO: the slave side is closed.
-                let n = reader.read(&mut buf).unwrap_or(0);
+                let n = match reader.read(&mut buf) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    // End of file or EIO: the slave side is closed.
+                    Ok(n) => n,
+                    Err(_) => 0,
+                };
                 let mut output = reader_shared.output.lock().expect("output lock");
                 if n == 0 {
                     output.closed = true;
@@ -473,8 +488,18 @@ impl Term {
     /// encoding: `ESC [ < 0 ; X ; Y M` then `ESC [ < 0 ; X ; Y m` with
     /// 1-based X and Y.
     pub fn click(&mut self, col: u16, row: u16) {
+        self.mouse(0, col, row, false);
+        self.mouse(0, col, row, true);
+    }
+
+    /// Sends one SGR mouse report: `ESC [ < CODE ; X ; Y M` (or `m` for a
+    /// button release) at screen column `col`, row `row` (0-based). `code`
+    /// is the xterm button code: 0 left, 1 middle, 2 right, 64/65 the wheel,
+    /// plus 32 for motion (35: motion with no button).
+    pub fn mouse(&mut self, code: u16, col: u16, row: u16, release: bool) {
         let (x, y) = (col + 1, row + 1);
-        self.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes());
+        let end = if release { 'm' } else { 'M' };
+        self.send(format!("\x1b[<{code};{x};{y}{end}").as_bytes());
     }
 
     /// Resizes the window: the parser first, so that what the program draws
@@ -542,13 +567,46 @@ impl Term {
     }
 
     /// Waits until `done` holds for the screen, or `timeout` passes: true if
-    /// it held. Checked after every chunk of output (and once at the start).
+    /// it held. Checked at the start and whenever output has come since the
+    /// last check.
     pub fn wait_for(
         &self,
         timeout: Duration,
         mut done: impl FnMut(&vt100::Screen) -> bool,
     ) -> bool {
-        self.wait_output(timeout, |output| done(output.parser.screen()))
+        self.wait_screen(timeout, |screen| {
+            if done(screen) {
+                Ok(())
+            } else {
+                Err(String::new())
+            }
+        })
+        .is_ok()
+    }
+
+    /// Waits until `check` accepts the screen, or `timeout` passes, or the
+    /// terminal closes; then returns what `check` last returned. Checks run
+    /// on a copy of the screen, so that a slow check never holds up the
+    /// reading of the program's output (which would block the program).
+    pub fn wait_screen<T>(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (screen, chunks, closed) = {
+                let output = self.output();
+                (output.parser.screen().clone(), output.chunks, output.closed)
+            };
+            let result = check(&screen);
+            if result.is_ok() || closed || Instant::now() >= deadline {
+                return result;
+            }
+            self.wait_output(deadline - Instant::now(), |output| {
+                output.chunks != chunks || output.closed
+            });
+        }
     }
 
     /// Waits until the program has rung at least `count` bells, or `timeout`
@@ -571,17 +629,21 @@ impl Term {
         what: &str,
         mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
     ) -> T {
-        let mut result = Err(String::from("not checked"));
-        self.wait_output(TIMEOUT, |output| {
-            result = check(output.parser.screen());
-            result.is_ok()
-        });
-        result.unwrap_or_else(|reason| {
-            panic!(
-                "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
-                self.contents()
-            )
-        })
+        self.wait_screen(TIMEOUT, &mut check)
+            .unwrap_or_else(|reason| {
+                let (written, closed, tail, contents) = {
+                    let output = self.output();
+                    let raw = &output.raw;
+                    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(300)..]);
+                    let contents = output.parser.screen().contents();
+                    (raw.len(), output.closed, tail.into_owned(), contents)
+                };
+                let closed = if closed { ", terminal closed" } else { "" };
+                panic!(
+                    "waited {TIMEOUT:?} for {what}: {reason}\n\
+                 {written} bytes written{closed}, ending {tail:?}\nscreen:\n{contents}"
+                )
+            })
     }
 
     /// [`Term::expect`], looking at the screen only when everything written
@@ -670,12 +732,12 @@ impl Term {
         String::from_utf8_lossy(bytes).into_owned()
     }
 
-    /// Checks, after the program exited, that it left the terminal as it
-    /// found it: the main screen shown, mouse reporting off, the cursor
-    /// visible, every DEC private mode it set reset, and the line discipline
-    /// (raw mode) back to its initial settings.
+    /// Checks that the program has left the terminal as it found it (call
+    /// it once the program has exited, or stopped itself): the main screen
+    /// shown, mouse reporting off, the cursor visible, every DEC private mode
+    /// it set reset, and the line discipline (raw mode) back to its initial
+    /// settings.
     pub fn assert_restored(&self) {
-        assert!(self.status.is_some(), "assert_restored after wait_exit");
         self.screen(|screen| {
             assert!(
                 !screen.alternate_screen(),
@@ -700,6 +762,28 @@ impl Term {
             (start.c_iflag, start.c_oflag, start.c_lflag),
             "the terminal's line settings (iflag, oflag, lflag) were not restored"
         );
+    }
+
+    /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,
+    /// SIGSTOP, …): true if it is.
+    pub fn wait_stopped(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let stat =
+                std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap_or_default();
+            // "PID (COMM) STATE ...": the state follows the last ')'.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if state == Some("T") {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Kills the program (SIGKILL) if it is still running.
