@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clines::cli::{self, Command};
+use clines::records::{self, Store};
 use clines::tui;
 
 fn main() -> ExitCode {
@@ -25,20 +26,26 @@ fn main() -> ExitCode {
             rules,
             seed,
             appearance,
-            ..
+            score_dir,
         } => {
+            // Decided on the options as given, before any seed is drawn.
+            let records = if records::records_enabled(&rules, seed) {
+                match Store::open(score_dir.as_deref()) {
+                    Ok(store) => tui::Keeping::In(store),
+                    Err(e) => tui::Keeping::Refused(format!("clines: {e}")),
+                }
+            } else {
+                tui::Keeping::Off
+            };
             let config = tui::PlayConfig {
                 rules,
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
-                scoreboard: tui::Scoreboard::default(),
+                records,
             };
             match tui::run(config) {
-                Ok(outcome) => {
-                    // The terminal may be gone (SIGHUP): nothing to report to.
-                    let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
-                    ExitCode::SUCCESS
-                }
+                // The game has printed its closing lines.
+                Ok(_) => ExitCode::SUCCESS,
                 // The required-size lines, as the original prints them.
                 Err(tui::Error::TooSmall(message)) => {
                     eprintln!("{message}");
@@ -51,7 +58,7 @@ fn main() -> ExitCode {
             }
         }
         Command::List { score_dir } => {
-            let listing = clines::records::list(score_dir.as_deref());
+            let listing = records::list(score_dir.as_deref());
             for warning in &listing.warnings {
                 eprintln!("clines: {warning}");
             }

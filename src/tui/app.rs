@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Chip, Color, Pos};
 use crate::game::{Event, Game, MoveError};
+use crate::records::{BoardRecords, HiLine};
 
+use super::Ending;
 use super::frame::Frame;
 use super::input::{Action, Dir};
 use super::layout::{self, Layout, TooSmall};
-use super::view::{self, Records, Scene, Style};
-use super::{Ending, Scoreboard};
+use super::view::{self, Scene, Style};
 
 /// One tick of a selected chip's jump.
 pub const JUMP_TICK: Duration = Duration::from_millis(200);
@@ -45,7 +46,8 @@ pub struct App {
     game: Game,
     style: Style,
     keys: [char; 5],
-    scoreboard: Scoreboard,
+    /// The records read when the game began; `None` when records are off.
+    records: Option<BoardRecords>,
     /// Terminal size: columns, rows.
     size: (usize, usize),
     layout: Result<Layout, TooSmall>,
@@ -93,7 +95,8 @@ impl Live {
         self.assisted.load(Ordering::SeqCst)
     }
 
-    fn set_score(&self, score: u64) {
+    /// Records the engine's score as it changes.
+    pub(super) fn set_score(&self, score: u64) {
         self.score.store(score, Ordering::SeqCst);
     }
 }
@@ -106,7 +109,7 @@ impl App {
         opening: Vec<Event>,
         style: Style,
         keys: [char; 5],
-        scoreboard: Scoreboard,
+        records: Option<BoardRecords>,
         (cols, rows): (usize, usize),
         now: Instant,
     ) -> App {
@@ -117,7 +120,7 @@ impl App {
             game,
             style,
             keys,
-            scoreboard,
+            records,
             size: (cols, rows),
             shown_score: 0,
             over_shown: false,
@@ -366,7 +369,7 @@ impl App {
         match &self.layout {
             Err(too_small) => view::draw_too_small(too_small, &self.style, &mut frame),
             Ok(layout) => {
-                let records = self.records();
+                let records = self.hi_line();
                 let scene = Scene {
                     layout,
                     board: &self.shown,
@@ -386,24 +389,10 @@ impl App {
         frame
     }
 
-    /// The records line for the score shown: a record the score has passed
-    /// shows the score.
-    fn records(&self) -> Option<Records> {
-        let board = &self.scoreboard;
-        if board.best.is_none() && board.own.is_none() {
-            return None;
-        }
-        let own = board.own.unwrap_or(0).max(self.shown_score);
-        let best = match &board.best {
-            Some((name, best)) if *best >= own => (name.clone(), *best),
-            _ => (board.user.clone(), own),
-        };
-        let best_is_own = best.0 == board.user;
-        Some(Records {
-            best,
-            own,
-            best_is_own,
-        })
+    /// The records line for the score shown, which overtakes the records
+    /// as it passes them.
+    fn hi_line(&self) -> Option<HiLine> {
+        self.records.as_ref()?.hi_line(self.shown_score)
     }
 }
 
@@ -440,7 +429,7 @@ mod tests {
             opening,
             style,
             ['h', 'j', 'k', 'l', ' '],
-            Scoreboard::default(),
+            None,
             (cols, rows),
             now,
         );
@@ -567,23 +556,25 @@ mod tests {
     #[test]
     fn records_follow_the_score() {
         let (mut app, _) = app_with(&[], 100, 50);
-        assert_eq!(app.records(), None);
-        app.scoreboard = Scoreboard {
-            best: Some(("ann".into(), 20)),
-            own: Some(10),
-            user: "bob".into(),
-        };
         app.shown_score = 15;
-        let records = app.records().unwrap();
-        assert_eq!(
-            (records.best, records.own, records.best_is_own),
-            (("ann".into(), 20), 15, false)
-        );
+        assert_eq!(app.hi_line(), None, "records off: no hi line");
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: Some(crate::records::Entry {
+                user: "ann".into(),
+                score: 20,
+            }),
+            own: Some(10),
+        });
+        let other = |you| HiLine::Other {
+            name: "ann".into(),
+            score: 20,
+            you,
+        };
+        assert_eq!(app.hi_line(), Some(other(15)));
+        app.shown_score = 20;
+        assert_eq!(app.hi_line(), Some(other(20)));
         app.shown_score = 21;
-        let records = app.records().unwrap();
-        assert_eq!(
-            (records.best, records.own, records.best_is_own),
-            (("bob".into(), 21), 21, true)
-        );
+        assert_eq!(app.hi_line(), Some(HiLine::Own { score: 21 }));
     }
 }

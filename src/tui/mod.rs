@@ -5,8 +5,9 @@
 //! `terminal::Guard`) and runs the event loop: one thread blocks reading
 //! terminal events, one blocks waiting for signals, and the loop sleeps on
 //! their channel, with a timeout only while something animates. Every exit
-//! (quit keys, signals, game over) goes through `end_session`; a panic
-//! restores the terminal from the panic hook.
+//! (quit keys, signals, game over, a lost terminal, and a panic through the
+//! panic hook) restores the terminal, then goes through `end_session`,
+//! which saves the record once and prints the closing lines.
 
 mod app;
 mod frame;
@@ -19,11 +20,14 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Instant;
 
 use crate::cli::Appearance;
 use crate::game::{Game, Rules};
+use crate::records::Store;
 
 use app::{App, Live};
 use frame::Renderer;
@@ -41,20 +45,21 @@ pub struct PlayConfig {
     pub seed: u64,
     /// Keys, glyphs and colours.
     pub appearance: Appearance,
-    /// The records shown on the board.
-    pub scoreboard: Scoreboard,
+    /// Whether and where the record is kept.
+    pub records: Keeping,
 }
 
-/// Records shown on the board (display only; the records module fills it;
-/// all `None` when records are off).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scoreboard {
-    /// The best record of all users: its holder's name and score.
-    pub best: Option<(String, u64)>,
-    /// The player's own record.
-    pub own: Option<u64>,
-    /// The player's user name.
-    pub user: String,
+/// Whether and where a game's record is kept.
+#[derive(Clone, Debug)]
+pub enum Keeping {
+    /// Records are off for this game (rules off the defaults, a fixed
+    /// seed): nothing is read or written, no `hi` line.
+    Off,
+    /// Records are on, but this player's cannot be kept; the message says
+    /// why and is printed once the terminal is restored.
+    Refused(String),
+    /// The record is read from and saved to this store.
+    In(Store),
 }
 
 /// How a game ended.
@@ -119,8 +124,10 @@ impl From<io::Error> for Error {
 
 /// Plays one game in the terminal until the player quits, a signal arrives
 /// or the game is over and a key is pressed. The terminal is restored on
-/// every path. A terminal too small for the board is reported before any
-/// terminal mode changes.
+/// every path, then the record is saved (see [`Keeping`]) and the closing
+/// lines printed: what became of the record, then `Scores earned : N`.
+/// A terminal too small for the board is reported before any terminal
+/// mode changes, and nothing is saved or printed then.
 pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (cols, rows) = crossterm::terminal::size()?;
     let (cols, rows) = (usize::from(cols), usize::from(rows));
@@ -130,21 +137,29 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let color = view::use_color(config.appearance.mode);
     let style = view::Style::new(&config.appearance, rules.colors, color);
+    let board_records = match &config.records {
+        Keeping::In(store) => Some(store.board_records()),
+        Keeping::Off | Keeping::Refused(_) => None,
+    };
     let (game, opening) = Game::new(rules, config.seed);
     let mut app = App::new(
         game,
         opening,
         style,
         config.appearance.keys,
-        config.scoreboard,
+        board_records,
         (cols, rows),
         Instant::now(),
     );
 
-    let live = app.live();
+    let session = Arc::new(Session {
+        live: app.live(),
+        records: config.records,
+        ended: AtomicBool::new(false),
+    });
+    let for_panic = Arc::clone(&session);
     terminal::install_panic_hook(move || {
-        let outcome = end_session(&live, Ending::Panic);
-        let _ = writeln!(io::stdout(), "Scores earned : {}", outcome.score);
+        end_session(&for_panic, Ending::Panic);
     });
     let mut guard = terminal::Guard::enter()?;
     // Frames go straight to the terminal, one write each, bypassing the
@@ -152,30 +167,71 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let (sender, receiver) = mpsc::channel();
     let signals = terminal::spawn_sources(sender)?;
-    let live = app.live();
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
     let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);
     signals.close();
     drop(guard);
     match result {
-        Ok(ending) => Ok(end_session(&live, ending)),
+        Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
             // The game still ends the usual way, so its score is not lost.
-            end_session(&live, Ending::TerminalLost);
+            end_session(&session, Ending::TerminalLost);
             Err(Error::Io(e))
         }
     }
 }
 
+/// Printed instead of saving when the built-in player helped.
+const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
+
+/// What every way out of a game needs, shared with the panic hook.
+#[derive(Debug)]
+struct Session {
+    /// The game's score and whether it was assisted, kept current.
+    live: Arc<Live>,
+    /// Where the record goes.
+    records: Keeping,
+    /// Set by the first ending, so that the record is saved and the closing
+    /// lines printed once even if a panic follows another ending.
+    ended: AtomicBool,
+}
+
 /// The one way out of a game, after the terminal is restored: every ending,
-/// a panic included, comes through here with the game's live state.
-fn end_session(live: &Live, ending: Ending) -> Outcome {
-    Outcome {
-        score: live.score(),
+/// a panic included, comes through here. The first call saves the record
+/// (only the file system is involved, so a closed terminal cannot stop it)
+/// and then prints the closing lines; a failed write is ignored, as the
+/// terminal may be gone (SIGHUP).
+fn end_session(session: &Session, ending: Ending) -> Outcome {
+    let outcome = Outcome {
+        score: session.live.score(),
         ending,
-        assisted: live.assisted(),
+        assisted: session.live.assisted(),
+    };
+    if session.ended.swap(true, Ordering::SeqCst) {
+        return outcome;
     }
+    let (notice, problem) = match &session.records {
+        Keeping::Off => (None, None),
+        Keeping::Refused(why) => (None, Some(why.clone())),
+        Keeping::In(_) if outcome.assisted => (Some(ASSISTED), None),
+        // Nothing to save, and no record to create at 0.
+        Keeping::In(_) if outcome.score == 0 => (None, None),
+        Keeping::In(store) => match store.save(outcome.score) {
+            Ok(saved) => (saved.message(), None),
+            Err(e) => (None, Some(format!("clines: {e}"))),
+        },
+    };
+    if let Some(problem) = problem {
+        let _ = writeln!(io::stderr(), "{problem}");
+    }
+    let mut out = io::stdout().lock();
+    if let Some(notice) = notice {
+        let _ = writeln!(out, "{notice}");
+    }
+    let _ = writeln!(out, "Scores earned : {}", outcome.score);
+    let _ = out.flush();
+    outcome
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
@@ -284,7 +340,7 @@ mod tests {
             opening,
             view::Style::new(&appearance, 5, true),
             appearance.keys,
-            Scoreboard::default(),
+            None,
             (cols, rows),
             Instant::now(),
         )
@@ -384,6 +440,54 @@ mod tests {
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], frames[0]);
         assert_eq!(frames[2], frames[0]);
+    }
+
+    fn session(score: u64, records: Keeping) -> Session {
+        let live = Arc::new(Live::default());
+        live.set_score(score);
+        Session {
+            live,
+            records,
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    fn stored(dir: &std::path::Path) -> Option<u64> {
+        Store::new(dir, "me")
+            .unwrap()
+            .load()
+            .unwrap()
+            .map(|r| r.score)
+    }
+
+    #[test]
+    fn the_first_ending_saves_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = session(30, Keeping::In(Store::new(dir.path(), "me").unwrap()));
+        let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(
+            outcome,
+            Outcome {
+                score: 30,
+                ending: Ending::Signal(signal_hook::consts::SIGHUP),
+                assisted: false,
+            }
+        );
+        assert_eq!(stored(dir.path()), Some(30));
+        // A panic after the ending (in the hook) must not save again.
+        session.live.set_score(50);
+        assert_eq!(end_session(&session, Ending::Panic).score, 50);
+        assert_eq!(stored(dir.path()), Some(30));
+    }
+
+    #[test]
+    fn nothing_saved_without_points_or_with_records_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        end_session(&session(0, Keeping::In(store)), Ending::Quit);
+        end_session(&session(40, Keeping::Off), Ending::Quit);
+        end_session(&session(40, Keeping::Refused("off".into())), Ending::Quit);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

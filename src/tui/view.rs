@@ -5,6 +5,7 @@
 
 use crate::board::{Board, Chip, Color, Pos};
 use crate::cli::{Appearance, ColorMode};
+use crate::records::HiLine;
 
 use super::frame::{Frame, Ink};
 use super::layout::{self, Layout, TooSmall};
@@ -123,21 +124,10 @@ pub struct Scene<'a> {
     pub flashing: &'a [Chip],
     /// The score shown.
     pub score: u64,
-    /// The records line, if any.
-    pub records: Option<&'a Records>,
+    /// The records line on the bottom border, if any.
+    pub records: Option<&'a HiLine>,
     /// Whether the game-over box is up.
     pub game_over: bool,
-}
-
-/// The records shown on the bottom border, already updated for the score.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Records {
-    /// The best record of all users: its holder and score.
-    pub best: (String, u64),
-    /// The player's own record.
-    pub own: u64,
-    /// Whether the best record is the player's own.
-    pub best_is_own: bool,
 }
 
 /// The text of the game-over box.
@@ -194,19 +184,10 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
     }
     if let Some(records) = scene.records {
         let bottom = layout.rows() - 1;
-        let (name, best) = &records.best;
-        if !layout.is_full() {
-            frame.text(bottom, 1, &format!("[ hi : {best} ]"), style.board);
-        } else if records.best_is_own {
-            frame.text(
-                bottom,
-                FULL_TEXT_COL,
-                &format!("=[ hi : {best} ]="),
-                style.board,
-            );
+        if layout.is_full() {
+            frame.text(bottom, FULL_TEXT_COL, &records.full_text(), style.board);
         } else {
-            let text = format!("=[ hi -- {name}:{best} you:{} ]=", records.own);
-            frame.text(bottom, FULL_TEXT_COL, &text, style.board);
+            frame.text(bottom, 1, &records.mini_text(), style.board);
         }
     }
     if scene.game_over {
@@ -499,10 +480,10 @@ mod tests {
     fn score_records_and_game_over() {
         let layout = Layout::fit(100, 50, 9, 9).unwrap();
         let board = Board::new(9, 9);
-        let records = Records {
-            best: ("ann".into(), 120),
-            own: 30,
-            best_is_own: false,
+        let records = HiLine::Other {
+            name: "ann".into(),
+            score: 120,
+            you: 30,
         };
         let mut scene = scene(&layout, &board);
         scene.score = 42;
@@ -519,11 +500,7 @@ mod tests {
         assert_eq!(&rows[1][..28], "|+-------------------------+");
         assert_eq!(&rows[2][..28], "||Game over, press a key...|");
         assert_eq!(rows[3][..28], rows[1][..28]);
-        let own = Records {
-            best: ("me".into(), 50),
-            own: 50,
-            best_is_own: true,
-        };
+        let own = HiLine::Own { score: 50 };
         scene.records = Some(&own);
         let rows_full = screen_rows(&render(&scene, &style(true), 100, 50));
         assert!(rows_full[45][8..].starts_with("=[ hi : 50 ]=-"));

@@ -1,0 +1,470 @@
+//! Records kept by real games: `clines` in a pseudo-terminal, played by a
+//! small test player that reads the board off the screen and moves chips
+//! with the mouse until it scores, then ended by a key or a real signal.
+//! Each test has its own temporary score directory.
+
+mod pty;
+
+use std::collections::VecDeque;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use pty::{Key, Options, Sandbox, TIMEOUT, Term};
+
+const CLINES: &str = env!("CARGO_BIN_EXE_clines");
+/// The default board.
+const SIDE: usize = 9;
+/// The default shortest line.
+const LINE: usize = 5;
+/// Moves the player may take to score; a greedy player needs far fewer.
+const MAX_MOVES: usize = 40;
+/// How long the player may take to score.
+const PLAY_DEADLINE: Duration = Duration::from_secs(60);
+/// Leaves full-screen mode.
+const LEAVE_ALTERNATE: &[u8] = b"\x1b[?1049l";
+
+/// A cell on the board: column, row.
+type Pos = (usize, usize);
+
+/// The board as read off the screen: the chip colour (palette number) in
+/// each cell, and the score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Seen {
+    cells: [[Option<u8>; SIDE]; SIDE],
+    score: u64,
+}
+
+impl Seen {
+    fn get(&self, (x, y): Pos) -> Option<u8> {
+        self.cells[y][x]
+    }
+
+    fn chips(&self) -> usize {
+        self.cells.iter().flatten().flatten().count()
+    }
+}
+
+/// Cell size of the default board in a `cols` × `rows` window (SPEC §5).
+fn cell_size(cols: u16, rows: u16) -> usize {
+    ((usize::from(cols) - 1) / SIDE).min((usize::from(rows) - 1) / SIDE)
+}
+
+/// Reads the board in full mode: each cell's middle interior row, first
+/// interior column, is the widest row of the chip's diamond and is left
+/// alone by the cursor. Fails while chips flash (drawn in the cursor's
+/// white) or a cell shows something unexpected, so that only settled
+/// boards are read.
+fn read_board(screen: &vt100::Screen, s: usize) -> Result<Seen, String> {
+    let mut cells = [[None; SIDE]; SIDE];
+    for (y, row) in cells.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            let (r, c) = (y * s + 1 + (s - 1) / 2, x * s + 1);
+            let shown = screen
+                .cell(r as u16, c as u16)
+                .ok_or_else(|| format!("no cell at row {r}, column {c}"))?;
+            *cell = match (shown.contents(), shown.fgcolor()) {
+                ("" | " ", _) => None,
+                ("O", vt100::Color::Idx(color @ 1..=5)) => Some(color),
+                (text, color) => {
+                    return Err(format!("cell {x},{y} shows {text:?} in {color:?}"));
+                }
+            };
+        }
+    }
+    Ok(Seen {
+        cells,
+        score: score_on(screen),
+    })
+}
+
+/// The score on the top border, 0 while none is shown.
+fn score_on(screen: &vt100::Screen) -> u64 {
+    let top = screen
+        .rows(0, screen.size().1.get())
+        .next()
+        .unwrap_or_default();
+    top.split("=[ score : ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The text of the bottom border of a board of cell size `s`.
+fn bottom_border(screen: &vt100::Screen, s: usize) -> String {
+    let row = (SIDE * s) as u16;
+    screen
+        .rows(0, screen.size().1.get())
+        .nth(row.into())
+        .unwrap_or_default()
+}
+
+/// Empty cells reachable from `from` along 4-connected empty cells.
+fn reachable(seen: &Seen, from: Pos) -> Vec<Pos> {
+    let mut found = vec![from];
+    let mut queue = VecDeque::from([from]);
+    while let Some((x, y)) = queue.pop_front() {
+        let steps = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+        for (dx, dy) in steps {
+            let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else {
+                continue;
+            };
+            let next = (nx, ny);
+            if nx < SIDE && ny < SIDE && seen.get(next).is_none() && !found.contains(&next) {
+                found.push(next);
+                queue.push_back(next);
+            }
+        }
+    }
+    found.remove(0);
+    found
+}
+
+/// Every run of `LINE` cells in a row or a column.
+fn windows() -> Vec<Vec<Pos>> {
+    let mut all = Vec::new();
+    for fixed in 0..SIDE {
+        for start in 0..=SIDE - LINE {
+            all.push((start..start + LINE).map(|i| (i, fixed)).collect());
+            all.push((start..start + LINE).map(|i| (fixed, i)).collect());
+        }
+    }
+    all
+}
+
+/// A move toward a line of one colour: the window holding most chips of
+/// one colour (fewest strangers breaking ties); a stranger in it is moved
+/// out, else a chip of that colour is brought in. Falls back to any legal
+/// move.
+fn plan(seen: &Seen) -> Option<(Pos, Pos)> {
+    let mut candidates: Vec<(i64, u8, Vec<Pos>)> = Vec::new();
+    for window in windows() {
+        for color in 1..=5 {
+            let own = window
+                .iter()
+                .filter(|&&p| seen.get(p) == Some(color))
+                .count() as i64;
+            let strangers = window
+                .iter()
+                .filter(|&&p| seen.get(p).is_some_and(|c| c != color))
+                .count() as i64;
+            candidates.push((own * 4 - strangers * 3, color, window.clone()));
+        }
+    }
+    candidates.sort_by_key(|(value, _, _)| -value);
+    let all: Vec<Pos> = (0..SIDE)
+        .flat_map(|y| (0..SIDE).map(move |x| (x, y)))
+        .collect();
+    for (_, color, window) in &candidates {
+        let stranger = window
+            .iter()
+            .find(|&&p| seen.get(p).is_some_and(|c| c != *color));
+        if let Some(&from) = stranger {
+            if let Some(to) = reachable(seen, from)
+                .into_iter()
+                .find(|to| !window.contains(to))
+            {
+                return Some((from, to));
+            }
+            continue;
+        }
+        for &to in window.iter().filter(|&&p| seen.get(p).is_none()) {
+            let from = all.iter().copied().find(|&p| {
+                seen.get(p) == Some(*color)
+                    && !window.contains(&p)
+                    && reachable(seen, p).contains(&to)
+            });
+            if let Some(from) = from {
+                return Some((from, to));
+            }
+        }
+    }
+    all.iter()
+        .filter(|&&p| seen.get(p).is_some())
+        .find_map(|&from| reachable(seen, from).first().map(|&to| (from, to)))
+}
+
+/// Plays the game in `term` (full mode, `cols` × `rows`) until it scores;
+/// returns the score.
+fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
+    let s = cell_size(cols, rows);
+    assert!(s >= 4, "the player reads full mode only");
+    let started = Instant::now();
+    let mut seen = term.expect_frame("the opening board", |screen| {
+        read_board(screen, s).and_then(|seen| match seen.chips() {
+            0 => Err("no chips yet".into()),
+            _ => Ok(seen),
+        })
+    });
+    for _ in 0..MAX_MOVES {
+        if seen.score > 0 {
+            return seen.score;
+        }
+        assert!(
+            started.elapsed() < PLAY_DEADLINE,
+            "no score after {PLAY_DEADLINE:?}"
+        );
+        let (from, to) = plan(&seen).expect("a legal move");
+        let centre = |(x, y): Pos| ((x * s + s / 2) as u16, (y * s + s / 2) as u16);
+        let (from_col, from_row) = centre(from);
+        let (to_col, to_row) = centre(to);
+        term.click(from_col, from_row);
+        term.click(to_col, to_row);
+        let before = seen;
+        let color = before.get(from);
+        // The turn is over once nothing flashes and either points were
+        // scored or the chip has arrived and the computer's chips landed
+        // (perhaps on the cell the chip left).
+        seen = term.expect_frame(&format!("the move {from:?} -> {to:?}"), |screen| {
+            let now = read_board(screen, s)?;
+            let done = now.score > before.score
+                || (now.get(to) == color && now.chips() == before.chips() + 3);
+            if done {
+                Ok(now)
+            } else {
+                Err(format!("{} chips, score {}", now.chips(), now.score))
+            }
+        });
+    }
+    panic!("no score after {MAX_MOVES} moves:\n{}", term.contents());
+}
+
+/// The name records are kept under: the real user's.
+fn user() -> String {
+    clines::records::current_user().expect("the test runs as a user with a safe name")
+}
+
+/// `clines -l` in `sandbox`.
+fn listing(sandbox: &Sandbox) -> String {
+    let mut command = Command::new(CLINES);
+    command.arg("-l");
+    sandbox.apply(&mut command);
+    let output = command.output().expect("clines -l runs");
+    assert!(output.status.success(), "clines -l: {output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8 listing")
+}
+
+/// Everything written after the program left full-screen mode for the last
+/// time.
+fn after_leaving(term: &Term) -> String {
+    let raw = term.raw_output();
+    let at = raw
+        .windows(LEAVE_ALTERNATE.len())
+        .rposition(|w| w == LEAVE_ALTERNATE)
+        .expect("the program left full-screen mode");
+    String::from_utf8_lossy(&raw[at..]).into_owned()
+}
+
+/// Waits for the exit and checks it: status 0, terminal restored, `lines`
+/// then `Scores earned : N` printed after full-screen mode was left.
+fn check_exit(term: &mut Term, lines: &[&str], score: u64) {
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(0), "exit status {status:?}");
+    term.assert_restored();
+    let after = after_leaving(term);
+    let mut expected: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+    expected.push(format!("Scores earned : {score}"));
+    let mut rest = after.as_str();
+    for line in &expected {
+        let at = rest
+            .find(line.as_str())
+            .unwrap_or_else(|| panic!("{line:?} not printed, in order, after exit: {after:?}"));
+        rest = &rest[at + line.len()..];
+    }
+}
+
+/// A default-rules game in `sandbox` at 100 × 50, played until it scores.
+fn scoring_game(sandbox: &Sandbox, args: &[&str]) -> (Term, u64) {
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(sandbox)
+            .args(args.iter().copied()),
+    );
+    let score = play_until_scored(&mut term, 100, 50);
+    (term, score)
+}
+
+/// The record file of the current user.
+fn record_file(sandbox: &Sandbox) -> std::path::PathBuf {
+    sandbox.score_dir().join(format!("{}.toml", user()))
+}
+
+/// The stored record's score, read from the TOML file.
+fn stored_score(path: &Path) -> u64 {
+    let text = fs::read_to_string(path).expect("the record file is readable");
+    let line = text
+        .lines()
+        .find_map(|line| line.strip_prefix("score = "))
+        .unwrap_or_else(|| panic!("no score in {text:?}"));
+    line.trim().parse().expect("a number")
+}
+
+/// Ends a scoring game with `end`, then checks the record: saved, the
+/// messages printed, listed by `clines -l`; a later game quit at once
+/// leaves it alone.
+fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
+    let sandbox = Sandbox::new();
+    let (mut term, score) = scoring_game(&sandbox, &[]);
+    end(&mut term);
+    check_exit(&mut term, &["New record saved!"], score);
+    let file = record_file(&sandbox);
+    assert_eq!(stored_score(&file), score);
+    assert_eq!(listing(&sandbox), format!("*{:<8}\t{score}\n", user()));
+
+    let saved = fs::read(&file).expect("the record");
+    let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
+    term.expect_text(&format!("=[ hi : {score} ]="));
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert!(!after_leaving(&term).contains("saved"));
+    assert_eq!(
+        fs::read(&file).expect("the record"),
+        saved,
+        "record changed"
+    );
+}
+
+#[test]
+fn sigterm_saves_the_record() {
+    scoring_game_ended_by(|term| term.signal(libc::SIGTERM));
+}
+
+#[test]
+fn sigint_saves_the_record() {
+    scoring_game_ended_by(|term| term.signal(libc::SIGINT));
+}
+
+#[test]
+fn q_saves_the_record() {
+    scoring_game_ended_by(|term| term.key(Key::Char('q')));
+}
+
+/// SIGHUP, as when the terminal is closed: the record is saved without
+/// the terminal's help. A symlink planted at the record's place is
+/// replaced by the record, and what it pointed to is left alone.
+#[test]
+fn sighup_saves_the_record_replacing_a_planted_symlink() {
+    let sandbox = Sandbox::new();
+    let target = sandbox.home().join("precious");
+    fs::write(&target, "not a record\n").expect("write the symlink's target");
+    let file = record_file(&sandbox);
+    std::os::unix::fs::symlink(&target, &file).expect("plant the symlink");
+    let (mut term, score) = scoring_game(&sandbox, &[]);
+    term.signal(libc::SIGHUP);
+    check_exit(&mut term, &["New record saved!"], score);
+    assert!(
+        fs::symlink_metadata(&file)
+            .expect("the record")
+            .file_type()
+            .is_file(),
+        "the record is a regular file"
+    );
+    assert_eq!(stored_score(&file), score);
+    assert_eq!(
+        fs::read_to_string(&target).expect("the target"),
+        "not a record\n"
+    );
+}
+
+/// Another user's higher record, in the original's format: shown on the
+/// board, passed by nobody, so the saved record is a personal one; shown
+/// in mini mode as the best score alone.
+#[test]
+fn another_users_higher_record_is_shown_and_kept() {
+    let sandbox = Sandbox::new();
+    let other = sandbox.score_dir().join("zed.cscore");
+    let cscore = [
+        0xC001_CEED_u32.to_be_bytes(),
+        1_u32.to_be_bytes(),
+        100_000_i32.to_be_bytes(),
+    ]
+    .concat();
+    fs::write(&other, &cscore).expect("write the other user's record");
+    // Default rules given explicitly keep records on.
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["-w9", "-n", "3", "-i5"]),
+    );
+    term.expect_screen("the other user's record", |screen| {
+        bottom_border(screen, 5)
+            .get(8..)
+            .is_some_and(|text| text.starts_with("=[ hi -- zed:100000 you:0 ]="))
+    });
+    let score = play_until_scored(&mut term, 100, 50);
+    let live = format!("=[ hi -- zed:100000 you:{score} ]=");
+    term.expect_screen("the score passing the player's record", |screen| {
+        bottom_border(screen, 5)
+            .get(8..)
+            .is_some_and(|text| text.starts_with(&live))
+    });
+    term.signal(libc::SIGQUIT);
+    check_exit(&mut term, &["New personal record saved!"], score);
+    assert_eq!(
+        listing(&sandbox),
+        format!(" zed     \t100000\n*{:<8}\t{score}\n", user())
+    );
+    assert_eq!(fs::read(&other).expect("zed's record"), cscore);
+
+    let mut term = Term::spawn(CLINES, Options::new(80, 24).sandbox(&sandbox));
+    term.expect_screen("the best record in mini mode", |screen| {
+        bottom_border(screen, 2).starts_with("|[ hi : 100000 ]-")
+    });
+    term.key(Key::Ctrl('c'));
+    check_exit(&mut term, &[], 0);
+}
+
+/// A score directory that cannot be created: the game plays, and at the
+/// end says that the record could not be saved and why.
+#[test]
+fn an_unusable_score_directory_is_reported_at_exit() {
+    let sandbox = Sandbox::new();
+    let not_a_dir = sandbox.home().join("file");
+    fs::write(&not_a_dir, "").expect("write a file");
+    let score_dir = not_a_dir.join("scores");
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .env("CLINES_SCORE_DIR", &score_dir)
+            .separate_stderr(),
+    );
+    let score = play_until_scored(&mut term, 100, 50);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], score);
+    let stderr = term.stderr();
+    assert!(
+        stderr.contains("the record could not be saved")
+            && stderr.contains(&score_dir.display().to_string()),
+        "stderr: {stderr:?}"
+    );
+    assert!(!after_leaving(&term).contains("saved!"));
+}
+
+/// With a fixed seed or rules off the defaults, records are off: no `hi`
+/// line though a record exists, and nothing written.
+#[test]
+fn records_are_off_with_a_seed_or_other_rules() {
+    let sandbox = Sandbox::new();
+    let other = sandbox.score_dir().join("zed.toml");
+    fs::write(&other, "score = 7\nset_at = 0\n").expect("write a record");
+    for args in [&["--seed=3"][..], &["-N4"][..]] {
+        let (mut term, score) = scoring_game(&sandbox, args);
+        assert!(
+            !term.contents().contains("hi "),
+            "{args:?}: a hi line:\n{}",
+            term.contents()
+        );
+        term.key(Key::Char('q'));
+        check_exit(&mut term, &[], score);
+        let names: Vec<_> = fs::read_dir(sandbox.score_dir())
+            .expect("the score directory")
+            .map(|entry| entry.expect("an entry").file_name())
+            .collect();
+        assert_eq!(names, ["zed.toml"], "{args:?}");
+    }
+}
