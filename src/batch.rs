@@ -26,8 +26,8 @@ pub fn run<R: BufRead, W: Write>(
         let command = words.next().unwrap_or_default();
         let args: Vec<&str> = words.collect();
         match command {
-            "quit" => break,
-            "board" => write_board(&game, &mut output)?,
+            "quit" if args.is_empty() => break,
+            "board" if args.is_empty() => write_board(&game, &mut output)?,
             _ => {
                 let answer =
                     answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
@@ -80,6 +80,8 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             game.clear();
             Ok("ok".into())
         }
+        // Reached only with arguments; without, `run` handles them.
+        "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         "hint" => Err("hint is not available in this version".into()),
         _ => Err(format!(
             "unknown command '{command}' (commands: board status move put clear hint quit)"
