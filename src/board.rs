@@ -279,7 +279,9 @@ impl Board {
     }
 
     /// The neighbours of `at` in the order a step toward `to` tries them:
-    /// vertically toward it, horizontally toward it, then the rest.
+    /// vertically toward it, horizontally toward it, then the rest. On the
+    /// target's row no vertical step leads toward it, so the horizontal step
+    /// toward it comes first there.
     fn step_preference(&self, at: Pos, to: Pos) -> [Option<Pos>; 4] {
         let up = (at.y > 0).then(|| Pos::new(at.x, at.y - 1));
         let down = (at.y + 1 < self.height).then(|| Pos::new(at.x, at.y + 1));
@@ -291,7 +293,11 @@ impl Board {
         } else {
             (right, left)
         };
-        [toward_v, toward_h, away_v, away_h]
+        if to.y == at.y {
+            [toward_h, toward_v, away_v, away_h]
+        } else {
+            [toward_v, toward_h, away_v, away_h]
+        }
     }
 
     /// Every chip lying on a line of at least `min_len` same-coloured chips,
@@ -483,6 +489,16 @@ mod tests {
         let b = board_from(&["1....", ".....", "....."]);
         let path = b.path(Pos::new(0, 0), Pos::new(2, 2)).unwrap();
         let expected = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
+        assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
+    }
+
+    #[test]
+    fn path_on_the_targets_row_steps_toward_it_first() {
+        // Going right first or down first are both shortest; on the
+        // target's row no vertical step leads toward it.
+        let b = board_from(&["1.2.", "...."]);
+        let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
+        let expected = [(0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 0)];
         assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
     }
 
