@@ -73,7 +73,11 @@ fn check_path(board: &Board, from: Pos, to: Pos, path: &[Pos]) {
     let dist_at = |p: Pos| dist[p.y * board.width() + p.x];
     for (k, pair) in path.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
-        assert_eq!(a.x.abs_diff(b.x) + a.y.abs_diff(b.y), 1, "jump {a:?} -> {b:?}");
+        assert_eq!(
+            a.x.abs_diff(b.x) + a.y.abs_diff(b.y),
+            1,
+            "jump {a:?} -> {b:?}"
+        );
         assert!(board.get(b).is_none(), "walked over a chip at {b:?}");
         let remaining = steps - k - 1;
         assert_eq!(dist_at(b), Some(remaining));
@@ -275,7 +279,11 @@ impl Shadow {
             assert_eq!(self.board.get(chip.pos), Some(chip.color));
             self.board.set(chip.pos, None);
         }
-        let (n, i, b) = (chips.len() as u64, self.rules.line as u64, u64::from(streak));
+        let (n, i, b) = (
+            chips.len() as u64,
+            self.rules.line as u64,
+            u64::from(streak),
+        );
         assert_eq!(points, n + n * (n - i) + b * b);
         self.score += points;
     }
@@ -399,7 +407,14 @@ fn play_checked(
 }
 
 fn small_rules() -> impl Strategy<Value = Rules> {
-    let any_small = (1usize..=10, 1usize..=10, 1u8..=6, 2usize..=6, 0usize..=4, 1usize..=5)
+    let any_small = (
+        1usize..=10,
+        1usize..=10,
+        1u8..=6,
+        2usize..=6,
+        0usize..=4,
+        1usize..=5,
+    )
         .prop_map(|(width, height, colors, line, next, first)| {
             let cells = width * height;
             Rules {
