@@ -16,8 +16,10 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
 ) -> io::Result<()> {
     let (mut game, _) = Game::new(rules, seed);
-    for line in input.lines() {
-        let line = line?;
+    // Read as bytes: a line that is not UTF-8 is a bad command to answer,
+    // not a reason to end the session.
+    for line in input.split(b'\n') {
+        let line = String::from_utf8_lossy(&line?).into_owned();
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;

@@ -478,3 +478,30 @@ fn the_same_seed_gives_the_same_transcript() {
     let moves = first.iter().filter(|l| l.starts_with("ok ")).count();
     assert!(moves >= 10, "too few moves played: {first:?}");
 }
+
+#[test]
+fn a_line_that_is_not_utf8_is_an_unknown_command() {
+    let home = TempDir::new().unwrap();
+    let mut child = clines(&home, &["--seed", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"status\n\xff\xfe 1 2\nmove \xff 0 1 1\nstatus\n")
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!(answers[0], answers[3]);
+    assert!(
+        answers[1].starts_with("error: unknown command"),
+        "{answers:?}"
+    );
+    assert!(answers[2].starts_with("error: usage: move"), "{answers:?}");
+    assert_eq!(text(&output.stderr), "");
+}
