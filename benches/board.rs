@@ -216,6 +216,15 @@ fn line_detection(c: &mut Criterion) {
             BenchmarkId::new(format!("{w}x{h}"), "full row and column"),
             |b| b.iter(|| black_box(&cross).lines_through(black_box(&at), 5)),
         );
+        let mut full = Board::new(w, h);
+        let every: Vec<Pos> = (0..full.len()).map(|i| full.pos(i)).collect();
+        for &p in &every {
+            full.set(p, Some(1));
+        }
+        group.bench_function(
+            BenchmarkId::new(format!("{w}x{h}"), "full board of one colour, every cell"),
+            |b| b.iter(|| black_box(&full).lines_through(black_box(&every), 5)),
+        );
         let random = random_board(w, h, if w == 9 { 50 } else { 30 }, 3);
         let thrown: Vec<Pos> = random.chips().take(3).map(|c| c.pos).collect();
         group.bench_function(

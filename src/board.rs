@@ -339,37 +339,47 @@ impl Board {
     /// on any of the four axes, through any of `through`. Each chip appears
     /// once, even where lines cross; the result is in row-major order.
     pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        // Each run is walked once per axis however many given cells lie on
+        // it: a throw that fills a 1000 × 1000 board with one colour then
+        // costs time and memory linear in the cells, not cells × line length.
+        let mut given: Vec<usize> = through
+            .iter()
+            .filter(|&&p| self.get(p).is_some())
+            .map(|&p| self.index(p))
+            .collect();
+        given.sort_unstable();
+        given.dedup();
+        let mut walked = vec![[false; AXES.len()]; given.len()];
         let mut hits = Vec::new();
-        for &start in through {
-            let Some(color) = self.get(start) else {
-                continue;
-            };
-            for (dx, dy) in AXES {
-                let run = |sign: isize| {
-                    let mut cells = Vec::new();
-                    let mut p = start;
-                    while let Some(next) = self.offset(p, sign * dx, sign * dy) {
-                        if self.get(next) != Some(color) {
-                            break;
-                        }
-                        cells.push(next);
-                        p = next;
+        for (axis, (dx, dy)) in AXES.into_iter().enumerate() {
+            for j in 0..given.len() {
+                if walked[j][axis] {
+                    continue;
+                }
+                let color = self.cells[given[j]];
+                let same = |p: &Pos| self.cells[self.index(*p)] == color;
+                let mut first = self.pos(given[j]);
+                while let Some(p) = self.offset(first, -dx, -dy).filter(same) {
+                    first = p;
+                }
+                let run_start = hits.len();
+                let mut at = Some(first);
+                while let Some(p) = at.filter(same) {
+                    let i = self.index(p);
+                    if let Ok(k) = given.binary_search(&i) {
+                        walked[k][axis] = true;
                     }
-                    cells
-                };
-                let (forward, backward) = (run(1), run(-1));
-                if 1 + forward.len() + backward.len() >= min_len {
-                    hits.push(start);
-                    hits.extend(forward);
-                    hits.extend(backward);
+                    hits.push(i);
+                    at = self.offset(p, dx, dy);
+                }
+                if hits.len() - run_start < min_len {
+                    hits.truncate(run_start);
                 }
             }
         }
-        let mut indices: Vec<usize> = hits.into_iter().map(|p| self.index(p)).collect();
-        indices.sort_unstable();
-        indices.dedup();
-        indices
-            .into_iter()
+        hits.sort_unstable();
+        hits.dedup();
+        hits.into_iter()
             .map(|i| Chip {
                 pos: self.pos(i),
                 color: self.cells[i],
@@ -601,6 +611,23 @@ mod tests {
         let hits = b.lines_through(&[Pos::new(4, 4)], 5);
         assert_eq!(hits.len(), 13);
         assert!(hits.iter().all(|c| c.color == 1));
+    }
+
+    #[test]
+    fn a_full_board_of_one_colour_is_all_lines() {
+        let mut b = Board::new(30, 20);
+        for i in 0..b.len() {
+            b.set(b.pos(i), Some(1));
+        }
+        let every: Vec<Pos> = (0..b.len()).rev().map(|i| b.pos(i)).collect();
+        let hits = b.lines_through(&every, 5);
+        assert_eq!(hits.len(), 600);
+        assert!(
+            hits.windows(2)
+                .all(|w| b.index(w[0].pos) < b.index(w[1].pos))
+        );
+        assert!(b.lines_through(&every, 31).is_empty());
+        assert_eq!(b.lines_through(&every, 30).len(), 600, "rows of 30");
     }
 
     #[test]

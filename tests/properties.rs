@@ -501,7 +501,7 @@ proptest! {
     fn lines_match_a_whole_board_scan(
         board in random_board(12),
         line in 2usize..=6,
-        through in prop::collection::vec((0usize..12, 0usize..12), 0..6),
+        through in prop::collection::vec((0usize..12, 0usize..12), 0..40),
     ) {
         let through: Vec<Pos> = through
             .into_iter()
