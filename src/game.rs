@@ -196,6 +196,16 @@ pub struct Turn {
 /// once before the game ends because the player can never move.
 pub const MAX_THROWS_ONTO_EMPTY: usize = 1000;
 
+/// How many chips such throws may place in all before the game ends, so
+/// that on a big board the end comes within seconds.
+pub const MAX_CHIPS_ONTO_EMPTY: usize = 1_000_000;
+
+/// Whether the computer, after `throws` throws in a row onto an empty board
+/// that were all cleared at once, gives up: the player can never move.
+pub fn endless_throws(throws: usize, next: usize) -> bool {
+    throws == MAX_THROWS_ONTO_EMPTY || throws * next >= MAX_CHIPS_ONTO_EMPTY
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -360,12 +370,12 @@ impl Game {
     /// original deadlocks here). When it throws nothing at all (`-n 0`), no
     /// chip can ever appear again and the game ends. Some settings clear
     /// every throw at once (`-w2 -t1 -c1 -i2 -n2`), so the player would
-    /// never move: after [`MAX_THROWS_ONTO_EMPTY`] such throws in a row the
-    /// game ends too.
+    /// never move: after [`MAX_THROWS_ONTO_EMPTY`] such throws in a row, or
+    /// [`MAX_CHIPS_ONTO_EMPTY`] chips thrown by them, the game ends too.
     fn begin_player_turn(&mut self, events: &mut Vec<Event>) {
         let mut throws = 0;
         while !self.over && self.board.chip_count() == 0 {
-            if self.rules.next == 0 || throws == MAX_THROWS_ONTO_EMPTY {
+            if self.rules.next == 0 || endless_throws(throws, self.rules.next) {
                 self.end(events);
             } else {
                 self.streak = 0;
@@ -875,6 +885,16 @@ mod tests {
         assert_eq!(events.last(), Some(&Event::GameOver));
         assert_eq!(throws(&events), 1 + MAX_THROWS_ONTO_EMPTY);
         assert_eq!(game.score(), 2 * (1 + MAX_THROWS_ONTO_EMPTY as u64));
+    }
+
+    #[test]
+    fn on_big_boards_throws_that_are_always_cleared_end_sooner() {
+        assert!(!endless_throws(MAX_THROWS_ONTO_EMPTY - 1, 3));
+        assert!(endless_throws(MAX_THROWS_ONTO_EMPTY, 3));
+        assert!(!endless_throws(99, 10_000));
+        assert!(endless_throws(100, 10_000));
+        assert!(endless_throws(1, MAX_CHIPS_ONTO_EMPTY));
+        assert!(!endless_throws(0, MAX_CHIPS_ONTO_EMPTY));
     }
 
     #[test]

@@ -7,7 +7,9 @@
 use std::collections::VecDeque;
 
 use clines::board::{self, Board, Pos};
-use clines::game::{Actor, Event, Game, MAX_THROWS_ONTO_EMPTY, MoveError, Rules, Turn};
+use clines::game::{
+    Actor, Event, Game, MAX_CHIPS_ONTO_EMPTY, MAX_THROWS_ONTO_EMPTY, MoveError, Rules, Turn,
+};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -255,7 +257,9 @@ impl Shadow {
     fn begin_player_turn(&mut self, events: &mut Events) {
         let mut throws = 0;
         while !self.over && self.board.chip_count() == 0 {
-            if self.rules.next == 0 || throws == MAX_THROWS_ONTO_EMPTY {
+            let given_up =
+                throws == MAX_THROWS_ONTO_EMPTY || throws * self.rules.next >= MAX_CHIPS_ONTO_EMPTY;
+            if self.rules.next == 0 || given_up {
                 assert_eq!(events.next(), Some(&Event::GameOver));
                 self.over = true;
             } else {
