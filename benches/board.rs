@@ -167,10 +167,6 @@ const SIZES: [(usize, usize); 4] = [(9, 9), (200, 100), (300, 300), (1000, 1000)
 
 fn path_queries(c: &mut Criterion) {
     let mut group = c.benchmark_group("path");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
     for (w, h) in SIZES {
         for case in cases(w, h) {
             let length = case.board.path(case.from, case.to).map(|p| p.len() - 1);
@@ -204,10 +200,6 @@ fn crossing(w: usize, h: usize, x: usize, y: usize) -> Board {
 
 fn line_detection(c: &mut Criterion) {
     let mut group = c.benchmark_group("lines");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
     for (w, h) in SIZES {
         let (x, y) = (w / 2, h / 2);
         let cross = crossing(w, h, x, y);
@@ -237,10 +229,6 @@ fn line_detection(c: &mut Criterion) {
 
 fn throws(c: &mut Criterion) {
     let mut group = c.benchmark_group("throw");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
     for (w, h) in SIZES {
         let board = random_board(w, h, 30, 4);
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -258,5 +246,19 @@ fn throws(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, path_queries, line_detection, throws);
+/// Few samples, short runs and no plots, so that the whole suite takes a
+/// few minutes even on a busy machine.
+fn quick() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .without_plots()
+}
+
+criterion_group! {
+    name = benches;
+    config = quick();
+    targets = path_queries, line_detection, throws
+}
 criterion_main!(benches);
