@@ -16,8 +16,10 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
 ) -> io::Result<()> {
     let (mut game, _) = Game::new(rules, seed);
-    for line in input.lines() {
-        let line = line?;
+    // Read as bytes: a line that is not UTF-8 is a bad command to answer,
+    // not a reason to end the session.
+    for line in input.split(b'\n') {
+        let line = String::from_utf8_lossy(&line?).into_owned();
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -26,8 +28,8 @@ pub fn run<R: BufRead, W: Write>(
         let command = words.next().unwrap_or_default();
         let args: Vec<&str> = words.collect();
         match command {
-            "quit" => break,
-            "board" => write_board(&game, &mut output)?,
+            "quit" if args.is_empty() => break,
+            "board" if args.is_empty() => write_board(&game, &mut output)?,
             _ => {
                 let answer =
                     answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
@@ -80,6 +82,8 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             game.clear();
             Ok("ok".into())
         }
+        // Reached only with arguments; without, `run` handles them.
+        "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         "hint" => Err("hint is not available in this version".into()),
         _ => Err(format!(
             "unknown command '{command}' (commands: board status move put clear hint quit)"

@@ -40,6 +40,33 @@ pub struct Chip {
 /// The four axes a line can lie on, as unit steps.
 const AXES: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
+/// In [`Distances`]: a chip or the frame around the board.
+const BLOCKED: u32 = u32::MAX;
+/// In [`Distances`]: an empty cell the search has not reached.
+const UNSEEN: u32 = u32::MAX - 1;
+
+/// Steps from each cell to a path's target, on the board framed by one
+/// row or column of [`BLOCKED`] cells on every side.
+struct Distances {
+    /// Width of the framed board.
+    stride: usize,
+    /// Row-major over the framed board: a step count, [`BLOCKED`] or
+    /// [`UNSEEN`].
+    steps: Vec<u32>,
+}
+
+impl Distances {
+    /// Index of the board position `pos` in the framed board.
+    fn index(&self, pos: Pos) -> usize {
+        (pos.y + 1) * self.stride + pos.x + 1
+    }
+
+    /// Steps from `pos` to the target, or a marker far above any count.
+    fn at(&self, pos: Pos) -> u32 {
+        self.steps[self.index(pos)]
+    }
+}
+
 /// A `width` × `height` grid of cells, each empty or holding one chip.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -212,22 +239,22 @@ impl Board {
     /// Among several shortest paths, each step prefers moving vertically
     /// toward the target, then horizontally toward it, as the original game
     /// does. Breadth-first search from the target: time and memory are linear
-    /// in the number of cells.
+    /// in the number of cells (about 8 bytes a cell while searching).
     pub fn path(&self, from: Pos, to: Pos) -> Option<Vec<Pos>> {
         if self.get(from).is_none() || !self.contains(to) || self.get(to).is_some() {
             return None;
         }
         let dist = self.distances_to(to, from)?;
-        let mut path = Vec::with_capacity(dist[self.index(from)] as usize + 1);
+        let mut path = Vec::with_capacity(dist.at(from) as usize + 1);
         let mut at = from;
         path.push(at);
         while at != to {
-            let want = dist[self.index(at)] - 1;
+            let want = dist.at(at) - 1;
             at = self
                 .step_preference(at, to)
                 .into_iter()
                 .flatten()
-                .find(|&p| dist[self.index(p)] == want)
+                .find(|&p| dist.at(p) == want)
                 .expect("a cell one step closer exists on a shortest path");
             path.push(at);
         }
@@ -243,34 +270,42 @@ impl Board {
     }
 
     /// Breadth-first distances from the empty cell `to` over empty cells,
-    /// stopping as soon as `from` (a chip) is reached. Unvisited cells hold
-    /// `u32::MAX`. `None` when `from` is unreachable.
-    fn distances_to(&self, to: Pos, from: Pos) -> Option<Vec<u32>> {
-        let (w, h) = (self.width, self.height);
-        let mut dist = vec![u32::MAX; self.len()];
-        let mut queue = Vec::with_capacity(64);
-        let (start, goal) = (self.index(to), self.index(from));
-        dist[start] = 0;
+    /// stopping as soon as `from` (a chip) is reached; `None` when `from` is
+    /// unreachable.
+    ///
+    /// The search runs on a copy of the board framed by blocked cells, where
+    /// one number per cell says blocked, not reached yet, or the distance:
+    /// each step then costs a single comparison, with no bounds checks.
+    fn distances_to(&self, to: Pos, from: Pos) -> Option<Distances> {
+        let stride = self.width + 2;
+        let mut steps = vec![BLOCKED; stride * (self.height + 2)];
+        for (y, row) in self.cells.chunks_exact(self.width).enumerate() {
+            let first = (y + 1) * stride + 1;
+            for (step, &cell) in steps[first..first + self.width].iter_mut().zip(row) {
+                if cell == 0 {
+                    *step = UNSEEN;
+                }
+            }
+        }
+        let mut dist = Distances { stride, steps };
+        let (start, goal) = (dist.index(to), dist.index(from));
+        // The chip's own cell is where the search ends, so it is let in.
+        dist.steps[goal] = UNSEEN;
+        dist.steps[start] = 0;
+        // Only empty cells are queued, each once: this never grows.
+        let mut queue: Vec<u32> = Vec::with_capacity(self.free);
         queue.push(start as u32);
         let mut head = 0;
         while let Some(&cell) = queue.get(head) {
             head += 1;
             let cell = cell as usize;
-            let next = dist[cell] + 1;
-            let (x, y) = (cell % w, cell / w);
-            let neighbours = [
-                (y > 0).then(|| cell - w),
-                (y + 1 < h).then(|| cell + w),
-                (x > 0).then(|| cell - 1),
-                (x + 1 < w).then(|| cell + 1),
-            ];
-            for n in neighbours.into_iter().flatten() {
-                if n == goal {
-                    dist[n] = next;
-                    return Some(dist);
-                }
-                if self.cells[n] == 0 && dist[n] == u32::MAX {
-                    dist[n] = next;
+            let next = dist.steps[cell] + 1;
+            for n in [cell - stride, cell + stride, cell - 1, cell + 1] {
+                if dist.steps[n] == UNSEEN {
+                    dist.steps[n] = next;
+                    if n == goal {
+                        return Some(dist);
+                    }
                     queue.push(n as u32);
                 }
             }
@@ -279,7 +314,9 @@ impl Board {
     }
 
     /// The neighbours of `at` in the order a step toward `to` tries them:
-    /// vertically toward it, horizontally toward it, then the rest.
+    /// vertically toward it, horizontally toward it, then the rest. On the
+    /// target's row no vertical step leads toward it, so the horizontal step
+    /// toward it comes first there.
     fn step_preference(&self, at: Pos, to: Pos) -> [Option<Pos>; 4] {
         let up = (at.y > 0).then(|| Pos::new(at.x, at.y - 1));
         let down = (at.y + 1 < self.height).then(|| Pos::new(at.x, at.y + 1));
@@ -291,44 +328,58 @@ impl Board {
         } else {
             (right, left)
         };
-        [toward_v, toward_h, away_v, away_h]
+        if to.y == at.y {
+            [toward_h, toward_v, away_v, away_h]
+        } else {
+            [toward_v, toward_h, away_v, away_h]
+        }
     }
 
     /// Every chip lying on a line of at least `min_len` same-coloured chips,
     /// on any of the four axes, through any of `through`. Each chip appears
     /// once, even where lines cross; the result is in row-major order.
     pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        // Each run is walked once per axis however many given cells lie on
+        // it: a throw that fills a 1000 × 1000 board with one colour then
+        // costs time and memory linear in the cells, not cells × line length.
+        let mut given: Vec<usize> = through
+            .iter()
+            .filter(|&&p| self.get(p).is_some())
+            .map(|&p| self.index(p))
+            .collect();
+        given.sort_unstable();
+        given.dedup();
+        let mut walked = vec![[false; AXES.len()]; given.len()];
         let mut hits = Vec::new();
-        for &start in through {
-            let Some(color) = self.get(start) else {
-                continue;
-            };
-            for (dx, dy) in AXES {
-                let run = |sign: isize| {
-                    let mut cells = Vec::new();
-                    let mut p = start;
-                    while let Some(next) = self.offset(p, sign * dx, sign * dy) {
-                        if self.get(next) != Some(color) {
-                            break;
-                        }
-                        cells.push(next);
-                        p = next;
+        for (axis, (dx, dy)) in AXES.into_iter().enumerate() {
+            for j in 0..given.len() {
+                if walked[j][axis] {
+                    continue;
+                }
+                let color = self.cells[given[j]];
+                let same = |p: &Pos| self.cells[self.index(*p)] == color;
+                let mut first = self.pos(given[j]);
+                while let Some(p) = self.offset(first, -dx, -dy).filter(same) {
+                    first = p;
+                }
+                let run_start = hits.len();
+                let mut at = Some(first);
+                while let Some(p) = at.filter(same) {
+                    let i = self.index(p);
+                    if let Ok(k) = given.binary_search(&i) {
+                        walked[k][axis] = true;
                     }
-                    cells
-                };
-                let (forward, backward) = (run(1), run(-1));
-                if 1 + forward.len() + backward.len() >= min_len {
-                    hits.push(start);
-                    hits.extend(forward);
-                    hits.extend(backward);
+                    hits.push(i);
+                    at = self.offset(p, dx, dy);
+                }
+                if hits.len() - run_start < min_len {
+                    hits.truncate(run_start);
                 }
             }
         }
-        let mut indices: Vec<usize> = hits.into_iter().map(|p| self.index(p)).collect();
-        indices.sort_unstable();
-        indices.dedup();
-        indices
-            .into_iter()
+        hits.sort_unstable();
+        hits.dedup();
+        hits.into_iter()
             .map(|i| Chip {
                 pos: self.pos(i),
                 color: self.cells[i],
@@ -487,6 +538,16 @@ mod tests {
     }
 
     #[test]
+    fn path_on_the_targets_row_steps_toward_it_first() {
+        // Going right first or down first are both shortest; on the
+        // target's row no vertical step leads toward it.
+        let b = board_from(&["1.2.", "...."]);
+        let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
+        let expected = [(0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 0)];
+        assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
+    }
+
+    #[test]
     fn path_goes_around_walls() {
         let b = board_from(&["1.2..", "..2..", "....."]);
         let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
@@ -550,6 +611,23 @@ mod tests {
         let hits = b.lines_through(&[Pos::new(4, 4)], 5);
         assert_eq!(hits.len(), 13);
         assert!(hits.iter().all(|c| c.color == 1));
+    }
+
+    #[test]
+    fn a_full_board_of_one_colour_is_all_lines() {
+        let mut b = Board::new(30, 20);
+        for i in 0..b.len() {
+            b.set(b.pos(i), Some(1));
+        }
+        let every: Vec<Pos> = (0..b.len()).rev().map(|i| b.pos(i)).collect();
+        let hits = b.lines_through(&every, 5);
+        assert_eq!(hits.len(), 600);
+        assert!(
+            hits.windows(2)
+                .all(|w| b.index(w[0].pos) < b.index(w[1].pos))
+        );
+        assert!(b.lines_through(&every, 31).is_empty());
+        assert_eq!(b.lines_through(&every, 30).len(), 600, "rows of 30");
     }
 
     #[test]

@@ -201,6 +201,20 @@ pub struct Turn {
     pub points: u64,
 }
 
+/// How many throws in a row onto an empty board may be cleared away at
+/// once before the game ends because the player can never move.
+pub const MAX_THROWS_ONTO_EMPTY: usize = 1000;
+
+/// How many chips such throws may place in all before the game ends, so
+/// that on a big board the end comes within seconds.
+pub const MAX_CHIPS_ONTO_EMPTY: usize = 1_000_000;
+
+/// Whether the computer, after `throws` throws in a row onto an empty board
+/// that were all cleared at once, gives up: the player can never move.
+pub fn endless_throws(throws: usize, next: usize) -> bool {
+    throws == MAX_THROWS_ONTO_EMPTY || throws * next >= MAX_CHIPS_ONTO_EMPTY
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -363,14 +377,19 @@ impl Game {
     /// Before handing the turn to the player: with no chip on the board
     /// there is nothing to move, so the computer throws instead (the
     /// original deadlocks here). When it throws nothing at all (`-n 0`), no
-    /// chip can ever appear again and the game ends.
+    /// chip can ever appear again and the game ends. Some settings clear
+    /// every throw at once (`-w2 -t1 -c1 -i2 -n2`), so the player would
+    /// never move: after [`MAX_THROWS_ONTO_EMPTY`] such throws in a row, or
+    /// [`MAX_CHIPS_ONTO_EMPTY`] chips thrown by them, the game ends too.
     fn begin_player_turn(&mut self, events: &mut Vec<Event>) {
+        let mut throws = 0;
         while !self.over && self.board.chip_count() == 0 {
-            if self.rules.next == 0 {
+            if self.rules.next == 0 || endless_throws(throws, self.rules.next) {
                 self.end(events);
             } else {
                 self.streak = 0;
                 self.computer_turn(self.rules.next, events);
+                throws += 1;
             }
         }
     }
@@ -395,4 +414,525 @@ pub fn seed_key(seed: u64) -> [u8; 32] {
         chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
     }
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(x: usize, y: usize) -> Pos {
+        Pos::new(x, y)
+    }
+
+    fn chip(x: usize, y: usize, color: Color) -> Chip {
+        Chip {
+            pos: at(x, y),
+            color,
+        }
+    }
+
+    /// A game on `rules` (seeded with `seed`) whose board holds exactly
+    /// `chips`, as `(x, y, colour)`.
+    fn game_with(rules: Rules, seed: u64, chips: &[(usize, usize, Color)]) -> Game {
+        let (mut game, _) = Game::new(rules, seed);
+        game.clear();
+        for &(x, y, color) in chips {
+            game.put(at(x, y), Some(color)).unwrap();
+        }
+        game
+    }
+
+    /// The chips of every cell in `cells`, in row-major order, as
+    /// [`Board::lines_through`] reports them.
+    fn chips_at(cells: &[(usize, usize)], color: Color) -> Vec<Chip> {
+        let mut chips: Vec<Chip> = cells.iter().map(|&(x, y)| chip(x, y, color)).collect();
+        chips.sort_by_key(|c| (c.pos.y, c.pos.x));
+        chips
+    }
+
+    fn throws(events: &[Event]) -> usize {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Thrown(_)))
+            .count()
+    }
+
+    /// `0..4` on row `y` in `color`, a line of 5 once `(4, y)` is filled.
+    fn four_in_row(y: usize, color: Color) -> [(usize, usize, Color); 4] {
+        [0, 1, 2, 3].map(|x| (x, y, color))
+    }
+
+    #[test]
+    fn five_in_a_line_on_the_first_scoring_move_scores_5() {
+        let mut setup = four_in_row(0, 1).to_vec();
+        setup.extend([(4, 2, 1), (8, 8, 2)]);
+        let mut game = game_with(Rules::default(), 1, &setup);
+        let turn = game.play(at(4, 2), at(4, 0)).unwrap();
+        assert_eq!(
+            turn.events,
+            vec![
+                Event::Moved {
+                    path: vec![at(4, 2), at(4, 1), at(4, 0)],
+                    color: 1
+                },
+                Event::Removed {
+                    chips: chips_at(&[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)], 1),
+                    points: 5,
+                    by: Actor::Player
+                },
+            ]
+        );
+        assert_eq!((turn.removed, turn.points), (5, 5));
+        assert_eq!((game.score(), game.streak()), (5, 1));
+        assert_eq!(game.board().chips().collect::<Vec<_>>(), [chip(8, 8, 2)]);
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn streak_bonus_counts_scoring_moves_in_a_row_and_resets() {
+        let mut setup = Vec::new();
+        setup.extend(four_in_row(0, 1));
+        setup.extend(four_in_row(4, 2));
+        setup.extend(four_in_row(8, 3));
+        setup.extend([(4, 2, 1), (4, 6, 2), (8, 6, 3), (8, 0, 4)]);
+        let mut game = game_with(Rules::default(), 2, &setup);
+
+        let first = game.play(at(4, 2), at(4, 0)).unwrap();
+        assert_eq!((first.removed, first.points, game.streak()), (5, 5, 1));
+        let second = game.play(at(4, 6), at(4, 4)).unwrap();
+        assert_eq!((second.removed, second.points, game.streak()), (5, 6, 2));
+        let third = game.play(at(8, 6), at(4, 8)).unwrap();
+        assert_eq!((third.removed, third.points, game.streak()), (5, 9, 3));
+        assert_eq!(game.score(), 5 + 6 + 9);
+        assert_eq!(throws(&first.events) + throws(&second.events), 0);
+        assert_eq!(throws(&third.events), 0, "a chip is left to move");
+
+        // A move that removes nothing hands the turn to the computer.
+        let quiet = game.play(at(8, 0), at(7, 0)).unwrap();
+        assert_eq!((quiet.removed, quiet.points), (0, 0));
+        assert_eq!(throws(&quiet.events), 1);
+        assert_eq!(game.streak(), 0);
+
+        let score = game.score();
+        game.clear();
+        for (x, y, c) in four_in_row(0, 1).into_iter().chain([(4, 2, 1), (8, 8, 2)]) {
+            game.put(at(x, y), Some(c)).unwrap();
+        }
+        let fresh = game.play(at(4, 2), at(4, 0)).unwrap();
+        assert_eq!((fresh.removed, fresh.points), (5, 5));
+        assert_eq!(game.score(), score + 5);
+    }
+
+    #[test]
+    fn line_of_six_scores_12() {
+        let setup = [
+            (0, 0, 2),
+            (1, 0, 2),
+            (2, 0, 2),
+            (4, 0, 2),
+            (5, 0, 2),
+            (3, 5, 2),
+            (8, 8, 1),
+        ];
+        let mut game = game_with(Rules::default(), 3, &setup);
+        let turn = game.play(at(3, 5), at(3, 0)).unwrap();
+        assert_eq!((turn.removed, turn.points), (6, 12));
+        assert_eq!(game.score(), 12);
+        assert_eq!(game.board().chip_count(), 1);
+    }
+
+    #[test]
+    fn two_lines_crossing_at_the_moved_chip_score_45() {
+        let mut setup = four_in_row(4, 3).to_vec();
+        setup.extend([
+            (4, 0, 3),
+            (4, 1, 3),
+            (4, 2, 3),
+            (4, 3, 3),
+            (8, 8, 3),
+            (0, 8, 1),
+        ]);
+        let mut game = game_with(Rules::default(), 4, &setup);
+        let turn = game.play(at(8, 8), at(4, 4)).unwrap();
+        let expected = chips_at(
+            &[
+                (0, 4),
+                (1, 4),
+                (2, 4),
+                (3, 4),
+                (4, 4),
+                (4, 0),
+                (4, 1),
+                (4, 2),
+                (4, 3),
+            ],
+            3,
+        );
+        assert_eq!(
+            turn.events[1],
+            Event::Removed {
+                chips: expected,
+                points: 45,
+                by: Actor::Player
+            }
+        );
+        assert_eq!((turn.removed, turn.points, game.score()), (9, 45, 45));
+        assert_eq!(game.board().chips().collect::<Vec<_>>(), [chip(0, 8, 1)]);
+    }
+
+    #[test]
+    fn the_computers_removals_score_with_no_streak_bonus() {
+        // Row 0 is 1 1 1 1 2 and row 1 is 1 1 1 1 _. Moving the 2 down
+        // leaves one empty cell, so the single thrown chip lands where the
+        // 2 was and completes row 0 exactly when it comes out as colour 1.
+        let rules = Rules {
+            width: 5,
+            height: 2,
+            colors: 2,
+            line: 5,
+            next: 1,
+            first: 1,
+        };
+        let mut setup = four_in_row(0, 1).to_vec();
+        setup.extend(four_in_row(1, 1));
+        setup.push((4, 0, 2));
+        let moved = Event::Moved {
+            path: vec![at(4, 0), at(4, 1)],
+            color: 2,
+        };
+        let (mut completed, mut missed) = (0, 0);
+        for seed in 0..64 {
+            let mut game = game_with(rules, seed, &setup);
+            let turn = game.play(at(4, 0), at(4, 1)).unwrap();
+            assert_eq!((turn.removed, turn.points), (0, 0));
+            assert_eq!(game.streak(), 0);
+            if game.board().get(at(4, 0)).is_none() {
+                completed += 1;
+                assert_eq!(
+                    turn.events,
+                    vec![
+                        moved.clone(),
+                        Event::Thrown(vec![chip(4, 0, 1)]),
+                        Event::Removed {
+                            chips: chips_at(&[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)], 1),
+                            points: 5,
+                            by: Actor::Computer
+                        },
+                    ]
+                );
+                assert_eq!(game.score(), 5);
+                assert!(!game.is_over());
+            } else {
+                missed += 1;
+                assert_eq!(
+                    turn.events,
+                    vec![
+                        moved.clone(),
+                        Event::Thrown(vec![chip(4, 0, 2)]),
+                        Event::GameOver
+                    ]
+                );
+                assert_eq!(game.score(), 0);
+                assert!(game.is_over());
+            }
+        }
+        assert!(completed > 0 && missed > 0, "{completed} / {missed}");
+    }
+
+    /// Asserts that the move is refused with `error` and changes nothing,
+    /// the generator included: afterwards the game plays on exactly like an
+    /// untouched copy.
+    fn assert_refused(game: &mut Game, from: Pos, to: Pos, error: MoveError, then: (Pos, Pos)) {
+        let before = game.clone();
+        assert_eq!(game.play(from, to), Err(error));
+        assert_eq!(game.check_move(from, to), Err(error));
+        assert_eq!(game.board(), before.board());
+        assert_eq!(
+            (game.score(), game.streak(), game.is_over()),
+            (before.score(), before.streak(), before.is_over())
+        );
+        let mut untouched = before;
+        assert_eq!(game.play(then.0, then.1), untouched.play(then.0, then.1));
+        assert_eq!(game.board(), untouched.board());
+    }
+
+    #[test]
+    fn every_illegal_move_changes_nothing() {
+        // A 1 walled into the corner by 2s; a free 3 elsewhere.
+        let setup = [(0, 0, 1), (1, 0, 2), (0, 1, 2), (1, 1, 2), (6, 6, 3)];
+        let quiet = (at(6, 6), at(6, 7));
+        let cases = [
+            (at(9, 0), at(5, 5), MoveError::OffBoard),
+            (at(6, 6), at(6, 9), MoveError::OffBoard),
+            (at(5, 5), at(5, 6), MoveError::NoChip),
+            (at(6, 6), at(1, 1), MoveError::Occupied),
+            (at(6, 6), at(6, 6), MoveError::Occupied),
+            (at(0, 0), at(5, 5), MoveError::NoPath),
+        ];
+        for (from, to, error) in cases {
+            let mut game = game_with(Rules::default(), 5, &setup);
+            assert_refused(&mut game, from, to, error, quiet);
+        }
+    }
+
+    #[test]
+    fn no_path_through_chips_and_diagonal_gaps() {
+        // The 1 at (0, 0) touches the empty (1, 1) only diagonally.
+        let setup = [(0, 0, 1), (1, 0, 2), (0, 1, 2), (2, 1, 2), (1, 2, 2)];
+        let mut game = game_with(Rules::default(), 6, &setup);
+        assert_eq!(game.check_move(at(0, 0), at(1, 1)), Err(MoveError::NoPath));
+        assert_refused(
+            &mut game,
+            at(0, 0),
+            at(1, 1),
+            MoveError::NoPath,
+            (at(2, 1), at(2, 2)),
+        );
+    }
+
+    /// A `side` × `side` board on which no line can form, full but for the
+    /// last `empty` cells in row-major order.
+    fn nearly_full(side: usize, empty: usize, next: usize) -> Game {
+        let rules = Rules {
+            width: side,
+            height: side,
+            colors: 5,
+            line: side + 1,
+            next,
+            first: 1,
+        };
+        let cells = side * side;
+        let setup: Vec<_> = (0..cells - empty)
+            .map(|i| (i % side, i / side, (i % 5) as Color + 1))
+            .collect();
+        game_with(rules, 7, &setup)
+    }
+
+    #[test]
+    fn game_over_when_fewer_cells_are_empty_than_the_computer_throws() {
+        let mut game = nearly_full(3, 2, 3);
+        // (2, 1) is the last chip before the two empty cells (1, 2), (2, 2).
+        let turn = game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(turn.events.len(), 2);
+        assert_eq!(turn.events[1], Event::GameOver);
+        assert_eq!(throws(&turn.events), 0, "nothing is thrown");
+        assert_eq!(game.board().free(), 2);
+        assert!(game.is_over());
+        assert_refused(
+            &mut game,
+            at(0, 0),
+            at(2, 1),
+            MoveError::GameOver,
+            (at(1, 1), at(1, 2)),
+        );
+    }
+
+    #[test]
+    fn game_over_when_the_throw_fills_the_board() {
+        let mut game = nearly_full(3, 2, 2);
+        let turn = game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(turn.events.len(), 3);
+        let Event::Thrown(chips) = &turn.events[1] else {
+            panic!("expected a throw: {:?}", turn.events);
+        };
+        let mut cells: Vec<Pos> = chips.iter().map(|c| c.pos).collect();
+        cells.sort();
+        assert_eq!(cells, [at(1, 2), at(2, 1)]);
+        assert_eq!(turn.events[2], Event::GameOver);
+        assert!(game.board().is_full() && game.is_over());
+    }
+
+    #[test]
+    fn a_throw_that_leaves_room_does_not_end_the_game() {
+        let mut game = nearly_full(3, 3, 2);
+        let turn = game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(throws(&turn.events), 1);
+        assert_eq!(game.board().free(), 1);
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn opening_throw_places_the_first_chips() {
+        let rules = Rules {
+            first: 7,
+            line: 9,
+            ..Rules::default()
+        };
+        let (game, events) = Game::new(rules, 8);
+        let [Event::Thrown(chips)] = events.as_slice() else {
+            panic!("expected only the opening throw: {events:?}");
+        };
+        assert_eq!(chips.len(), 7);
+        assert_eq!(game.board().chip_count(), 7);
+        for c in chips {
+            assert_eq!(game.board().get(c.pos), Some(c.color));
+            assert!((1..=5).contains(&c.color));
+        }
+        assert_eq!((game.score(), game.streak(), game.is_over()), (0, 0, false));
+    }
+
+    #[test]
+    fn opening_throw_that_fills_the_board_ends_the_game() {
+        let rules = Rules {
+            width: 3,
+            height: 3,
+            line: 4,
+            first: 9,
+            ..Rules::default()
+        };
+        let (game, events) = Game::new(rules, 9);
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[1], Event::GameOver);
+        assert!(game.board().is_full() && game.is_over());
+    }
+
+    #[test]
+    fn opening_lines_are_removed_and_then_the_computer_throws_again() {
+        // Two chips of the only colour on a 2 × 1 board always form a line
+        // of 2; removing them leaves no chip, so the computer throws again.
+        let rules = Rules {
+            width: 2,
+            height: 1,
+            colors: 1,
+            line: 2,
+            next: 1,
+            first: 2,
+        };
+        let (game, events) = Game::new(rules, 10);
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert_eq!(
+            events[1],
+            Event::Removed {
+                chips: chips_at(&[(0, 0), (1, 0)], 1),
+                points: 2,
+                by: Actor::Computer
+            }
+        );
+        let Event::Thrown(again) = &events[2] else {
+            panic!("expected a second throw: {events:?}");
+        };
+        assert_eq!(again.len(), 1);
+        assert_eq!((game.score(), game.board().chip_count()), (2, 1));
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn the_computer_throws_when_the_player_has_no_chip_to_move() {
+        let rules = Rules {
+            line: 2,
+            ..Rules::default()
+        };
+        let mut game = game_with(rules, 11, &[(0, 0, 1), (4, 4, 1)]);
+        let turn = game.play(at(4, 4), at(1, 0)).unwrap();
+        assert_eq!((turn.removed, turn.points), (2, 2));
+        assert!(matches!(
+            turn.events[1],
+            Event::Removed {
+                by: Actor::Player,
+                ..
+            }
+        ));
+        let Event::Thrown(chips) = &turn.events[2] else {
+            panic!("expected a throw: {:?}", turn.events);
+        };
+        assert_eq!(chips.len(), 3);
+        assert_eq!(game.streak(), 0, "a new player turn begins");
+        assert!(game.board().chip_count() > 0 && !game.is_over());
+    }
+
+    #[test]
+    fn with_no_throws_an_empty_board_ends_the_game() {
+        let rules = Rules {
+            line: 2,
+            next: 0,
+            ..Rules::default()
+        };
+        let mut game = game_with(rules, 12, &[(0, 0, 1), (2, 0, 1)]);
+        let turn = game.play(at(2, 0), at(1, 0)).unwrap();
+        assert_eq!(turn.events.len(), 3);
+        assert_eq!(turn.events[2], Event::GameOver);
+        assert!(game.is_over() && game.board().chip_count() == 0);
+
+        let opening_clears = Rules {
+            width: 2,
+            height: 1,
+            colors: 1,
+            line: 2,
+            next: 0,
+            first: 2,
+        };
+        let (game, events) = Game::new(opening_clears, 13);
+        assert_eq!(events.last(), Some(&Event::GameOver));
+        assert!(game.is_over());
+    }
+
+    #[test]
+    fn with_no_throws_a_quiet_move_throws_nothing_and_play_goes_on() {
+        let rules = Rules {
+            next: 0,
+            ..Rules::default()
+        };
+        let mut game = game_with(rules, 14, &[(0, 0, 1)]);
+        let turn = game.play(at(0, 0), at(5, 5)).unwrap();
+        assert_eq!(turn.events.len(), 2);
+        assert_eq!(turn.events[1], Event::Thrown(Vec::new()));
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn settings_that_clear_every_throw_end_the_game_instead_of_hanging() {
+        let rules = Rules {
+            width: 2,
+            height: 1,
+            colors: 1,
+            line: 2,
+            next: 2,
+            first: 2,
+        };
+        let (game, events) = Game::new(rules, 15);
+        assert!(game.is_over());
+        assert_eq!(events.last(), Some(&Event::GameOver));
+        assert_eq!(throws(&events), 1 + MAX_THROWS_ONTO_EMPTY);
+        assert_eq!(game.score(), 2 * (1 + MAX_THROWS_ONTO_EMPTY as u64));
+    }
+
+    #[test]
+    fn on_big_boards_throws_that_are_always_cleared_end_sooner() {
+        assert!(!endless_throws(MAX_THROWS_ONTO_EMPTY - 1, 3));
+        assert!(endless_throws(MAX_THROWS_ONTO_EMPTY, 3));
+        assert!(!endless_throws(99, 10_000));
+        assert!(endless_throws(100, 10_000));
+        assert!(endless_throws(1, MAX_CHIPS_ONTO_EMPTY));
+        assert!(!endless_throws(0, MAX_CHIPS_ONTO_EMPTY));
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_game() {
+        let rules = Rules::default();
+        let (a, opening_a) = Game::new(rules, 42);
+        let (b, opening_b) = Game::new(rules, 42);
+        let (c, _) = Game::new(rules, 43);
+        assert_eq!(opening_a, opening_b);
+        assert_eq!(a.board(), b.board());
+        assert_ne!(a.board(), c.board(), "different seeds, different openings");
+    }
+
+    #[test]
+    fn rules_outside_their_range_name_the_flag() {
+        let wide = Rules {
+            width: 1001,
+            ..Rules::default()
+        };
+        let error = wide.validate().unwrap_err();
+        assert_eq!((error.flag, error.min, error.max), ('w', 1, MAX_SIDE));
+        assert!(error.to_string().starts_with("-w 1001:"), "{error}");
+        let crowded = Rules {
+            width: 3,
+            height: 3,
+            next: 10,
+            ..Rules::default()
+        };
+        assert_eq!(crowded.validate().unwrap_err().max, 9);
+        assert!(Rules::default().validate().is_ok());
+    }
 }

@@ -1,0 +1,507 @@
+//! The headless mode end to end: the real binary, `clines --batch`, over
+//! real pipes, conversing one command and one answer at a time.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Duration;
+
+use tempfile::TempDir;
+
+/// How long an answer may take before the test gives up on it: generous,
+/// as the machine may be busy; a missing flush fails long before anyone
+/// would wait this long by hand.
+const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
+
+/// `clines --batch args`, its home and data directories in `home`.
+fn clines(home: &TempDir, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    command
+        .arg("--batch")
+        .args(args)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("CLINES_SCORE_DIR", home.path().join("scores"));
+    command
+}
+
+/// A running `clines --batch` to converse with line by line.
+struct Batch {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    _home: TempDir,
+}
+
+impl Batch {
+    /// Starts `clines --batch` with `args`.
+    fn start(args: &[&str]) -> Batch {
+        let home = TempDir::new().unwrap();
+        let mut child = clines(&home, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = mpsc::channel();
+        // A reader thread, so that a missing answer fails the test at the
+        // deadline instead of blocking it for ever.
+        thread::spawn(move || {
+            for line in stdout.lines() {
+                if send.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Batch {
+            child,
+            stdin,
+            lines,
+            _home: home,
+        }
+    }
+
+    /// Sends one line as it is, without waiting for anything.
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of output, which must come within the deadline.
+    fn read_line(&self, after: &str) -> String {
+        self.lines
+            .recv_timeout(ANSWER_DEADLINE)
+            .unwrap_or_else(|e| panic!("no answer to {after:?}: {e}"))
+    }
+
+    /// Sends `command` and returns its one-line answer.
+    fn ask(&mut self, command: &str) -> String {
+        self.send(command);
+        self.read_line(command)
+    }
+
+    /// The board, one string per row (`height` rows).
+    fn board(&mut self, height: usize) -> Vec<String> {
+        self.send("board");
+        (0..height).map(|_| self.read_line("board")).collect()
+    }
+
+    /// Asks for `put X Y C` on each chip, expecting `ok` each time.
+    fn put_all(&mut self, chips: &[(usize, usize, u8)]) {
+        for &(x, y, c) in chips {
+            assert_eq!(self.ask(&format!("put {x} {y} {c}")), "ok");
+        }
+    }
+
+    /// Clears the board and puts exactly `chips` on it.
+    fn set_up(&mut self, chips: &[(usize, usize, u8)]) {
+        assert_eq!(self.ask("clear"), "ok");
+        self.put_all(chips);
+    }
+
+    /// Closes the input, checks nothing more was said, and waits for exit.
+    fn finish(mut self) -> ExitStatus {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        let rest: Vec<String> = self.lines.iter().collect();
+        assert_eq!(rest, Vec::<String>::new(), "output after the last answer");
+        status
+    }
+}
+
+/// Runs `clines --batch args` on all of `input` at once.
+fn run_all(args: &[&str], input: &str) -> Output {
+    let home = TempDir::new().unwrap();
+    let mut child = clines(&home, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    // Written from a thread so a large answer cannot deadlock the pipes.
+    let writer = thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    match writer.join().unwrap() {
+        // A program that refuses its options never reads its input.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.unwrap(),
+    }
+    output
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("UTF-8 output")
+}
+
+/// The four cells `(0..4, y)` in colour `c`: a line of five once `(4, y)`
+/// is filled.
+fn four_in_row(y: usize, c: u8) -> Vec<(usize, usize, u8)> {
+    (0..4).map(|x| (x, y, c)).collect()
+}
+
+#[test]
+fn answers_come_one_line_at_a_time() {
+    let mut game = Batch::start(&["--seed", "1"]);
+    assert_eq!(game.ask("status"), "score=0 free=78 streak=0 over=no");
+    let board = game.board(9);
+    assert!(board.iter().all(|row| row.len() == 9), "{board:?}");
+    let chips = board.concat().chars().filter(|&c| c != '.').count();
+    assert_eq!(chips, 3, "the opening throw: {board:?}");
+    assert!(
+        board
+            .concat()
+            .chars()
+            .all(|c| c == '.' || ('1'..='5').contains(&c))
+    );
+    assert_eq!(game.ask("status"), "score=0 free=78 streak=0 over=no");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn line_of_five_then_the_streak_bonus() {
+    let mut game = Batch::start(&["--seed", "2"]);
+    let mut chips = four_in_row(0, 1);
+    chips.extend(four_in_row(4, 2));
+    chips.extend(four_in_row(8, 3));
+    chips.extend([(4, 2, 1), (4, 6, 2), (8, 6, 3), (8, 0, 4)]);
+    game.set_up(&chips);
+    assert_eq!(game.ask("move 4 2 4 0"), "ok removed=5 points=5 score=5");
+    assert_eq!(game.ask("status"), "score=5 free=70 streak=1 over=no");
+    assert_eq!(game.ask("move 4 6 4 4"), "ok removed=5 points=6 score=11");
+    assert_eq!(game.ask("move 8 6 4 8"), "ok removed=5 points=9 score=20");
+    assert_eq!(game.ask("status"), "score=20 free=80 streak=3 over=no");
+    assert_eq!(game.board(9)[0], "........4");
+
+    // A move that removes nothing ends the streak; the computer throws 3.
+    assert_eq!(game.ask("move 8 0 0 0"), "ok removed=0 points=0 score=20");
+    let status = game.ask("status");
+    assert!(status.ends_with("streak=0 over=no"), "{status}");
+    let mut again = four_in_row(0, 1);
+    again.extend([(4, 2, 1), (8, 8, 2)]);
+    game.set_up(&again);
+    assert_eq!(game.ask("move 4 2 4 0"), "ok removed=5 points=5 score=25");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn line_of_six_scores_12() {
+    let mut game = Batch::start(&["--seed", "3"]);
+    game.set_up(&[
+        (0, 0, 2),
+        (1, 0, 2),
+        (2, 0, 2),
+        (4, 0, 2),
+        (5, 0, 2),
+        (3, 5, 2),
+        (8, 8, 1),
+    ]);
+    assert_eq!(game.ask("move 3 5 3 0"), "ok removed=6 points=12 score=12");
+    assert_eq!(game.ask("status"), "score=12 free=80 streak=1 over=no");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn two_lines_crossing_at_the_moved_chip_score_45() {
+    let mut game = Batch::start(&["--seed", "4"]);
+    let mut chips = four_in_row(4, 3);
+    chips.extend([
+        (4, 0, 3),
+        (4, 1, 3),
+        (4, 2, 3),
+        (4, 3, 3),
+        (8, 8, 3),
+        (0, 8, 1),
+    ]);
+    game.set_up(&chips);
+    assert_eq!(game.ask("move 8 8 4 4"), "ok removed=9 points=45 score=45");
+    let board = game.board(9);
+    assert_eq!(board.concat().replace('.', ""), "1", "{board:?}");
+    assert_eq!(board[8], "1........");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn a_walled_in_chip_has_no_path() {
+    let mut game = Batch::start(&["--seed", "5"]);
+    game.set_up(&[(0, 0, 1), (1, 0, 2), (0, 1, 2), (1, 1, 2)]);
+    let (board, status) = (game.board(9), game.ask("status"));
+    assert_eq!(game.ask("move 0 0 8 8"), "error: no path");
+    assert_eq!((game.board(9), game.ask("status")), (board, status));
+    assert!(game.finish().success());
+}
+
+#[test]
+fn game_over_when_the_computer_cannot_throw() {
+    // 3 × 3 cannot hold a line of 5; fill all but (1, 2) and (2, 2).
+    let mut game = Batch::start(&["-w3", "-t3", "--seed", "6"]);
+    let chips: Vec<_> = (0..7).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.set_up(&chips);
+    assert_eq!(
+        game.ask("move 2 1 2 2"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    let (board, status) = (game.board(3), game.ask("status"));
+    assert_eq!(status, "score=0 free=2 streak=0 over=yes");
+    assert_eq!(board, ["123", "45.", "2.1"]);
+    assert_eq!(game.ask("move 0 0 2 1"), "error: game over");
+    assert_eq!((game.board(3), game.ask("status")), (board, status));
+    assert!(game.finish().success());
+}
+
+#[test]
+fn game_over_when_the_throw_fills_the_board() {
+    let mut game = Batch::start(&["-w", "3", "-t", "3", "-n", "2", "--seed", "6"]);
+    let chips: Vec<_> = (0..7).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.set_up(&chips);
+    assert_eq!(
+        game.ask("move 2 1 2 2"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    assert_eq!(game.ask("status"), "score=0 free=0 streak=0 over=yes");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn every_error_answers_one_line_and_changes_nothing() {
+    let mut game = Batch::start(&["--seed", "7"]);
+    // A 1 walled into the corner, a free 4, and four 4s waiting for it.
+    let mut chips = vec![(0, 0, 1), (1, 0, 2), (0, 1, 2), (1, 1, 2), (6, 6, 4)];
+    chips.extend(four_in_row(8, 4));
+    game.set_up(&chips);
+    let (board, status) = (game.board(9), game.ask("status"));
+    let cases = [
+        ("jump 1 2", "unknown command"),
+        ("MOVE 6 6 5 5", "unknown command"),
+        ("move 6 6 5", "usage: move X1 Y1 X2 Y2"),
+        ("move 6 6 5 5 4", "usage: move X1 Y1 X2 Y2"),
+        ("move a b c d", "usage: move X1 Y1 X2 Y2"),
+        ("move -1 0 5 5", "usage: move X1 Y1 X2 Y2"),
+        ("put 1 2", "usage: put X Y C"),
+        ("put x 2 1", "usage: put X Y C"),
+        ("status now", "usage: status"),
+        ("clear all", "usage: clear"),
+        ("board 1", "usage: board"),
+        ("quit now", "usage: quit"),
+        ("move 9 0 5 5", "off the board"),
+        ("move 6 6 5 9", "off the board"),
+        ("move 99999999999999999999 0 1 1", "usage: move"),
+        ("put 9 9 1", "off the board"),
+        ("move 5 5 5 6", "no chip there"),
+        ("move 6 6 1 1", "target occupied"),
+        ("move 6 6 6 6", "target occupied"),
+        ("move 0 0 5 5", "no path"),
+        ("put 5 5 6", "colour 6"),
+        ("put 5 5 36", "colour 36"),
+    ];
+    for (command, reason) in cases {
+        let answer = game.ask(command);
+        assert!(
+            answer.starts_with("error: ") && answer.contains(reason),
+            "{command:?} -> {answer:?}"
+        );
+        assert_eq!(game.board(9), board, "after {command:?}");
+        assert_eq!(game.ask("status"), status, "after {command:?}");
+    }
+    // The game still plays normally afterwards.
+    assert_eq!(game.ask("move 6 6 4 8"), "ok removed=5 points=5 score=5");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn put_and_clear_set_up_positions_and_keep_the_score() {
+    let mut game = Batch::start(&["-w5", "-t2", "--seed", "8"]);
+    game.set_up(&[(0, 0, 1), (4, 1, 5)]);
+    assert_eq!(game.board(2), ["1....", "....5"]);
+    assert_eq!(game.ask("put 0 0 0"), "ok");
+    assert_eq!(game.ask("put 4 1 3"), "ok");
+    assert_eq!(game.board(2), [".....", "....3"]);
+    assert_eq!(game.ask("status"), "score=0 free=9 streak=0 over=no");
+    game.put_all(&four_in_row(0, 3));
+    assert_eq!(game.ask("move 4 1 4 0"), "ok removed=5 points=5 score=5");
+    // The board was left empty, so the computer threw, starting a new
+    // player turn: the streak is over.
+    assert_eq!(game.ask("status"), "score=5 free=7 streak=0 over=no");
+    assert_eq!(game.ask("clear"), "ok");
+    assert_eq!(game.ask("status"), "score=5 free=10 streak=0 over=no");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn blank_lines_and_comments_are_ignored() {
+    let input = "\n# a comment\n   \n\t\nstatus\n   # an indented comment\n\n";
+    let output = run_all(&["--seed", "9"], input);
+    assert!(output.status.success());
+    assert_eq!(text(&output.stdout), "score=0 free=78 streak=0 over=no\n");
+    assert_eq!(text(&output.stderr), "");
+}
+
+#[test]
+fn quit_and_end_of_input_exit_successfully() {
+    let quit = run_all(&["--seed", "10"], "status\nquit\nstatus\n");
+    assert_eq!(quit.status.code(), Some(0));
+    assert_eq!(text(&quit.stdout), "score=0 free=78 streak=0 over=no\n");
+
+    let eof = run_all(&["--seed", "10"], "status");
+    assert_eq!(eof.status.code(), Some(0));
+    assert_eq!(text(&eof.stdout), "score=0 free=78 streak=0 over=no\n");
+
+    let mut game = Batch::start(&["--seed", "10"]);
+    game.send("quit");
+    assert_eq!(game.finish().code(), Some(0));
+    let silent = Batch::start(&["--seed", "10"]);
+    assert_eq!(silent.finish().code(), Some(0));
+}
+
+#[test]
+fn colours_above_9_are_letters() {
+    let mut game = Batch::start(&["-c", "12", "-w", "4", "-t", "2", "--seed", "11"]);
+    game.set_up(&[(0, 0, 9), (1, 0, 10), (2, 0, 11), (3, 0, 12), (0, 1, 1)]);
+    assert_eq!(game.board(2), ["9abc", "1..."]);
+    let answer = game.ask("put 1 1 13");
+    assert!(answer.starts_with("error: colour 13"), "{answer}");
+    assert!(game.finish().success());
+
+    let mut most = Batch::start(&["-c35", "-w1", "-t1", "-n1", "-N1", "--seed", "11"]);
+    assert_eq!(most.ask("put 0 0 35"), "ok");
+    assert_eq!(most.board(1), ["z"]);
+    assert!(most.finish().success());
+}
+
+#[test]
+fn rule_flags_take_values_attached_or_separate() {
+    let script = "status\nboard\nmove 0 0 11 6\nmove 3 3 4 4\nstatus\nboard\n";
+    let attached = run_all(&["-w12", "-t7", "-c3", "-n2", "-N4", "--seed=12"], script);
+    let separate = run_all(
+        &[
+            "-w", "12", "-t", "7", "-c", "3", "-n", "2", "-N", "4", "--seed", "12",
+        ],
+        script,
+    );
+    assert!(attached.status.success() && separate.status.success());
+    assert_eq!(text(&attached.stdout), text(&separate.stdout));
+    let lines: Vec<&str> = text(&attached.stdout).lines().collect();
+    assert_eq!(lines[0], "score=0 free=80 streak=0 over=no");
+    assert_eq!(lines.len(), 1 + 7 + 3 + 7);
+    assert!(lines[1..8].iter().all(|row| row.len() == 12));
+    let chips = lines[1..8].concat().chars().filter(|&c| c != '.').count();
+    assert_eq!(chips, 4, "-N4 throws four");
+    assert!(lines[1..8].concat().chars().all(|c| ".123".contains(c)));
+}
+
+#[test]
+fn a_bad_rule_value_is_one_line_naming_the_flag_and_range() {
+    let cases: [(&[&str], &str, &str); 7] = [
+        (&["-w0"], "-w 0", "1 to 1000"),
+        (&["-t", "1001"], "-t 1001", "1 to 1000"),
+        (&["-c36"], "-c 36", "1 to 35"),
+        (&["-c", "0"], "-c 0", "1 to 35"),
+        (&["-i1"], "-i 1", "2 to 1000"),
+        (&["-n", "82"], "-n 82", "0 to 81"),
+        (&["-w3", "-t3", "-N10"], "-N 10", "1 to 9"),
+    ];
+    for (args, flag, range) in cases {
+        let output = run_all(args, "status\n");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&output.stdout), "", "{args:?}");
+        let stderr = text(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(
+            stderr.contains(flag) && stderr.contains(range),
+            "{args:?}: {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn a_1000_by_1000_board_works() {
+    let mut game = Batch::start(&["-w", "1000", "-t", "1000", "--seed", "13"]);
+    game.set_up(&[(0, 0, 1)]);
+    // A wall across the middle row but for the last cell.
+    for x in 0..999 {
+        game.send(&format!("put {x} 500 {}", x % 5 + 1));
+    }
+    for x in 0..999 {
+        assert_eq!(game.read_line("put"), "ok", "put {x} 500");
+    }
+    assert_eq!(game.ask("move 0 0 0 999"), "ok removed=0 points=0 score=0");
+    assert_eq!(game.ask("status"), "score=0 free=998997 streak=0 over=no");
+    let board = game.board(1000);
+    assert!(board.iter().all(|row| row.len() == 1000));
+    assert_eq!(&board[999][..1], "1");
+    assert_eq!(&board[0][..1], ".");
+    assert!(board[500].ends_with("4."));
+    assert_eq!(game.ask("put 999 500 1"), "ok");
+    assert_eq!(game.ask("move 0 999 0 0"), "error: no path");
+    assert!(game.finish().success());
+}
+
+/// Plays 25 moves chosen from what `board` shows, recording every line.
+fn transcript(seed: &str) -> Vec<String> {
+    let mut game = Batch::start(&["--seed", seed]);
+    let mut lines = Vec::new();
+    for turn in 0..25 {
+        let board = game.board(9);
+        let cells: Vec<char> = board.concat().chars().collect();
+        let chips: Vec<usize> = (0..81).filter(|&i| cells[i] != '.').collect();
+        let empty: Vec<usize> = (0..81).filter(|&i| cells[i] == '.').collect();
+        lines.extend(board);
+        if chips.is_empty() || empty.is_empty() {
+            break;
+        }
+        let (from, to) = (chips[turn % chips.len()], empty[turn * 7 % empty.len()]);
+        let answer = game.ask(&format!(
+            "move {} {} {} {}",
+            from % 9,
+            from / 9,
+            to % 9,
+            to / 9
+        ));
+        lines.push(answer);
+        lines.push(game.ask("status"));
+    }
+    assert!(game.finish().success());
+    lines
+}
+
+#[test]
+fn the_same_seed_gives_the_same_transcript() {
+    let first = transcript("14");
+    assert_eq!(first, transcript("14"));
+    assert_ne!(first, transcript("15"));
+    let moves = first.iter().filter(|l| l.starts_with("ok ")).count();
+    assert!(moves >= 10, "too few moves played: {first:?}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_an_unknown_command() {
+    let home = TempDir::new().unwrap();
+    let mut child = clines(&home, &["--seed", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"status\n\xff\xfe 1 2\nmove \xff 0 1 1\nstatus\n")
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!(answers[0], answers[3]);
+    assert!(
+        answers[1].starts_with("error: unknown command"),
+        "{answers:?}"
+    );
+    assert!(answers[2].starts_with("error: usage: move"), "{answers:?}");
+    assert_eq!(text(&output.stderr), "");
+}
