@@ -23,7 +23,8 @@ fn clines(home: &TempDir, args: &[&str]) -> Command {
         .env("HOME", home.path())
         .env("XDG_CONFIG_HOME", home.path().join("config"))
         .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("CLINES_SCORE_DIR", home.path().join("scores"));
+        .env("CLINES_SCORE_DIR", home.path().join("scores"))
+        .env_remove("CLINES_CONFIG");
     command
 }
 

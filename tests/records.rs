@@ -32,7 +32,8 @@ fn clines(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Output {
         .env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_DATA_HOME", home.join("data"))
-        .env_remove("CLINES_SCORE_DIR");
+        .env_remove("CLINES_SCORE_DIR")
+        .env_remove("CLINES_CONFIG");
     if let Some(dir) = score_dir {
         command.env("CLINES_SCORE_DIR", dir);
     }
