@@ -645,6 +645,15 @@ fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
             chars.len()
         ))
     })?;
+    // Of the control characters only these arrive as plain keys; any other
+    // is read as a Ctrl chord and could never be pressed.
+    let typable = |key: char| !key.is_control() || matches!(key, '\t' | '\n' | '\u{1b}' | '\u{7f}');
+    if let Some(&key) = keys.iter().find(|&&key| !typable(key)) {
+        return Err(refuse(format!(
+            "{key:?} cannot be typed as a key; control characters other than Tab, \
+             Enter (newline), Escape and Backspace are refused"
+        )));
+    }
     match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
         Some(i) => Err(refuse(format!(
             "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",

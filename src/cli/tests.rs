@@ -242,6 +242,14 @@ fn keys_exactly_five_different_characters() {
 }
 
 #[test]
+fn keys_must_be_typable() {
+    let special = appearance_of(&["-C", "\t\n\u{1b}\u{7f} "]).unwrap();
+    assert_eq!(special.keys, ['\t', '\n', '\u{1b}', '\u{7f}', ' ']);
+    refused(&["-C", "hjkl\u{1}"], &["'\\u{1}' cannot be typed", "Tab"]);
+    refused(&["-C", "hjk\rl"], &["'\\r' cannot be typed"]);
+}
+
+#[test]
 fn font_exactly_three_single_width_glyphs() {
     assert_eq!(appearance_of(&["-f●○◦"]).unwrap().font, ['●', '○', '◦']);
     refused(&["-f", "IO"], &["-f \"IO\"", "exactly 3", "got 2"]);
