@@ -161,12 +161,13 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     terminal::install_panic_hook(move || {
         end_session(&for_panic, Ending::Panic);
     });
+    let (sender, receiver) = mpsc::channel();
+    let signals = terminal::spawn_signals(sender.clone())?;
     let mut guard = terminal::Guard::enter()?;
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
-    let (sender, receiver) = mpsc::channel();
-    let signals = terminal::spawn_sources(sender)?;
+    terminal::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
     let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);

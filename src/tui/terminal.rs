@@ -104,13 +104,13 @@ pub enum Message {
 /// The signals that end the game the way `q` does.
 pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
 
-/// Starts the threads that feed `sender`: one blocked reading terminal
-/// events, one blocked waiting for signals. Neither wakes up unless
-/// something happens. Returns a handle that stops the signal thread.
-pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
+/// Starts the thread that feeds `sender` the signals that end or suspend
+/// the game; it sleeps until one arrives. Started before the terminal is
+/// switched, so that no signal finds it raw with nobody to restore it.
+/// Returns a handle that stops the thread.
+pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
     let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP]))?;
     let handle = signals.handle();
-    let to_loop = sender.clone();
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -120,11 +120,17 @@ pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterato
                 } else {
                     Message::Signal(signal)
                 };
-                if to_loop.send(message).is_err() {
+                if sender.send(message).is_err() {
                     break;
                 }
             }
         })?;
+    Ok(handle)
+}
+
+/// Starts the thread that feeds `sender` terminal events; it sleeps in a
+/// blocking read until one arrives. Started once the terminal is raw.
+pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
             // A panic here must still end the game, or the loop would wait
@@ -140,5 +146,5 @@ pub fn spawn_sources(sender: Sender<Message>) -> io::Result<signal_hook::iterato
             }
         }
     })?;
-    Ok(handle)
+    Ok(())
 }
