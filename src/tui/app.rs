@@ -26,6 +26,10 @@ pub const JUMP_TICK: Duration = Duration::from_millis(200);
 pub const STEP_TIME: Duration = Duration::from_millis(50);
 /// How long removed chips flash before they vanish.
 pub const FLASH_TIME: Duration = Duration::from_millis(600);
+/// Removals flashed in one turn; any further ones vanish at once. A normal
+/// turn has at most two, but odd rules can have the engine throw onto an
+/// empty board a thousand times over, which would flash for ten minutes.
+const MAX_FLASHES_PER_TURN: usize = 3;
 
 /// One part of replaying a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +40,8 @@ enum Step {
     Flash { chips: Vec<Chip>, points: u64 },
     /// Chips appear at once.
     Throw(Vec<Chip>),
+    /// Chips vanish at once and the score grows, without flashing.
+    Clear { chips: Vec<Chip>, points: u64 },
     /// The game-over box appears.
     Over,
 }
@@ -269,10 +275,17 @@ impl App {
         if !self.animating() {
             self.step_started = now;
         }
+        let mut flashes = 0;
         for event in events {
             self.steps.push_back(match event {
                 Event::Moved { path, color } => Step::Walk { path, color },
-                Event::Removed { chips, points, .. } => Step::Flash { chips, points },
+                Event::Removed { chips, points, .. } if flashes == MAX_FLASHES_PER_TURN => {
+                    Step::Clear { chips, points }
+                }
+                Event::Removed { chips, points, .. } => {
+                    flashes += 1;
+                    Step::Flash { chips, points }
+                }
                 Event::Thrown(chips) => Step::Throw(chips),
                 Event::GameOver => Step::Over,
             });
@@ -330,6 +343,10 @@ impl App {
                     for chip in chips {
                         self.shown.set(chip.pos, Some(chip.color));
                     }
+                }
+                Step::Clear { chips, points } => {
+                    self.shown_score += points;
+                    self.shown.remove(chips);
                 }
                 Step::Over => {
                     self.over_shown = true;
@@ -434,6 +451,34 @@ mod tests {
             now,
         );
         (app, now)
+    }
+
+    #[test]
+    fn endless_clearing_throws_flash_three_times_then_end_at_once() {
+        // One colour, lines of 2, two chips a throw on a 2×1 board: every
+        // throw is removed at once until the engine gives up.
+        let rules = Rules {
+            width: 2,
+            height: 1,
+            colors: 1,
+            line: 2,
+            next: 2,
+            first: 2,
+        };
+        let (game, opening) = Game::new(rules, 1);
+        assert!(game.is_over());
+        let score = game.score();
+        let now = Instant::now();
+        let style = Style::new(&Appearance::for_colors(1), 1, true);
+        let keys = ['h', 'j', 'k', 'l', ' '];
+        let mut app = App::new(game, opening, style, keys, None, (40, 20), now);
+        let flashes = MAX_FLASHES_PER_TURN as u32;
+        app.advance(now + FLASH_TIME * flashes - Duration::from_millis(1));
+        assert!(!app.over_shown, "the first removals flash");
+        app.advance(now + FLASH_TIME * flashes);
+        assert!(app.over_shown, "the rest vanish at once");
+        assert_eq!(app.shown_score, score);
+        assert_eq!(app.shown.chip_count(), 0);
     }
 
     #[test]
