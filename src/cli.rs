@@ -153,7 +153,8 @@ pub struct Args {
     pub bw_font: Option<String>,
 
     /// Force colour (c) or black-and-white (b) drawing [default: automatic,
-    /// black and white when NO_COLOR is set]
+    /// black and white when NO_COLOR is set or the terminal has fewer than
+    /// 8 colours]
     #[arg(
         short = 'm',
         long = "mode",

@@ -14,6 +14,7 @@ mod frame;
 mod input;
 mod layout;
 mod terminal;
+mod terminfo;
 mod view;
 
 use std::fmt;

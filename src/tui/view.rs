@@ -9,6 +9,7 @@ use crate::records::HiLine;
 
 use super::frame::{Frame, Ink};
 use super::layout::{self, Layout, TooSmall};
+use super::terminfo;
 
 /// How a chip of one colour looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,15 +95,25 @@ impl Style {
 }
 
 /// Whether to draw in colour: `-m c` / `-m b` decide; otherwise colour
-/// unless `NO_COLOR` is set (non-empty) or the terminal has fewer than 8
-/// colours.
+/// unless `NO_COLOR` is set (non-empty) or the terminal's terminfo entry
+/// has fewer than 8 colours.
 pub fn use_color(mode: Option<ColorMode>) -> bool {
     match mode {
         Some(ColorMode::Color) => true,
         Some(ColorMode::Mono) => false,
         None => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            !no_color && crossterm::style::available_color_count() >= 8
+            if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+                return false;
+            }
+            match terminfo::terminal_colors() {
+                Some(colors) => colors >= 8,
+                // No entry: TERM is unset or names a terminal this machine
+                // has no description of, typically a newer emulator reached
+                // over ssh, and those all have colours. So keep the default
+                // look and let crossterm guess from COLORTERM and TERM
+                // rather than forcing black and white.
+                None => crossterm::style::available_color_count() >= 8,
+            }
         }
     }
 }

@@ -1,0 +1,323 @@
+//! How many colours the terminal has, read from its compiled terminfo
+//! entry the way ncurses finds it. crossterm only guesses from `COLORTERM`
+//! and `TERM` and never answers fewer than 8, so a `vt100` or `xterm-mono`
+//! would otherwise be drawn in colour.
+//!
+//! [`search_dirs`] and [`find_colors`] take the environment as arguments and
+//! [`parse_colors`] is pure, so each can be tested on its own;
+//! [`terminal_colors`] wires them to the real environment.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The directories ncurses searches after the environment's, in its order.
+const SYSTEM_DIRS: [&str; 4] = [
+    "/etc/terminfo",
+    "/lib/terminfo",
+    "/usr/share/terminfo",
+    "/usr/lib/terminfo",
+];
+
+/// Magic number of the legacy format, with 16-bit numbers.
+const LEGACY_MAGIC: u16 = 0o432;
+/// Magic number of the extended-number format, with 32-bit numbers.
+const EXTENDED_MAGIC: u16 = 0o1036;
+/// Bytes of the header: magic and five section sizes, 16 bits each.
+const HEADER_LEN: usize = 12;
+/// Index of `colors` among the numeric capabilities.
+const COLORS_INDEX: usize = 13;
+/// ncurses reads no more of an entry than this; the numbers come long before.
+const MAX_ENTRY_SIZE: u64 = 32768;
+
+/// The colours of `$TERM` as its terminfo entry gives them: `None` when
+/// `TERM` is unset or no readable entry for it is found.
+pub fn terminal_colors() -> Option<u32> {
+    let term = std::env::var("TERM").ok()?;
+    let dirs = search_dirs(
+        std::env::var_os("TERMINFO").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+        std::env::var_os("TERMINFO_DIRS").as_deref(),
+    );
+    find_colors(&term, &dirs)
+}
+
+/// The directories to search, first to last: `terminfo` (`$TERMINFO`),
+/// `~/.terminfo`, each entry of `terminfo_dirs` (`$TERMINFO_DIRS`, an empty
+/// entry standing for the system directories), then the system directories.
+/// Unset or empty variables add nothing.
+pub fn search_dirs(
+    terminfo: Option<&OsStr>,
+    home: Option<&OsStr>,
+    terminfo_dirs: Option<&OsStr>,
+) -> Vec<PathBuf> {
+    let system = || SYSTEM_DIRS.iter().map(PathBuf::from);
+    let mut dirs = Vec::new();
+    dirs.extend(terminfo.filter(|dir| !dir.is_empty()).map(PathBuf::from));
+    dirs.extend(
+        home.filter(|home| !home.is_empty())
+            .map(|home| Path::new(home).join(".terminfo")),
+    );
+    if let Some(list) = terminfo_dirs.filter(|list| !list.is_empty()) {
+        for dir in std::env::split_paths(list) {
+            if dir.as_os_str().is_empty() {
+                dirs.extend(system());
+            } else {
+                dirs.push(dir);
+            }
+        }
+    }
+    dirs.extend(system());
+    dirs
+}
+
+/// The colours of the first readable entry named `term` in `dirs`, each
+/// tried as `<dir>/<first character>/<term>` then `<dir>/<first byte in
+/// hex>/<term>` (the layout of case-insensitive file systems). `None` when
+/// there is none, or `term` is not a plain file name.
+pub fn find_colors(term: &str, dirs: &[PathBuf]) -> Option<u32> {
+    let first = term.chars().next()?;
+    if term == "." || term == ".." || term.contains('/') {
+        return None;
+    }
+    let letter = first.to_string();
+    let hex = format!("{:02x}", term.as_bytes()[0]);
+    dirs.iter()
+        .flat_map(|dir| [dir.join(&letter).join(term), dir.join(&hex).join(term)])
+        .find_map(|path| parse_colors(&read_entry(&path)?))
+}
+
+/// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if readable.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .ok()?
+        .take(MAX_ENTRY_SIZE)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
+}
+
+/// The `colors` capability of a compiled terminfo entry, in the legacy or
+/// the extended-number format: 0 when the entry lacks it (absent or
+/// cancelled), as such a terminal has no colours. `None` when `entry` is
+/// not a compiled entry or is cut short before its numbers end.
+pub fn parse_colors(entry: &[u8]) -> Option<u32> {
+    let header = |i: usize| -> Option<u16> {
+        let at = 2 * i;
+        Some(u16::from_le_bytes(entry.get(at..at + 2)?.try_into().ok()?))
+    };
+    let number_width = match header(0)? {
+        LEGACY_MAGIC => 2,
+        EXTENDED_MAGIC => 4,
+        _ => return None,
+    };
+    // Negative sizes are invalid; as u16 they are above i16::MAX.
+    let size = |i: usize| header(i).filter(|&n| n <= i16::MAX as u16).map(usize::from);
+    let (names, booleans, numbers) = (size(1)?, size(2)?, size(3)?);
+    let start = HEADER_LEN + names + booleans;
+    // The numbers start on an even byte.
+    let start = start + start % 2;
+    let section = entry.get(start..start + numbers * number_width)?;
+    let Some(colors) = section.chunks_exact(number_width).nth(COLORS_INDEX) else {
+        return Some(0);
+    };
+    let colors = match *colors {
+        [a, b] => i32::from(i16::from_le_bytes([a, b])),
+        [a, b, c, d] => i32::from_le_bytes([a, b, c, d]),
+        _ => return None,
+    };
+    // -1 is absent, -2 cancelled.
+    Some(u32::try_from(colors).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compiled entry with these names, booleans and numbers (`None`
+    /// written as -1), in the extended format when `extended`, and no
+    /// strings.
+    fn entry(extended: bool, names: &str, booleans: usize, numbers: &[Option<i32>]) -> Vec<u8> {
+        let magic = if extended {
+            EXTENDED_MAGIC
+        } else {
+            LEGACY_MAGIC
+        };
+        let names = format!("{names}\0");
+        let mut bytes = Vec::new();
+        for word in [
+            magic,
+            names.len() as u16,
+            booleans as u16,
+            numbers.len() as u16,
+            0,
+            0,
+        ] {
+            bytes.extend(word.to_le_bytes());
+        }
+        bytes.extend(names.as_bytes());
+        bytes.extend(std::iter::repeat_n(1, booleans));
+        if bytes.len() % 2 == 1 {
+            bytes.push(0);
+        }
+        for number in numbers {
+            let number = number.unwrap_or(-1);
+            if extended {
+                bytes.extend(number.to_le_bytes());
+            } else {
+                bytes.extend((number as i16).to_le_bytes());
+            }
+        }
+        bytes
+    }
+
+    /// Numbers up to and including `colors`, the others 80 (like `cols`).
+    fn numbers_with_colors(colors: Option<i32>) -> Vec<Option<i32>> {
+        let mut numbers = vec![Some(80); COLORS_INDEX];
+        numbers.push(colors);
+        numbers.push(Some(64));
+        numbers
+    }
+
+    #[test]
+    fn legacy_entries_give_their_colours() {
+        for (booleans, colors) in [(29, 8), (30, 256), (0, 0), (1, 88)] {
+            let bytes = entry(
+                false,
+                "t|test",
+                booleans,
+                &numbers_with_colors(Some(colors)),
+            );
+            assert_eq!(
+                parse_colors(&bytes),
+                Some(colors as u32),
+                "{booleans} booleans"
+            );
+        }
+    }
+
+    #[test]
+    fn extended_entries_give_their_32_bit_colours() {
+        for colors in [8, 256, 0x100_0000] {
+            let bytes = entry(true, "t|test", 37, &numbers_with_colors(Some(colors)));
+            assert_eq!(parse_colors(&bytes), Some(colors as u32));
+        }
+    }
+
+    #[test]
+    fn absent_or_cancelled_colours_are_none_at_all() {
+        for extended in [false, true] {
+            let absent = entry(extended, "t", 2, &numbers_with_colors(None));
+            assert_eq!(parse_colors(&absent), Some(0));
+            let cancelled = entry(extended, "t", 2, &numbers_with_colors(Some(-2)));
+            assert_eq!(parse_colors(&cancelled), Some(0));
+            let too_few_numbers = entry(extended, "t", 2, &[Some(80); COLORS_INDEX]);
+            assert_eq!(parse_colors(&too_few_numbers), Some(0));
+            let no_numbers = entry(extended, "t", 2, &[]);
+            assert_eq!(parse_colors(&no_numbers), Some(0));
+        }
+    }
+
+    #[test]
+    fn cut_short_or_garbage_entries_are_refused() {
+        for extended in [false, true] {
+            let whole = entry(extended, "t|test", 3, &numbers_with_colors(Some(8)));
+            assert_eq!(parse_colors(&whole), Some(8));
+            for len in 0..whole.len() {
+                assert_eq!(parse_colors(&whole[..len]), None, "cut to {len} bytes");
+            }
+        }
+        let mut negative_size = entry(false, "t", 3, &numbers_with_colors(Some(8)));
+        negative_size[2..4].copy_from_slice(&(-1i16).to_le_bytes());
+        assert_eq!(parse_colors(&negative_size), None);
+        let mut wrong_magic = entry(false, "t", 3, &numbers_with_colors(Some(8)));
+        wrong_magic[0] ^= 1;
+        assert_eq!(parse_colors(&wrong_magic), None);
+        assert_eq!(
+            parse_colors(b"#\tReconstructed via infocmp\nxterm|...,\n"),
+            None
+        );
+        let huge_sizes: Vec<u8> = [LEGACY_MAGIC, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff]
+            .iter()
+            .flat_map(|word| word.to_le_bytes())
+            .collect();
+        assert_eq!(parse_colors(&huge_sizes), None);
+    }
+
+    #[test]
+    fn the_search_follows_ncurses_order() {
+        let dirs = search_dirs(
+            Some(OsStr::new("/ti")),
+            Some(OsStr::new("/home/me")),
+            Some(OsStr::new("/a::/b")),
+        );
+        let mut expected = vec![
+            PathBuf::from("/ti"),
+            PathBuf::from("/home/me/.terminfo"),
+            PathBuf::from("/a"),
+        ];
+        expected.extend(SYSTEM_DIRS.iter().map(PathBuf::from));
+        expected.push(PathBuf::from("/b"));
+        expected.extend(SYSTEM_DIRS.iter().map(PathBuf::from));
+        assert_eq!(dirs, expected);
+
+        let unset = search_dirs(None, Some(OsStr::new("")), Some(OsStr::new("")));
+        assert_eq!(unset, SYSTEM_DIRS.map(PathBuf::from).to_vec());
+    }
+
+    /// Writes `bytes` to `dir/sub/name`.
+    fn install(dir: &Path, sub: &str, name: &str, bytes: &[u8]) {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::write(dir.join(sub).join(name), bytes).unwrap();
+    }
+
+    #[test]
+    fn entries_are_found_in_both_layouts_first_directory_first() {
+        let root = tempfile::tempdir().unwrap();
+        let (first, second) = (root.path().join("first"), root.path().join("second"));
+        let dirs = [first.clone(), second.clone()];
+        let colors = |n| entry(false, "x", 1, &numbers_with_colors(Some(n)));
+
+        install(&second, "x", "xterm", &colors(8));
+        assert_eq!(find_colors("xterm", &dirs), Some(8));
+        install(&first, "78", "xterm", &colors(256));
+        assert_eq!(
+            find_colors("xterm", &dirs),
+            Some(256),
+            "hex layout, earlier dir"
+        );
+        install(&first, "x", "xterm", &colors(16));
+        assert_eq!(find_colors("xterm", &dirs), Some(16), "letter before hex");
+
+        install(&first, "v", "vt100", b"not a terminfo entry");
+        install(&second, "v", "vt100", &colors(0));
+        assert_eq!(find_colors("vt100", &dirs), Some(0), "garbage is skipped");
+
+        assert_eq!(find_colors("kitty", &dirs), None);
+        assert_eq!(find_colors("", &dirs), None);
+        // Found as first/./../second/x/xterm if paths were let through.
+        assert_eq!(find_colors("../second/x/xterm", &dirs), None);
+    }
+
+    #[test]
+    fn system_entries_give_the_known_colours() {
+        let dirs = search_dirs(None, None, None);
+        let known = [("xterm-256color", 256), ("xterm", 8), ("vt100", 0)];
+        let installed = |term: &str| {
+            let first = &term[..1];
+            dirs.iter().any(|dir| dir.join(first).join(term).is_file())
+        };
+        if !known.iter().all(|(term, _)| installed(term)) {
+            eprintln!(
+                "skipping: the system terminfo entries for {known:?} are not all installed \
+                 (install ncurses-base)"
+            );
+            return;
+        }
+        for (term, colors) in known {
+            assert_eq!(find_colors(term, &dirs), Some(colors), "{term}");
+        }
+    }
+}
