@@ -20,7 +20,7 @@ use crate::game::{RuleError, Rules};
 use config::{Config, ConfigLocation};
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC] [--seed S]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
