@@ -1389,16 +1389,45 @@ fn game_over_box_then_any_key_ends() {
         (term, View::new(game, 80, 24))
     };
     assert!(view.game.cells.iter().all(|&c| c != 0));
-    term.expect_text("Game over, press a key...");
-    term.expect_screen("the box at row 1, column 1", |screen| {
-        let at = |row, col| {
-            screen
-                .cell(row, col)
-                .map(|c| c.contents())
-                .unwrap_or_default()
-        };
-        at(1, 1) == "+" && at(2, 1) == "|" && at(3, 1) == "+" && at(2, 2) == "G"
-    });
+    let boxed = [
+        "+-------------------------+",
+        "|Game over, press a key...|",
+        "+-------------------------+",
+    ];
+    let in_box = |row: usize, col: usize| (1..=3).contains(&row) && (1..=27).contains(&col);
+    term.expect(
+        "the game-over box at row 1, column 1, over the board",
+        |screen| {
+            for (i, line) in boxed.iter().enumerate() {
+                let shown: String = (1..=27)
+                    .map(|col| {
+                        let cell = screen.cell(1 + i as u16, col);
+                        cell.and_then(|c| c.contents().chars().next())
+                            .unwrap_or(' ')
+                    })
+                    .collect();
+                if shown != *line {
+                    return Err(format!("row {}: {shown:?}", 1 + i));
+                }
+            }
+            // Around the box, the full board (the cursor wherever it is).
+            let cursors = std::iter::once(None).chain(view.game.positions().map(Some));
+            let mut last = String::new();
+            for cursor in cursors {
+                let shown = view.with_cursor(cursor);
+                let outside: Vec<_> = shown
+                    .differences(screen)
+                    .into_iter()
+                    .filter(|&(row, col, _)| !in_box(row, col))
+                    .collect();
+                if outside.is_empty() {
+                    return Ok(());
+                }
+                last = shown.describe(&outside);
+            }
+            Err(last)
+        },
+    );
     term.key(Key::Char('x'));
     check_exit(&mut term, 0);
 }
