@@ -693,6 +693,17 @@ fn no_color_means_black_and_white_unless_forced() {
 }
 
 #[test]
+fn terminals_of_fewer_than_eight_colours_get_black_and_white() {
+    // terminfo: vt100 and xterm-mono have no colours, xterm has 8.
+    let mono = Look::mono("*OoVvAa.'Zz");
+    let color = Look::color(&[7, 1, 2, 3, 4, 5]);
+    look_test(100, 50, 14, &[], &[("TERM", "vt100")], mono.clone());
+    look_test(100, 50, 14, &[], &[("TERM", "xterm-mono")], mono);
+    look_test(100, 50, 14, &[], &[("TERM", "xterm")], color.clone());
+    look_test(100, 50, 14, &["-mc"], &[("TERM", "vt100")], color);
+}
+
+#[test]
 fn colour_glyphs_from_the_command_line() {
     let mut look = Look::color(&[7, 1, 2, 3, 4, 5]);
     look.cursor = '+';
