@@ -711,6 +711,16 @@ fn colour_glyphs_from_the_command_line() {
     for (cols, rows) in [(100, 50), (80, 24)] {
         look_test(cols, rows, 12, &["-f", "+@."], &[], look.clone());
     }
+    // Glyphs are characters, whatever their length in UTF-8.
+    look.cursor = '▒';
+    look.chips = vec![('●', '∙'); 5];
+    for (cols, rows) in [(100, 50), (80, 24)] {
+        look_test(cols, rows, 12, &["-f", "▒●∙"], &[], look.clone());
+    }
+    let font = "▒●∙■□▲△◆◇★☆";
+    for (cols, rows) in [(61, 57), (40, 30)] {
+        look_test(cols, rows, 12, &["-mb", "-F", font], &[], Look::mono(font));
+    }
 }
 
 /// Presses each key and follows the cursor: after every key that should
