@@ -512,6 +512,16 @@ impl View {
         let row = y * s + 1 + (s - 1) / 2;
         (col as u16, row as u16)
     }
+
+    /// The screen points at the top-left and bottom-right corners of
+    /// `pos`'s interior, next to the grid lines: clicks there find any
+    /// off-by-one in the mouse's coordinates.
+    fn corners(&self, (x, y): Pos) -> [(u16, u16); 2] {
+        let s = self.cell_size();
+        let first = |i: usize| (i * s + 1) as u16;
+        let last = |i: usize| (i * s + s - 1) as u16;
+        [(first(x), first(y)), (last(x), last(y))]
+    }
 }
 
 /// Starts `clines --seed SEED RULES EXTRA` at `cols` × `rows` and waits for
@@ -923,10 +933,10 @@ fn recorded_mouse_move(
     };
     let (mut term, view) = start_with(cols, rows, seed, rules, extra, look, Options::record_frames);
     let (from, to) = choose(&view.game);
-    for pos in [from, to] {
-        let (col, row) = view.point(pos);
-        term.click(col, row);
-    }
+    let [(col, row), _] = view.corners(from);
+    term.click(col, row);
+    let [_, (col, row)] = view.corners(to);
+    term.click(col, row);
     let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
     let after = View {
         game: batch(rules, seed, &[command]),
@@ -1073,7 +1083,7 @@ fn removed_chips_flash_in_the_cursor_colour_then_the_score_updates() {
 fn mouse_move_test(cols: u16, rows: u16, seed: u64, pose: Pose) {
     let (mut term, view) = start(cols, rows, seed, &[], &[]);
     let (from, to) = some_move(&view.game);
-    let (col, row) = view.point(from);
+    let [_, (col, row)] = view.corners(from);
     term.click(col, row);
     let selected = View {
         cursor: None,
@@ -1086,7 +1096,7 @@ fn mouse_move_test(cols: u16, rows: u16, seed: u64, pose: Pose) {
         "the clicked chip jumping, the cursor hidden",
     );
 
-    let (col, row) = view.point(to);
+    let [(col, row), _] = view.corners(to);
     term.click(col, row);
     let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
     let after = View::new(batch(&[], seed, &[command]), cols, rows);
