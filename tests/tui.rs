@@ -1373,6 +1373,28 @@ fn sighup_quits_and_restores_the_terminal() {
 }
 
 #[test]
+fn closing_the_terminal_ends_the_game() {
+    for select_first in [false, true] {
+        let (mut term, view) = start(100, 50, 52, &[], &[]);
+        if select_first {
+            // A jumping chip: the game is writing when the terminal goes.
+            let chip = view.game.chips()[0];
+            let [(col, row), _] = view.corners(chip);
+            term.click(col, row);
+            let selected = View {
+                cursor: None,
+                selected: Some((chip, Pose::Shift(1))),
+                ..view.clone()
+            };
+            expect_view(&term, &selected, "the chip jumping");
+        }
+        term.hang_up();
+        let status = term.wait_exit(TIMEOUT);
+        assert_eq!(status.code(), Some(0), "exit status {status:?}");
+    }
+}
+
+#[test]
 fn quitting_with_a_chip_selected_restores_the_terminal() {
     quit_test(|term| {
         // Select whatever is under the cursor, then move and quit at once,
