@@ -1375,7 +1375,9 @@ fn sighup_quits_and_restores_the_terminal() {
 #[test]
 fn closing_the_terminal_ends_the_game() {
     for select_first in [false, true] {
-        let (mut term, view) = start(100, 50, 52, &[], &[]);
+        // Standard error in a pipe keeps any last words readable.
+        let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+        let (mut term, view) = start_with(100, 50, 52, &[], &[], look, Options::separate_stderr);
         if select_first {
             // A jumping chip: the game is writing when the terminal goes.
             let chip = view.game.chips()[0];
@@ -1390,7 +1392,12 @@ fn closing_the_terminal_ends_the_game() {
         }
         term.hang_up();
         let status = term.wait_exit(TIMEOUT);
-        assert_eq!(status.code(), Some(0), "exit status {status:?}");
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "exit status {status:?}, standard error {:?}",
+            term.stderr()
+        );
     }
 }
 

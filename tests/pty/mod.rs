@@ -392,8 +392,10 @@ impl Term {
             .master
             .as_raw_fd()
             .expect("the master has a file descriptor");
-        // SAFETY: dup has no memory-safety preconditions; the result is checked.
-        let reader_fd = unsafe { libc::dup(master_fd) };
+        // Close-on-exec: a copy leaked into another test's program would keep
+        // this terminal open after hang_up.
+        // SAFETY: fcntl has no memory-safety preconditions; the result is checked.
+        let reader_fd = unsafe { libc::fcntl(master_fd, libc::F_DUPFD_CLOEXEC, 0) };
         assert!(reader_fd >= 0, "dup the pty's master");
         // SAFETY: reader_fd is a fresh descriptor owned by nothing else.
         let mut reader = File::from(unsafe { OwnedFd::from_raw_fd(reader_fd) });
@@ -741,8 +743,12 @@ impl Term {
         };
         let Some(status) = status else {
             let screen = self.contents();
+            let threads = self.thread_states();
             self.kill();
-            panic!("the program did not exit within {timeout:?}\nscreen:\n{screen}");
+            panic!(
+                "the program did not exit within {timeout:?}\n\
+                 threads (name, state, waiting in): {threads:?}\nscreen:\n{screen}"
+            );
         };
         self.status = Some(status);
         if let Some(reader) = self.reader.take() {
@@ -820,6 +826,34 @@ impl Term {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// Each thread of the program: its name, state letter and the kernel
+    /// function it waits in (from `/proc`), for failure messages.
+    pub fn thread_states(&self) -> Vec<(String, String, String)> {
+        let tasks = format!("/proc/{}/task", self.pid());
+        let Ok(entries) = std::fs::read_dir(tasks) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .map(|task| {
+                let read = |name: &str| {
+                    std::fs::read_to_string(task.path().join(name))
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned()
+                };
+                let stat = read("stat");
+                let state = stat
+                    .rsplit(')')
+                    .next()
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .unwrap_or("?")
+                    .to_owned();
+                (read("comm"), state, read("wchan"))
+            })
+            .collect()
     }
 
     /// Kills the program (SIGKILL) if it is still running.
