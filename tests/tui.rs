@@ -1134,7 +1134,19 @@ fn mouse_selects_and_moves_a_chip_in_mini_mode() {
 /// is handled) are skipped.
 fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> Vec<Option<Pose>> {
     let look = Look::color(&[7, 1, 2, 3, 4, 5]);
-    let (mut term, view) = start_with(cols, rows, 23, &[], &[], look, Options::record_frames);
+    jump_sequence_in(cols, rows, &[], look, poses, count)
+}
+
+/// [`jump_sequence`] with `extra` options drawing with `look`.
+fn jump_sequence_in(
+    cols: u16,
+    rows: u16,
+    extra: &[&str],
+    look: Look,
+    poses: &[Option<Pose>],
+    count: usize,
+) -> Vec<Option<Pose>> {
+    let (mut term, view) = start_with(cols, rows, 23, &[], extra, look, Options::record_frames);
     let chip = view.game.chips()[0];
     let (col, row) = view.point(chip);
     term.click(col, row);
@@ -1203,6 +1215,11 @@ fn selected_chip_jumps_in_a_one_character_interior() {
     // The jumping glyph for 4 ticks out of 8, the chip glyph otherwise.
     // Four changes seen means the glyph keeps swapping.
     let seen = jump_sequence(80, 24, &[None, Some(Pose::JumpGlyph)], 4);
+    assert!(seen.contains(&Some(Pose::JumpGlyph)), "{seen:?}");
+    // Black-and-white mode: colour k jumps with -F glyph 2k.
+    let look = Look::mono("*OoVvAa.'Zz");
+    let poses = [None, Some(Pose::JumpGlyph)];
+    let seen = jump_sequence_in(80, 24, &["-mb"], look, &poses, 4);
     assert!(seen.contains(&Some(Pose::JumpGlyph)), "{seen:?}");
 }
 
