@@ -41,6 +41,8 @@ const WINDOW: Duration = Duration::from_secs(3);
 const FRAME_TIMEOUT: Duration = Duration::from_secs(5);
 /// How many times the program is started to time its first frame.
 const STARTS: usize = 15;
+/// The default board's side, in cells.
+const SIDE: usize = 9;
 /// The seed of the measured game, so every run sees the same board.
 const SEED: u64 = 1;
 
@@ -342,10 +344,10 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
     let mut first_frame_times = vec![term.spawned_at().elapsed()];
 
     // To the top-left corner, then right and down along the edges.
-    term.keys(&[Key::Left; 9]);
-    term.keys(&[Key::Up; 9]);
+    term.keys(&[Key::Left; SIDE]);
+    term.keys(&[Key::Up; SIDE]);
     let mut move_bytes = Vec::new();
-    for key in [[Key::Right; 8], [Key::Down; 8]].concat() {
+    for key in [[Key::Right; SIDE - 1], [Key::Down; SIDE - 1]].concat() {
         move_bytes.push(frame_after(&mut term, key)?);
     }
     let repaint_bytes = frame_after(&mut term, Key::Ctrl('l'))?;
@@ -355,8 +357,8 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
     let idle_syscalls_per_s = syscalls_over_window(term.pid());
 
     // Select the first chip with the keyboard.
-    term.keys(&[Key::Left; 9]);
-    term.keys(&[Key::Up; 9]);
+    term.keys(&[Key::Left; SIDE]);
+    term.keys(&[Key::Up; SIDE]);
     term.keys(&vec![Key::Right; chip.0]);
     term.keys(&vec![Key::Down; chip.1]);
     settle(&term);
