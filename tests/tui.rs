@@ -512,6 +512,16 @@ impl View {
         let row = y * s + 1 + (s - 1) / 2;
         (col as u16, row as u16)
     }
+
+    /// The screen points at the top-left and bottom-right corners of
+    /// `pos`'s interior, next to the grid lines: clicks there find any
+    /// off-by-one in the mouse's coordinates.
+    fn corners(&self, (x, y): Pos) -> [(u16, u16); 2] {
+        let s = self.cell_size();
+        let first = |i: usize| (i * s + 1) as u16;
+        let last = |i: usize| (i * s + s - 1) as u16;
+        [(first(x), first(y)), (last(x), last(y))]
+    }
 }
 
 /// Starts `clines --seed SEED RULES EXTRA` at `cols` × `rows` and waits for
@@ -693,12 +703,33 @@ fn no_color_means_black_and_white_unless_forced() {
 }
 
 #[test]
+fn terminals_of_fewer_than_eight_colours_get_black_and_white() {
+    // terminfo: vt100 and xterm-mono have no colours, xterm has 8.
+    let mono = Look::mono("*OoVvAa.'Zz");
+    let color = Look::color(&[7, 1, 2, 3, 4, 5]);
+    look_test(100, 50, 14, &[], &[("TERM", "vt100")], mono.clone());
+    look_test(100, 50, 14, &[], &[("TERM", "xterm-mono")], mono);
+    look_test(100, 50, 14, &[], &[("TERM", "xterm")], color.clone());
+    look_test(100, 50, 14, &["-mc"], &[("TERM", "vt100")], color);
+}
+
+#[test]
 fn colour_glyphs_from_the_command_line() {
     let mut look = Look::color(&[7, 1, 2, 3, 4, 5]);
     look.cursor = '+';
     look.chips = vec![('@', '.'); 5];
     for (cols, rows) in [(100, 50), (80, 24)] {
         look_test(cols, rows, 12, &["-f", "+@."], &[], look.clone());
+    }
+    // Glyphs are characters, whatever their length in UTF-8.
+    look.cursor = '▒';
+    look.chips = vec![('●', '∙'); 5];
+    for (cols, rows) in [(100, 50), (80, 24)] {
+        look_test(cols, rows, 12, &["-f", "▒●∙"], &[], look.clone());
+    }
+    let font = "▒●∙■□▲△◆◇★☆";
+    for (cols, rows) in [(61, 57), (40, 30)] {
+        look_test(cols, rows, 12, &["-mb", "-F", font], &[], Look::mono(font));
     }
 }
 
@@ -902,10 +933,10 @@ fn recorded_mouse_move(
     };
     let (mut term, view) = start_with(cols, rows, seed, rules, extra, look, Options::record_frames);
     let (from, to) = choose(&view.game);
-    for pos in [from, to] {
-        let (col, row) = view.point(pos);
-        term.click(col, row);
-    }
+    let [(col, row), _] = view.corners(from);
+    term.click(col, row);
+    let [_, (col, row)] = view.corners(to);
+    term.click(col, row);
     let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
     let after = View {
         game: batch(rules, seed, &[command]),
@@ -1052,7 +1083,7 @@ fn removed_chips_flash_in_the_cursor_colour_then_the_score_updates() {
 fn mouse_move_test(cols: u16, rows: u16, seed: u64, pose: Pose) {
     let (mut term, view) = start(cols, rows, seed, &[], &[]);
     let (from, to) = some_move(&view.game);
-    let (col, row) = view.point(from);
+    let [_, (col, row)] = view.corners(from);
     term.click(col, row);
     let selected = View {
         cursor: None,
@@ -1065,7 +1096,7 @@ fn mouse_move_test(cols: u16, rows: u16, seed: u64, pose: Pose) {
         "the clicked chip jumping, the cursor hidden",
     );
 
-    let (col, row) = view.point(to);
+    let [(col, row), _] = view.corners(to);
     term.click(col, row);
     let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
     let after = View::new(batch(&[], seed, &[command]), cols, rows);
@@ -1103,7 +1134,19 @@ fn mouse_selects_and_moves_a_chip_in_mini_mode() {
 /// is handled) are skipped.
 fn jump_sequence(cols: u16, rows: u16, poses: &[Option<Pose>], count: usize) -> Vec<Option<Pose>> {
     let look = Look::color(&[7, 1, 2, 3, 4, 5]);
-    let (mut term, view) = start_with(cols, rows, 23, &[], &[], look, Options::record_frames);
+    jump_sequence_in(cols, rows, &[], look, poses, count)
+}
+
+/// [`jump_sequence`] with `extra` options drawing with `look`.
+fn jump_sequence_in(
+    cols: u16,
+    rows: u16,
+    extra: &[&str],
+    look: Look,
+    poses: &[Option<Pose>],
+    count: usize,
+) -> Vec<Option<Pose>> {
+    let (mut term, view) = start_with(cols, rows, 23, &[], extra, look, Options::record_frames);
     let chip = view.game.chips()[0];
     let (col, row) = view.point(chip);
     term.click(col, row);
@@ -1172,6 +1215,11 @@ fn selected_chip_jumps_in_a_one_character_interior() {
     // The jumping glyph for 4 ticks out of 8, the chip glyph otherwise.
     // Four changes seen means the glyph keeps swapping.
     let seen = jump_sequence(80, 24, &[None, Some(Pose::JumpGlyph)], 4);
+    assert!(seen.contains(&Some(Pose::JumpGlyph)), "{seen:?}");
+    // Black-and-white mode: colour k jumps with -F glyph 2k.
+    let look = Look::mono("*OoVvAa.'Zz");
+    let poses = [None, Some(Pose::JumpGlyph)];
+    let seen = jump_sequence_in(80, 24, &["-mb"], look, &poses, 4);
     assert!(seen.contains(&Some(Pose::JumpGlyph)), "{seen:?}");
 }
 
@@ -1342,6 +1390,34 @@ fn sighup_quits_and_restores_the_terminal() {
 }
 
 #[test]
+fn closing_the_terminal_ends_the_game() {
+    for select_first in [false, true] {
+        // Standard error stays on the terminal, as in real use: a message
+        // printed there once it is gone fails too.
+        let (mut term, view) = start(100, 50, 52, &[], &[]);
+        if select_first {
+            // A jumping chip: the game is writing when the terminal goes.
+            let chip = view.game.chips()[0];
+            let [(col, row), _] = view.corners(chip);
+            term.click(col, row);
+            let selected = View {
+                cursor: None,
+                selected: Some((chip, Pose::Shift(1))),
+                ..view.clone()
+            };
+            expect_view(&term, &selected, "the chip jumping");
+        }
+        term.hang_up();
+        let status = term.wait_exit(TIMEOUT);
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "exit status {status:?} (101: a panic, such as printing to the closed terminal)"
+        );
+    }
+}
+
+#[test]
 fn quitting_with_a_chip_selected_restores_the_terminal() {
     quit_test(|term| {
         // Select whatever is under the cursor, then move and quit at once,
@@ -1389,16 +1465,45 @@ fn game_over_box_then_any_key_ends() {
         (term, View::new(game, 80, 24))
     };
     assert!(view.game.cells.iter().all(|&c| c != 0));
-    term.expect_text("Game over, press a key...");
-    term.expect_screen("the box at row 1, column 1", |screen| {
-        let at = |row, col| {
-            screen
-                .cell(row, col)
-                .map(|c| c.contents())
-                .unwrap_or_default()
-        };
-        at(1, 1) == "+" && at(2, 1) == "|" && at(3, 1) == "+" && at(2, 2) == "G"
-    });
+    let boxed = [
+        "+-------------------------+",
+        "|Game over, press a key...|",
+        "+-------------------------+",
+    ];
+    let in_box = |row: usize, col: usize| (1..=3).contains(&row) && (1..=27).contains(&col);
+    term.expect(
+        "the game-over box at row 1, column 1, over the board",
+        |screen| {
+            for (i, line) in boxed.iter().enumerate() {
+                let shown: String = (1..=27)
+                    .map(|col| {
+                        let cell = screen.cell(1 + i as u16, col);
+                        cell.and_then(|c| c.contents().chars().next())
+                            .unwrap_or(' ')
+                    })
+                    .collect();
+                if shown != *line {
+                    return Err(format!("row {}: {shown:?}", 1 + i));
+                }
+            }
+            // Around the box, the full board (the cursor wherever it is).
+            let cursors = std::iter::once(None).chain(view.game.positions().map(Some));
+            let mut last = String::new();
+            for cursor in cursors {
+                let shown = view.with_cursor(cursor);
+                let outside: Vec<_> = shown
+                    .differences(screen)
+                    .into_iter()
+                    .filter(|&(row, col, _)| !in_box(row, col))
+                    .collect();
+                if outside.is_empty() {
+                    return Ok(());
+                }
+                last = shown.describe(&outside);
+            }
+            Err(last)
+        },
+    );
     term.key(Key::Char('x'));
     check_exit(&mut term, 0);
 }

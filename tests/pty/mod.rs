@@ -28,8 +28,9 @@
 #![allow(dead_code)]
 
 use std::ffi::OsString;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -277,8 +278,11 @@ struct Shared {
 
 /// A program running in a pseudo-terminal, with its screen.
 pub struct Term {
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    /// `None` after [`Term::hang_up`], like `writer`.
+    master: Option<Box<dyn MasterPty + Send>>,
+    writer: Option<Box<dyn Write + Send>>,
+    /// Dropping this (a pipe's write end) stops the reader thread.
+    stop_reader: Option<File>,
     child: Child,
     shared: Arc<Shared>,
     reader: Option<JoinHandle<()>>,
@@ -382,11 +386,48 @@ impl Term {
             }),
             changed: Condvar::new(),
         });
-        let mut reader = pair.master.try_clone_reader().expect("read the pty");
+        // The reader's own descriptor of the master, so that it can poll it
+        // together with the stop pipe.
+        let master_fd = pair
+            .master
+            .as_raw_fd()
+            .expect("the master has a file descriptor");
+        // Close-on-exec: a copy leaked into another test's program would keep
+        // this terminal open after hang_up.
+        // SAFETY: fcntl has no memory-safety preconditions; the result is checked.
+        let reader_fd = unsafe { libc::fcntl(master_fd, libc::F_DUPFD_CLOEXEC, 0) };
+        assert!(reader_fd >= 0, "dup the pty's master");
+        // SAFETY: reader_fd is a fresh descriptor owned by nothing else.
+        let mut reader = File::from(unsafe { OwnedFd::from_raw_fd(reader_fd) });
+        let (stop_read, stop_write) = pipe();
         let reader_shared = Arc::clone(&shared);
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
+                let mut fds = [
+                    libc::pollfd {
+                        fd: reader.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                    libc::pollfd {
+                        fd: stop_read.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                ];
+                // SAFETY: fds is a valid array of two pollfd for the call.
+                let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+                if ready < 0 {
+                    continue; // EINTR
+                }
+                if fds[1].revents != 0 {
+                    // Stopped: the terminal is being hung up or dropped.
+                    let mut output = reader_shared.output.lock().expect("output lock");
+                    output.closed = true;
+                    reader_shared.changed.notify_all();
+                    return;
+                }
                 let n = match reader.read(&mut buf) {
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                     // End of file or EIO: the slave side is closed.
@@ -413,8 +454,9 @@ impl Term {
         });
         let writer = pair.master.take_writer().expect("write to the pty");
         Term {
-            master: pair.master,
-            writer,
+            master: Some(pair.master),
+            writer: Some(writer),
+            stop_reader: Some(stop_write),
             child,
             shared,
             reader: Some(reader),
@@ -446,10 +488,23 @@ impl Term {
 
     /// Types raw bytes.
     pub fn send(&mut self, bytes: &[u8]) {
-        self.writer
+        let writer = self.writer.as_mut().expect("typing before hang_up");
+        writer
             .write_all(bytes)
-            .and_then(|()| self.writer.flush())
+            .and_then(|()| writer.flush())
             .expect("write to the pty");
+    }
+
+    /// Closes the terminal, as when its window is closed: the program gets
+    /// SIGHUP, and its reads and writes on the terminal fail. Nothing more
+    /// can be typed or read afterwards; [`Term::wait_exit`] still works.
+    pub fn hang_up(&mut self) {
+        self.stop_reader = None;
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("the pty reader thread");
+        }
+        self.writer = None;
+        self.master = None;
     }
 
     /// Types one key. Arrows are sent as the terminal would send them in
@@ -511,6 +566,8 @@ impl Term {
             cols.try_into().expect("at least one column"),
         );
         self.master
+            .as_ref()
+            .expect("resizing before hang_up")
             .resize(PtySize {
                 rows,
                 cols,
@@ -709,8 +766,12 @@ impl Term {
         };
         let Some(status) = status else {
             let screen = self.contents();
+            let threads = self.thread_states();
             self.kill();
-            panic!("the program did not exit within {timeout:?}\nscreen:\n{screen}");
+            panic!(
+                "the program did not exit within {timeout:?}\n\
+                 threads (name, state, waiting in): {threads:?}\nscreen:\n{screen}"
+            );
         };
         self.status = Some(status);
         if let Some(reader) = self.reader.take() {
@@ -755,7 +816,11 @@ impl Term {
             left_set.is_empty(),
             "DEC private modes left changed (mode, set): {left_set:?}"
         );
-        let now = termios(&*self.master);
+        let master = self
+            .master
+            .as_deref()
+            .expect("assert_restored before hang_up");
+        let now = termios(master);
         let start = &self.termios_at_start;
         assert_eq!(
             (now.c_iflag, now.c_oflag, now.c_lflag),
@@ -784,6 +849,34 @@ impl Term {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// Each thread of the program: its name, state letter and the kernel
+    /// function it waits in (from `/proc`), for failure messages.
+    pub fn thread_states(&self) -> Vec<(String, String, String)> {
+        let tasks = format!("/proc/{}/task", self.pid());
+        let Ok(entries) = std::fs::read_dir(tasks) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .map(|task| {
+                let read = |name: &str| {
+                    std::fs::read_to_string(task.path().join(name))
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned()
+                };
+                let stat = read("stat");
+                let state = stat
+                    .rsplit(')')
+                    .next()
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .unwrap_or("?")
+                    .to_owned();
+                (read("comm"), state, read("wchan"))
+            })
+            .collect()
     }
 
     /// Kills the program (SIGKILL) if it is still running.
@@ -823,6 +916,21 @@ impl Term {
 impl Drop for Term {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A pipe (read end, write end), both closed on exec.
+fn pipe() -> (File, File) {
+    let mut fds = [0; 2];
+    // SAFETY: fds has room for the two descriptors pipe2 writes.
+    let result = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    assert_eq!(result, 0, "pipe2");
+    // SAFETY: both descriptors are fresh and owned by nothing else.
+    unsafe {
+        (
+            File::from(OwnedFd::from_raw_fd(fds[0])),
+            File::from(OwnedFd::from_raw_fd(fds[1])),
+        )
     }
 }
 
