@@ -17,7 +17,7 @@ fn main() -> ExitCode {
                 // A closed pipe means the other side is done with us.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("clines: {e}");
+                    report(&format!("clines: {e}"));
                     ExitCode::FAILURE
                 }
             }
@@ -48,11 +48,11 @@ fn main() -> ExitCode {
                 Ok(_) => ExitCode::SUCCESS,
                 // The required-size lines, as the original prints them.
                 Err(tui::Error::TooSmall(message)) => {
-                    eprintln!("{message}");
+                    report(&message);
                     ExitCode::FAILURE
                 }
                 Err(e) => {
-                    eprintln!("clines: {e}");
+                    report(&format!("clines: {e}"));
                     ExitCode::FAILURE
                 }
             }
@@ -60,13 +60,19 @@ fn main() -> ExitCode {
         Command::List { score_dir } => {
             let listing = records::list(score_dir.as_deref());
             for warning in &listing.warnings {
-                eprintln!("clines: {warning}");
+                report(&format!("clines: {warning}"));
             }
             // `clines -l | head` closing the pipe early is not an error.
             let _ = io::stdout().write_all(listing.text.as_bytes());
             ExitCode::SUCCESS
         }
     }
+}
+
+/// Writes a line on standard error, which may be a terminal that is gone:
+/// `eprintln!` would panic there.
+fn report(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
 }
 
 /// A seed from the operating system's random source.

@@ -292,7 +292,9 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
                 app.act(action, Instant::now());
             }
         }
-        Message::InputFailed(e) => return Err(e),
+        // Reading fails when the terminal has gone away, racing the SIGHUP
+        // that closing it also sends: both end the game the same way.
+        Message::InputFailed => app.end(Ending::TerminalLost),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
         Message::Suspend => app.act(Action::Suspend, Instant::now()),
     }
@@ -493,10 +495,9 @@ mod tests {
     }
 
     #[test]
-    fn input_failure_is_an_error() {
+    fn input_failure_ends_the_game_like_a_hang_up() {
         let mut app = app(100, 50);
-        let failure = Message::InputFailed(io::Error::other("gone"));
-        let (ending, _, _) = run_script(&mut app, vec![(1, vec![failure])]);
-        assert_eq!(ending.unwrap_err().to_string(), "gone");
+        let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::InputFailed])]);
+        assert_eq!(ending.unwrap(), Ending::TerminalLost);
     }
 }

@@ -93,8 +93,8 @@ pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
 pub enum Message {
     /// A key, mouse or resize event from the terminal.
     Input(event::Event),
-    /// Reading the terminal failed.
-    InputFailed(io::Error),
+    /// Reading the terminal failed: it has most likely been closed.
+    InputFailed,
     /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
     Signal(i32),
     /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
@@ -137,10 +137,9 @@ pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
             // forever on the signal thread alone.
             let message = match std::panic::catch_unwind(event::read) {
                 Ok(Ok(event)) => Message::Input(event),
-                Ok(Err(e)) => Message::InputFailed(e),
-                Err(_) => Message::InputFailed(io::Error::other("reading the terminal panicked")),
+                Ok(Err(_)) | Err(_) => Message::InputFailed,
             };
-            let failed = matches!(message, Message::InputFailed(_));
+            let failed = matches!(message, Message::InputFailed);
             if sender.send(message).is_err() || failed {
                 break;
             }
