@@ -2,6 +2,7 @@
 //! [`game`]) with a headless line protocol ([`batch`]) and the command line
 //! ([`cli`]) on top.
 
+pub mod ai;
 pub mod batch;
 pub mod board;
 pub mod cli;
