@@ -19,7 +19,7 @@ use clines::board;
 use clines::game::{Event, Game, Rules};
 
 const USAGE: &str = "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K]
-                [--width W] [--height H] [--colors C] [--line I] [--next N]
+                [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
 /// What one game came to.
@@ -75,6 +75,7 @@ fn parse() -> Result<Options, String> {
             }
             "--line" => options.rules.line = size,
             "--next" => options.rules.next = size,
+            "--first" => options.rules.first = size,
             "--candidates" => options.budget.candidates = size,
             "--refined" => options.budget.refined = size,
             "--samples" => options.budget.samples = size,

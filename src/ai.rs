@@ -37,8 +37,15 @@ pub const MAX_SPAN: usize = 8;
 const CONNECTIVITY_CELLS: usize = 40_000;
 
 /// Cell visits all sampled throws of one move may cost together, so that
-/// big boards sample less instead of taking long.
-const SAMPLE_WORK: usize = 20_000_000;
+/// big boards sample less instead of taking long (about 40 ms here).
+const SAMPLE_WORK: usize = 3_000_000;
+
+/// Targets kept per colour when pairing chips with targets.
+const DROPS_PER_COLOR: usize = 64;
+
+/// Movable chips considered per position at most; bigger boards consider
+/// an evenly spread selection.
+const MAX_CHIPS: usize = 2048;
 
 /// Marks a window holding chips of more than one colour.
 const MIXED: Color = Color::MAX;
@@ -76,7 +83,7 @@ impl Default for Budget {
             refined: 6,
             samples: 16,
             replies: 6,
-            depth: 1,
+            depth: 2,
         }
     }
 }
@@ -436,8 +443,11 @@ struct Scratch {
     touched: Vec<Color>,
     /// (colour, value, cell) of drops that extend some colour's windows.
     drops: Vec<(Color, f64, usize)>,
-    /// Start of each colour's slice of `drops`.
+    /// `drops` grouped by colour, each colour's best first.
+    grouped: Vec<(Color, f64, usize)>,
+    /// Start and end of each colour's slice of `grouped`.
     drop_start: Vec<usize>,
+    drop_end: Vec<usize>,
     candidates: Vec<Candidate>,
     removed: Vec<usize>,
     empty: Vec<usize>,
@@ -593,9 +603,11 @@ fn refine(
     best: &mut Vec<Candidate>,
 ) {
     let refined = budget.refined.min(best.len());
-    // Each sample costs about a pass over every window of the board; keep
-    // the total bounded on big boards, down to no sampling at all.
-    let per_sample = geometry.cells * 4 * geometry.span;
+    // A sample costs, per simulated throw, about a pass over every window
+    // of the board and a flood fill per reply tried; keep the total bounded
+    // on big boards, down to no sampling at all.
+    let per_sample =
+        budget.depth.max(1) * geometry.cells * (4 * geometry.span + budget.replies + 2);
     let samples = budget
         .samples
         .min(SAMPLE_WORK / per_sample / refined.max(1));
@@ -902,19 +914,41 @@ fn estimate_candidates(
             scratch.near_line[slot] = false;
         }
     }
-    // Group by colour, best first within each colour.
-    scratch
-        .drops
-        .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    // Group by colour (a counting sort), then keep each colour's best.
     scratch.drop_start.clear();
-    scratch.drop_start.resize(colors + 2, scratch.drops.len());
-    for (i, d) in scratch.drops.iter().enumerate().rev() {
-        scratch.drop_start[usize::from(d.0)] = i;
+    scratch.drop_start.resize(colors + 2, 0);
+    for d in &scratch.drops {
+        scratch.drop_start[usize::from(d.0) + 1] += 1;
     }
-    for c in (0..=colors).rev() {
-        scratch.drop_start[c] = scratch.drop_start[c].min(scratch.drop_start[c + 1]);
+    for c in 1..colors + 2 {
+        scratch.drop_start[c] += scratch.drop_start[c - 1];
+    }
+    scratch.grouped.clear();
+    scratch
+        .grouped
+        .resize(scratch.drops.len(), (0, 0.0, usize::MAX));
+    scratch.drop_end.clear();
+    scratch.drop_end.extend_from_slice(&scratch.drop_start);
+    for &d in &scratch.drops {
+        let slot = &mut scratch.drop_end[usize::from(d.0)];
+        scratch.grouped[*slot] = d;
+        *slot += 1;
+    }
+    let best_first =
+        |a: &(Color, f64, usize), b: &(Color, f64, usize)| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2));
+    for c in 1..=colors {
+        let group = &mut scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]];
+        if group.len() > DROPS_PER_COLOR {
+            group.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
+            scratch.drop_end[c] = scratch.drop_start[c] + DROPS_PER_COLOR;
+        }
+        scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]].sort_unstable_by(best_first);
     }
 
+    // On big boards only every few movable chips is considered, so that
+    // the candidates stay few; the first movable chip always is.
+    let stride = (geometry.cells - position.free).div_ceil(MAX_CHIPS).max(1);
+    let mut movable = 0;
     scratch.candidates.clear();
     for a in 0..geometry.cells {
         let color = position.cells[a];
@@ -933,14 +967,15 @@ fn estimate_candidates(
         if n_beside == 0 {
             continue;
         }
+        movable += 1;
+        if (movable - 1) % stride != 0 {
+            continue;
+        }
         let beside = &beside[..n_beside];
         let lift = lift_value(geometry, position, a);
         let slot = usize::from(color);
         let mut taken = 0;
-        for &(_, value, t) in scratch.drops[scratch.drop_start[slot]..scratch.drop_start[slot + 1]]
-            .iter()
-            .take(64)
-        {
+        for &(_, value, t) in &scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]] {
             if beside.contains(&scratch.component[t]) {
                 scratch.candidates.push(Candidate {
                     from: a,
