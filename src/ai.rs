@@ -21,8 +21,15 @@
 //!    exactly on a scratch board.
 //! 3. **Look-ahead:** a move that completes a line is taken at once (the
 //!    player moves again and space is freed). Otherwise the best few are
-//!    refined by sampling the computer's throw with the player's own
-//!    generator and averaging the value of the best reply to each throw.
+//!    refined by sampling futures with the player's own generator: the
+//!    computer's throw, the player's best answer, the next throw
+//!    ([`Budget::depth`] throws in all), valued by the best reply to the
+//!    last one and averaged over the samples. Every candidate sees the same
+//!    sampled throws, so that their comparison is fair.
+//!
+//! On boards far bigger than the default the work is capped (fewer samples,
+//! down to none; a spread selection of chips; a few targets per colour), so
+//! that a move on the largest board takes well under a second.
 
 use crate::board::{Board, Color, Pos};
 use crate::game::Rules;
@@ -548,6 +555,15 @@ impl Player {
 /// convenience around [`Player::choose`].
 pub fn hint(board: &Board, rules: Rules, seed: u64) -> Option<Move> {
     Player::new(rules).choose(board, seed)
+}
+
+/// A seed for [`Player::choose`] derived from a game's seed and the board,
+/// so that front ends asking about the same position in the same game get
+/// the same move, and a seeded game's hints replay.
+pub fn board_seed(board: &Board, game_seed: u64) -> u64 {
+    board.cells().iter().fold(game_seed, |h, &cell| {
+        SampleRng(h ^ u64::from(cell)).next_u64()
+    })
 }
 
 /// The `limit` best candidate moves by estimate, each played out exactly,
@@ -1146,6 +1162,8 @@ mod tests {
             for seed in 0..4 {
                 assert_eq!(hint(&board, rules, seed), Some(scoring[0]));
             }
+            let mut greedy = Player::with_budget(rules, Budget::greedy());
+            assert_eq!(greedy.choose(&board, 0), Some(scoring[0]));
         }
     }
 
@@ -1167,6 +1185,15 @@ mod tests {
                 break;
             }
         }
+    }
+
+    #[test]
+    fn board_seed_depends_on_the_board_and_the_game_seed() {
+        let a = board_from(&["12.", "..3"]);
+        let b = board_from(&["21.", "..3"]);
+        assert_eq!(board_seed(&a, 9), board_seed(&a.clone(), 9));
+        assert_ne!(board_seed(&a, 9), board_seed(&b, 9));
+        assert_ne!(board_seed(&a, 9), board_seed(&a, 10));
     }
 
     #[test]
