@@ -1188,6 +1188,17 @@ mod tests {
     }
 
     #[test]
+    fn a_player_can_work_on_another_thread() {
+        let rules = Rules::default();
+        let (game, _) = crate::game::Game::new(rules, 3);
+        let board = game.board().clone();
+        let mut player = Player::new(rules);
+        let expected = player.choose(&board, 1);
+        let worker = std::thread::spawn(move || player.choose(&board, 1));
+        assert_eq!(worker.join().expect("the player does not panic"), expected);
+    }
+
+    #[test]
     fn board_seed_depends_on_the_board_and_the_game_seed() {
         let a = board_from(&["12.", "..3"]);
         let b = board_from(&["21.", "..3"]);
