@@ -4,8 +4,9 @@
 
 use std::io::{self, BufRead, Write};
 
+use crate::ai::{self, Player};
 use crate::board::{Color, Pos};
-use crate::game::{Game, Rules};
+use crate::game::{Game, MoveError, Rules};
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -16,6 +17,7 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
 ) -> io::Result<()> {
     let (mut game, _) = Game::new(rules, seed);
+    let mut player = Player::new(rules);
     // Read as bytes: a line that is not UTF-8 is a bad command to answer,
     // not a reason to end the session.
     for line in input.split(b'\n') {
@@ -30,6 +32,11 @@ pub fn run<R: BufRead, W: Write>(
         match command {
             "quit" if args.is_empty() => break,
             "board" if args.is_empty() => write_board(&game, &mut output)?,
+            "hint" => {
+                let answer =
+                    hint(&game, &mut player, seed, &args).unwrap_or_else(|e| format!("error: {e}"));
+                writeln!(output, "{answer}")?;
+            }
             _ => {
                 let answer =
                     answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
@@ -84,10 +91,25 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
         }
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
-        "hint" => Err("hint is not available in this version".into()),
         _ => Err(format!(
             "unknown command '{command}' (commands: board status move put clear hint quit)"
         )),
+    }
+}
+
+/// The built-in player's move, `hint X1 Y1 X2 Y2`. Its samples are seeded
+/// from the game's seed and the board, so a transcript replays.
+fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<String, String> {
+    no_args("hint", args)?;
+    if game.is_over() {
+        return Err(MoveError::GameOver.to_string());
+    }
+    match player.choose(game.board(), ai::board_seed(game.board(), seed)) {
+        Some(chosen) => Ok(format!(
+            "hint {} {} {} {}",
+            chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y
+        )),
+        None => Err("no move: the board holds no chip that can move".into()),
     }
 }
 
