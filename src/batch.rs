@@ -4,8 +4,9 @@
 
 use std::io::{self, BufRead, Write};
 
+use crate::ai::Player;
 use crate::board::{Color, Pos};
-use crate::game::{Game, Rules};
+use crate::game::{Game, Rules, seed_key};
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -16,6 +17,7 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
 ) -> io::Result<()> {
     let (mut game, _) = Game::new(rules, seed);
+    let mut player = Player::new(rules);
     for line in input.lines() {
         let line = line?;
         let line = line.trim();
@@ -28,6 +30,11 @@ pub fn run<R: BufRead, W: Write>(
         match command {
             "quit" => break,
             "board" => write_board(&game, &mut output)?,
+            "hint" => {
+                let answer = hint(&game, &mut player, seed, &args)
+                    .unwrap_or_else(|e| format!("error: {e}"));
+                writeln!(output, "{answer}")?;
+            }
             _ => {
                 let answer =
                     answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
@@ -80,10 +87,33 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             game.clear();
             Ok("ok".into())
         }
-        "hint" => Err("hint is not available in this version".into()),
         _ => Err(format!(
             "unknown command '{command}' (commands: board status move put clear hint quit)"
         )),
+    }
+}
+
+/// The built-in player's move, `hint X1 Y1 X2 Y2`. Its samples are seeded
+/// from the game's seed and the position, so a transcript replays.
+fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<String, String> {
+    no_args("hint", args)?;
+    if game.is_over() {
+        return Err(crate::game::MoveError::GameOver.to_string());
+    }
+    let position_seed = game
+        .board()
+        .cells()
+        .iter()
+        .fold(seed ^ game.score(), |h, &c| {
+            h.rotate_left(5) ^ u64::from(c).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        });
+    let seed = u64::from_le_bytes(seed_key(position_seed)[..8].try_into().expect("8 bytes"));
+    match player.choose(game.board(), seed) {
+        Some(chosen) => Ok(format!(
+            "hint {} {} {} {}",
+            chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y
+        )),
+        None => Err("no move: the board holds no chip that can move".into()),
     }
 }
 

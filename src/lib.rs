@@ -3,6 +3,7 @@
 //! ([`cli`]), the high scores ([`records`]) and the terminal front end
 //! ([`tui`]) on top.
 
+pub mod ai;
 pub mod batch;
 pub mod board;
 pub mod cli;

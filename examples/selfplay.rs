@@ -1,0 +1,234 @@
+//! Self-play benchmark of the built-in player on the real engine.
+//!
+//! ```text
+//! cargo run --release --example selfplay -- --games 20 --colors 7 --seed 1 --max-turns 10000
+//! ```
+//!
+//! Game `g` is played with seed `S + g`. A turn is one player move. Scores
+//! are shown as the engine counts them and without the streak bonus (`b²`),
+//! recomputed from the removals, for comparison with players whose scoring
+//! has none.
+
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use clines::ai::{Budget, Player};
+use clines::board;
+use clines::game::{Event, Game, Rules};
+
+const USAGE: &str = "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K]
+                [--width W] [--height H] [--colors C] [--line I] [--next N]
+                [--candidates N] [--refined N] [--samples N] [--replies N]";
+
+/// What one game came to.
+struct Outcome {
+    score: u64,
+    score_without_bonus: u64,
+    turns: u64,
+    reached_cap: bool,
+    /// Time of every move, in microseconds.
+    move_micros: Vec<u32>,
+}
+
+struct Options {
+    games: u64,
+    seed: u64,
+    max_turns: u64,
+    threads: usize,
+    rules: Rules,
+    budget: Budget,
+}
+
+fn parse() -> Result<Options, String> {
+    let mut options = Options {
+        games: 10,
+        seed: 1,
+        max_turns: 10_000,
+        threads: 1,
+        rules: Rules::default(),
+        budget: Budget::default(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        if flag == "-h" || flag == "--help" {
+            return Err(USAGE.into());
+        }
+        let value = args
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        let number: u64 = value
+            .parse()
+            .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
+        let size = number as usize;
+        match flag.as_str() {
+            "--games" => options.games = number,
+            "--seed" => options.seed = number,
+            "--max-turns" => options.max_turns = number,
+            "--threads" => options.threads = size.max(1),
+            "--width" => options.rules.width = size,
+            "--height" => options.rules.height = size,
+            "--colors" => {
+                options.rules.colors =
+                    u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
+            }
+            "--line" => options.rules.line = size,
+            "--next" => options.rules.next = size,
+            "--candidates" => options.budget.candidates = size,
+            "--refined" => options.budget.refined = size,
+            "--samples" => options.budget.samples = size,
+            "--replies" => options.budget.replies = size,
+            _ => return Err(format!("unknown option {flag}\n{USAGE}")),
+        }
+    }
+    options.rules.validate().map_err(|e| e.to_string())?;
+    Ok(options)
+}
+
+fn play(options: &Options, game_seed: u64) -> Outcome {
+    let rules = options.rules;
+    let (mut game, opening) = Game::new(rules, game_seed);
+    let mut player = Player::with_budget(rules, options.budget);
+    let mut without_bonus = removal_points(&opening, rules.line);
+    let mut turns = 0;
+    let mut move_micros = Vec::new();
+    while !game.is_over() && turns < options.max_turns {
+        let started = Instant::now();
+        let chosen = player
+            .choose(game.board(), game_seed.wrapping_mul(1_000_003).wrapping_add(turns))
+            .expect("a game that is not over has a move");
+        move_micros.push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+        let turn = game
+            .play(chosen.from, chosen.to)
+            .expect("the player's moves are legal");
+        without_bonus += removal_points(&turn.events, rules.line);
+        turns += 1;
+    }
+    Outcome {
+        score: game.score(),
+        score_without_bonus: without_bonus,
+        turns,
+        reached_cap: !game.is_over(),
+        move_micros,
+    }
+}
+
+/// Points of the removals among `events`, without the streak bonus.
+fn removal_points(events: &[Event], line: usize) -> u64 {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Removed { chips, .. } => board::points(chips.len(), line, 0),
+            _ => 0,
+        })
+        .sum()
+}
+
+fn main() -> ExitCode {
+    let options = match parse() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let next_game = AtomicUsize::new(0);
+    let outcomes = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads {
+            scope.spawn(|| {
+                loop {
+                    let g = next_game.fetch_add(1, Ordering::Relaxed) as u64;
+                    if g >= options.games {
+                        break;
+                    }
+                    let outcome = play(&options, options.seed.wrapping_add(g));
+                    eprintln!(
+                        "game {g}: score {} (without bonus {}), {} turns{}",
+                        outcome.score,
+                        outcome.score_without_bonus,
+                        outcome.turns,
+                        if outcome.reached_cap { ", reached the cap" } else { "" }
+                    );
+                    outcomes.lock().expect("no thread panicked").push(outcome);
+                }
+            });
+        }
+    });
+    let outcomes = outcomes.into_inner().expect("no thread panicked");
+    report(&options, &outcomes, started.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
+    let rules = options.rules;
+    println!(
+        "rules: {}x{} colors={} line={} next={} first={}",
+        rules.width, rules.height, rules.colors, rules.line, rules.next, rules.first
+    );
+    println!(
+        "budget: candidates={} refined={} samples={} replies={}",
+        options.budget.candidates,
+        options.budget.refined,
+        options.budget.samples,
+        options.budget.replies
+    );
+    println!(
+        "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",
+        outcomes.len(),
+        options.seed,
+        options.seed.wrapping_add(options.games),
+        options.max_turns,
+        seconds
+    );
+    if outcomes.is_empty() {
+        return;
+    }
+    let scores: Vec<u64> = outcomes.iter().map(|o| o.score).collect();
+    let plain: Vec<u64> = outcomes.iter().map(|o| o.score_without_bonus).collect();
+    print_scores("score (with streak bonus)", &scores);
+    print_scores("score (without bonus)    ", &plain);
+    let turns: u64 = outcomes.iter().map(|o| o.turns).sum();
+    println!(
+        "mean turns survived: {:.1}",
+        turns as f64 / outcomes.len() as f64
+    );
+    println!(
+        "games reaching the cap: {} of {}",
+        outcomes.iter().filter(|o| o.reached_cap).count(),
+        outcomes.len()
+    );
+    let mut micros: Vec<u32> = outcomes
+        .iter()
+        .flat_map(|o| o.move_micros.iter().copied())
+        .collect();
+    micros.sort_unstable();
+    if !micros.is_empty() {
+        let at = |q: f64| f64::from(micros[((micros.len() - 1) as f64 * q) as usize]) / 1000.0;
+        println!(
+            "ms per move: median {:.3}, p99 {:.3}, max {:.3} ({} moves)",
+            at(0.5),
+            at(0.99),
+            at(1.0),
+            micros.len()
+        );
+    }
+}
+
+fn print_scores(label: &str, scores: &[u64]) {
+    let mut sorted = scores.to_vec();
+    sorted.sort_unstable();
+    let mean = sorted.iter().sum::<u64>() as f64 / sorted.len() as f64;
+    let median = if sorted.len() % 2 == 1 {
+        sorted[sorted.len() / 2] as f64
+    } else {
+        (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) as f64 / 2.0
+    };
+    println!(
+        "{label}: mean {mean:.1}, median {median:.1}, min {}, max {}",
+        sorted[0],
+        sorted[sorted.len() - 1]
+    );
+}
