@@ -1,0 +1,392 @@
+//! termcost: what the terminal game costs the terminal and the machine.
+//!
+//! Runs the real `clines` in a pseudo-terminal of 100 × 50 with
+//! `TERM=xterm-256color` (through the test suite's pty harness) and prints,
+//! next to the original program's figures and the targets of issue 4:
+//! bytes written for the first frame, per cursor move, per second with a
+//! chip selected and for a Ctrl-L repaint; wake-ups per second when idle and
+//! with a chip selected; the time to the first complete frame; peak memory.
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example termcost [PATH/TO/clines]
+//! ```
+//!
+//! Without a path it runs the `clines` built next to the example (for
+//! `target/release/examples/termcost`, `target/release/clines`).
+//!
+//! A frame is everything up to the end of a synchronized update
+//! (`ESC [ ? 2026 l`), so the program must bracket its frames with them.
+//! Wake-ups are the context switches of all the program's threads
+//! (`/proc/PID/task/*/status`: voluntary + involuntary): each time a thread
+//! blocked and was woken, or was preempted. System calls are counted by
+//! `strace -c -f` when it is installed and may attach (`n/a` otherwise), in
+//! a separate window since tracing adds wake-ups. Peak memory is `VmHWM`.
+//! Only the measured intervals (a few seconds of idleness or of a jumping
+//! chip) are timed sleeps; everything else waits for the program's output.
+
+#[path = "../tests/pty/mod.rs"]
+mod pty;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use pty::{END_SYNC, Key, Options, Term};
+
+/// How long an interval of idleness or jumping is measured.
+const WINDOW: Duration = Duration::from_secs(3);
+/// How long to wait for a frame before giving up.
+const FRAME_TIMEOUT: Duration = Duration::from_secs(5);
+/// How many times the program is started to time its first frame.
+const STARTS: usize = 7;
+/// The seed of the measured game, so every run sees the same board.
+const SEED: u64 = 1;
+
+fn main() -> ExitCode {
+    let program = match std::env::args_os().nth(1) {
+        Some(path) => PathBuf::from(path),
+        None => {
+            let exe = std::env::current_exe().expect("the example's own path");
+            let dir = exe
+                .parent()
+                .and_then(|d| d.parent())
+                .expect("target/PROFILE");
+            dir.join("clines")
+        }
+    };
+    if !program.is_file() {
+        eprintln!(
+            "termcost: no program at {}; build it first (cargo build --release) or give its path",
+            program.display()
+        );
+        return ExitCode::from(2);
+    }
+    match measure(&program) {
+        Ok(report) => {
+            report.print(&program);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("termcost: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What was measured.
+struct Report {
+    first_frame_bytes: usize,
+    /// Several starts, sorted.
+    first_frame_times: Vec<Duration>,
+    /// Time from start to the first byte of `clines -v`: the cost of
+    /// starting any process, for comparison.
+    exec_baseline: Duration,
+    move_bytes: Vec<usize>,
+    repaint_bytes: usize,
+    idle_bytes_per_s: f64,
+    idle_wakeups_per_s: f64,
+    idle_syscalls_per_s: Option<f64>,
+    selected_bytes_per_s: f64,
+    selected_wakeups_per_s: f64,
+    selected_syscalls_per_s: Option<f64>,
+    peak_memory_kb: u64,
+}
+
+impl Report {
+    fn print(&self, program: &std::path::Path) {
+        let moves = self.move_bytes.len();
+        let move_avg = self.move_bytes.iter().sum::<usize>() as f64 / moves as f64;
+        let (min, max) = (
+            self.move_bytes.iter().min().copied().unwrap_or(0),
+            self.move_bytes.iter().max().copied().unwrap_or(0),
+        );
+        println!(
+            "termcost: {} at 100x50, TERM=xterm-256color",
+            program.display()
+        );
+        println!();
+        println!("| | original | target | ours | met |");
+        println!("|---|---|---|---|---|");
+        let row = |what: &str, original: &str, target: &str, ours: String, met: bool| {
+            let met = if met { "yes" } else { "NO" };
+            println!("| {what} | {original} | {target} | {ours} | {met} |");
+        };
+        row(
+            "first frame",
+            "2 643 B",
+            "<= 2 643 B",
+            format!("{} B", self.first_frame_bytes),
+            self.first_frame_bytes <= 2643,
+        );
+        row(
+            "one cursor move",
+            "131 B",
+            "<= 131 B (aim 65)",
+            format!("{move_avg:.1} B (avg of {moves}, {min}-{max})"),
+            move_avg <= 131.0,
+        );
+        row(
+            "chip selected",
+            "455-476 B/s, 75 syscalls/s",
+            "<= 455 B/s",
+            format!(
+                "{:.0} B/s, {:.1} wake-ups/s, {} syscalls/s",
+                self.selected_bytes_per_s,
+                self.selected_wakeups_per_s,
+                per_second(self.selected_syscalls_per_s)
+            ),
+            self.selected_bytes_per_s <= 455.0,
+        );
+        row(
+            "Ctrl-L repaint",
+            "2 300 B",
+            "<= 2 300 B",
+            format!("{} B", self.repaint_bytes),
+            self.repaint_bytes <= 2300,
+        );
+        row(
+            "idle, nothing selected",
+            "15 syscalls/s",
+            "0",
+            format!(
+                "{:.1} wake-ups/s, {} syscalls/s, {:.0} B/s",
+                self.idle_wakeups_per_s,
+                per_second(self.idle_syscalls_per_s),
+                self.idle_bytes_per_s
+            ),
+            self.idle_wakeups_per_s == 0.0 && self.idle_syscalls_per_s.is_none_or(|n| n == 0.0),
+        );
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let times = &self.first_frame_times;
+        let median = times[times.len() / 2];
+        row(
+            "first frame after start",
+            "2.8 ms",
+            "<= 5 ms",
+            format!(
+                "{:.1} ms median of {} ({:.1}-{:.1}); exec alone {:.1} ms",
+                ms(median),
+                times.len(),
+                ms(times[0]),
+                ms(times[times.len() - 1]),
+                ms(self.exec_baseline)
+            ),
+            median <= Duration::from_millis(5),
+        );
+        row(
+            "peak memory (VmHWM)",
+            "2.8 MB",
+            "<= 5 MB",
+            format!("{:.1} MB", self.peak_memory_kb as f64 / 1024.0),
+            self.peak_memory_kb <= 5 * 1024,
+        );
+    }
+}
+
+/// A rate for the table, or `n/a` when it could not be measured.
+fn per_second(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "n/a".into(), |rate| format!("{rate:.1}"))
+}
+
+/// System calls per second of every thread of process `pid` over
+/// [`WINDOW`], counted by `strace -c -f` attached for that time; `None`
+/// when strace is missing or may not attach. Measured separately from the
+/// wake-ups, which tracing would inflate.
+fn syscalls_over_window(pid: i32) -> Option<f64> {
+    let strace = std::process::Command::new("strace")
+        .args(["-f", "-c", "-q", "-p", &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    std::thread::sleep(WINDOW);
+    let strace_pid = i32::try_from(strace.id()).ok()?;
+    // SAFETY: kill has no memory-safety preconditions; SIGINT makes strace
+    // detach and print its summary.
+    unsafe { libc::kill(strace_pid, libc::SIGINT) };
+    let seconds = started.elapsed().as_secs_f64();
+    let output = strace.wait_with_output().ok()?;
+    let summary = String::from_utf8_lossy(&output.stderr);
+    // The last line: "100.00  seconds  usecs/call  calls  [errors]  total".
+    let total = summary
+        .lines()
+        .rev()
+        .find(|line| line.trim_end().ends_with("total"));
+    let calls = match total {
+        Some(line) => line.split_whitespace().nth(3)?.parse::<f64>().ok()?,
+        // No table at all: nothing was called.
+        None if output.status.success() || summary.trim().is_empty() => 0.0,
+        None => return None,
+    };
+    Some(calls / seconds)
+}
+
+/// Where each frame ends in `output`, as byte offsets just past the marker.
+fn frame_ends(output: &[u8]) -> Vec<usize> {
+    output
+        .windows(END_SYNC.len())
+        .enumerate()
+        .filter(|(_, w)| *w == END_SYNC)
+        .map(|(i, _)| i + END_SYNC.len())
+        .collect()
+}
+
+/// Waits for frame number `n` (0-based) to be complete; returns where it ends.
+fn wait_frame(term: &Term, n: usize) -> Result<usize, String> {
+    if term.wait_for_output(FRAME_TIMEOUT, |raw| frame_ends(raw).len() > n) {
+        Ok(frame_ends(&term.raw_output())[n])
+    } else {
+        Err(format!(
+            "frame {} did not come within {FRAME_TIMEOUT:?} (output so far: {} bytes, {} frames)",
+            n + 1,
+            term.output_len(),
+            frame_ends(&term.raw_output()).len()
+        ))
+    }
+}
+
+/// Waits until the program has written nothing for a while (it has
+/// handled everything typed so far), then returns the number of frames.
+fn settle(term: &Term) -> usize {
+    loop {
+        let len = term.output_len();
+        if !term.wait_for_output(Duration::from_millis(300), |raw| raw.len() > len) {
+            return frame_ends(&term.raw_output()).len();
+        }
+    }
+}
+
+/// Sends `key` and returns the size of the one frame it causes.
+fn frame_after(term: &mut Term, key: Key) -> Result<usize, String> {
+    let frames = settle(term);
+    let start = frame_ends(&term.raw_output()).last().copied().unwrap_or(0);
+    term.key(key);
+    let end = wait_frame(term, frames)?;
+    Ok(end - start)
+}
+
+/// Context switches of every thread of process `pid` so far.
+fn context_switches(pid: i32) -> Result<u64, String> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).map_err(|e| e.to_string())?;
+    let mut total = 0;
+    for task in tasks {
+        let path = task.map_err(|e| e.to_string())?.path().join("status");
+        let status = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        total += status_field(&status, "voluntary_ctxt_switches:")
+            + status_field(&status, "nonvoluntary_ctxt_switches:");
+    }
+    Ok(total)
+}
+
+/// The number after `name` in a `/proc/.../status` text (0 if absent).
+fn status_field(status: &str, name: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Bytes and wake-ups per second over [`WINDOW`] of doing nothing.
+fn rates_over_window(term: &Term) -> Result<(f64, f64), String> {
+    let bytes = term.output_len();
+    let switches = context_switches(term.pid())?;
+    let started = Instant::now();
+    std::thread::sleep(WINDOW);
+    let seconds = started.elapsed().as_secs_f64();
+    let switches = context_switches(term.pid())? - switches;
+    let bytes = term.output_len() - bytes;
+    Ok((bytes as f64 / seconds, switches as f64 / seconds))
+}
+
+/// The first chip of the seeded opening, from the headless mode.
+fn first_chip(program: &std::path::Path) -> Result<(usize, usize), String> {
+    let seed = SEED.to_string();
+    let output = pty::run_piped(program, &["--batch", "--seed", &seed], "board\n");
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .enumerate()
+        .find_map(|(y, row)| row.find(|c| c != '.').map(|x| (x, y)))
+        .ok_or_else(|| format!("no chip in the headless board {text:?}"))
+}
+
+/// Time from starting `clines` to its first complete frame.
+fn time_first_frame(program: &std::path::Path) -> Result<Duration, String> {
+    let mut term = Term::spawn(program, Options::new(100, 50).arg(format!("--seed={SEED}")));
+    wait_frame(&term, 0)?;
+    let elapsed = term.spawned_at().elapsed();
+    term.key(Key::Char('q'));
+    term.wait_exit(FRAME_TIMEOUT);
+    Ok(elapsed)
+}
+
+/// Time from starting `clines -v` to its first byte of output.
+fn exec_baseline(program: &std::path::Path) -> Result<Duration, String> {
+    let mut term = Term::spawn(program, Options::new(100, 50).arg("-v"));
+    if !term.wait_for_output(FRAME_TIMEOUT, |raw| !raw.is_empty()) {
+        return Err("clines -v wrote nothing".into());
+    }
+    let elapsed = term.spawned_at().elapsed();
+    term.wait_exit(FRAME_TIMEOUT);
+    Ok(elapsed)
+}
+
+fn measure(program: &std::path::Path) -> Result<Report, String> {
+    let chip = first_chip(program)?;
+    let mut term = Term::spawn(program, Options::new(100, 50).arg(format!("--seed={SEED}")));
+    let first_frame_bytes = wait_frame(&term, 0)?;
+    let mut first_frame_times = vec![term.spawned_at().elapsed()];
+
+    // To the top-left corner, then right and down along the edges.
+    term.keys(&[Key::Left; 9]);
+    term.keys(&[Key::Up; 9]);
+    let mut move_bytes = Vec::new();
+    for key in [[Key::Right; 8], [Key::Down; 8]].concat() {
+        move_bytes.push(frame_after(&mut term, key)?);
+    }
+    let repaint_bytes = frame_after(&mut term, Key::Ctrl('l'))?;
+
+    settle(&term);
+    let (idle_bytes_per_s, idle_wakeups_per_s) = rates_over_window(&term)?;
+    let idle_syscalls_per_s = syscalls_over_window(term.pid());
+
+    // Select the first chip with the keyboard.
+    term.keys(&[Key::Left; 9]);
+    term.keys(&[Key::Up; 9]);
+    term.keys(&vec![Key::Right; chip.0]);
+    term.keys(&vec![Key::Down; chip.1]);
+    settle(&term);
+    term.key(Key::Char(' '));
+    let (selected_bytes_per_s, selected_wakeups_per_s) = rates_over_window(&term)?;
+    let selected_syscalls_per_s = syscalls_over_window(term.pid());
+
+    let status = std::fs::read_to_string(format!("/proc/{}/status", term.pid()))
+        .map_err(|e| e.to_string())?;
+    let peak_memory_kb = status_field(&status, "VmHWM:");
+
+    term.key(Key::Char('q'));
+    let exit = term.wait_exit(FRAME_TIMEOUT);
+    if !exit.success() {
+        return Err(format!("clines exited with {exit}"));
+    }
+    for _ in 1..STARTS {
+        first_frame_times.push(time_first_frame(program)?);
+    }
+    first_frame_times.sort();
+    Ok(Report {
+        first_frame_bytes,
+        first_frame_times,
+        exec_baseline: exec_baseline(program)?,
+        move_bytes,
+        repaint_bytes,
+        idle_bytes_per_s,
+        idle_wakeups_per_s,
+        idle_syscalls_per_s,
+        selected_bytes_per_s,
+        selected_wakeups_per_s,
+        selected_syscalls_per_s,
+        peak_memory_kb,
+    })
+}

@@ -1,0 +1,800 @@
+//! A pseudo-terminal harness for whole-program tests: runs a program on the
+//! slave side of a real pty (its controlling terminal), reads everything it
+//! writes into a [`vt100::Parser`], and lets a test type keys, click, resize
+//! the window, send signals and wait for the screen to show something.
+//!
+//! ```ignore
+//! let mut term = Term::spawn(env!("CARGO_BIN_EXE_clines"), Options::new(80, 24).arg("--seed=1"));
+//! term.wait_for_screen("the board", |screen| screen.contents().contains('|'));
+//! term.key(Key::Char('q'));
+//! let status = term.wait_exit(TIMEOUT);
+//! term.assert_restored();
+//! ```
+//!
+//! Every program runs in a [`Sandbox`]: its own temporary `HOME`,
+//! `XDG_CONFIG_HOME`, `XDG_DATA_HOME` and `CLINES_SCORE_DIR`, and an
+//! environment cleared of everything else but `PATH`, `TERM=xterm-256color`
+//! and a UTF-8 locale, so a test never reads or writes real files and never
+//! depends on the caller's terminal settings (`NO_COLOR` in particular).
+//!
+//! Synchronisation is by waiting for a condition on the parsed screen (or the
+//! raw output) with a deadline; the harness never sleeps a fixed time.
+//!
+//! Shared by several test binaries and the `termcost` example, each of which
+//! uses a different part of it.
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use portable_pty::{MasterPty, PtySize, native_pty_system};
+
+/// How long the `expect_*` helpers wait before failing the test: generous,
+/// because the machine running the tests may be busy.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A temporary directory tree standing in for the user's home, configuration,
+/// data and score directories. Deleted when dropped.
+pub struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    /// Creates a fresh, empty sandbox.
+    pub fn new() -> Sandbox {
+        let dir = tempfile::Builder::new()
+            .prefix("clines-test-")
+            .tempdir()
+            .expect("create a temporary directory");
+        let sandbox = Sandbox { dir };
+        for path in [
+            sandbox.home(),
+            sandbox.config_dir(),
+            sandbox.data_dir(),
+            sandbox.score_dir(),
+        ] {
+            std::fs::create_dir_all(&path).expect("create a sandbox directory");
+        }
+        sandbox
+    }
+
+    /// `HOME`.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// `XDG_CONFIG_HOME`.
+    pub fn config_dir(&self) -> PathBuf {
+        self.dir.path().join("config")
+    }
+
+    /// `XDG_DATA_HOME`.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// `CLINES_SCORE_DIR`.
+    pub fn score_dir(&self) -> PathBuf {
+        self.dir.path().join("scores")
+    }
+
+    /// The environment variables pointing a program at this sandbox.
+    pub fn env(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            ("HOME", self.home()),
+            ("XDG_CONFIG_HOME", self.config_dir()),
+            ("XDG_DATA_HOME", self.data_dir()),
+            ("CLINES_SCORE_DIR", self.score_dir()),
+        ]
+    }
+
+    /// Gives `command` an environment of its own: cleared, then `PATH`, a
+    /// UTF-8 locale and [`Sandbox::env`].
+    pub fn apply(&self, command: &mut Command) {
+        clean_env(command, self.env());
+    }
+}
+
+/// Clears `command`'s environment, then sets `PATH` (the caller's), a UTF-8
+/// locale and `sandbox_env`.
+fn clean_env(command: &mut Command, sandbox_env: Vec<(&'static str, PathBuf)>) {
+    command.env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        command.env("PATH", path);
+    }
+    command.env("LANG", "C.UTF-8");
+    for (key, value) in sandbox_env {
+        command.env(key, value);
+    }
+}
+
+/// What to run and in which window: the window size, arguments, extra
+/// environment, sandbox and where standard error goes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    cols: u16,
+    rows: u16,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    env_remove: Vec<OsString>,
+    sandbox_env: Option<Vec<(&'static str, PathBuf)>>,
+    separate_stderr: bool,
+    record_frames: bool,
+}
+
+impl Options {
+    /// A `cols` × `rows` window, no arguments.
+    pub fn new(cols: u16, rows: u16) -> Options {
+        Options {
+            cols,
+            rows,
+            args: Vec::new(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            sandbox_env: None,
+            separate_stderr: false,
+            record_frames: false,
+        }
+    }
+
+    /// Appends one argument.
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Options {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Appends several arguments.
+    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, args: I) -> Options {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets an environment variable (after the sandbox's, so it can override
+    /// `TERM` or a sandbox directory).
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Options {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Removes an environment variable the harness would otherwise set
+    /// (`TERM`, for instance).
+    pub fn env_remove(mut self, key: impl Into<OsString>) -> Options {
+        self.env_remove.push(key.into());
+        self
+    }
+
+    /// Runs in `sandbox` (which must outlive the [`Term`]) instead of a fresh
+    /// one, so that several runs can share records or a configuration file.
+    pub fn sandbox(mut self, sandbox: &Sandbox) -> Options {
+        self.sandbox_env = Some(sandbox.env());
+        self
+    }
+
+    /// Keeps a copy of the screen at the end of every frame (every
+    /// synchronized update), read with [`Term::frames`]: for animations,
+    /// whose short-lived frames a wait on the current screen could miss.
+    pub fn record_frames(mut self) -> Options {
+        self.record_frames = true;
+        self
+    }
+
+    /// Sends standard error to a pipe, read with [`Term::stderr`], instead of
+    /// the terminal; standard input and output stay on the terminal.
+    pub fn separate_stderr(mut self) -> Options {
+        self.separate_stderr = true;
+        self
+    }
+}
+
+/// A key to type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// A printable character, sent as UTF-8.
+    Char(char),
+    /// Ctrl and a letter or one of `@[\]^_`: the control byte.
+    Ctrl(char),
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Return (carriage return).
+    Enter,
+    /// Escape.
+    Esc,
+}
+
+/// Counts the bells the program rings.
+#[derive(Default)]
+struct BellCounter(usize);
+
+impl vt100::Callbacks for BellCounter {
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.0 += 1;
+    }
+}
+
+/// What the reader thread shares with the test.
+struct Output {
+    parser: vt100::Parser<BellCounter>,
+    raw: Vec<u8>,
+    closed: bool,
+    /// With [`Options::record_frames`]: the screen at the end of every
+    /// synchronized update.
+    frames: Option<Vec<vt100::Screen>>,
+}
+
+impl Output {
+    /// Takes a chunk of the program's output.
+    fn take(&mut self, chunk: &[u8]) {
+        let start = self.raw.len();
+        self.raw.extend_from_slice(chunk);
+        let Some(frames) = &mut self.frames else {
+            self.parser.process(chunk);
+            return;
+        };
+        // A frame's end marker may have begun in the previous chunk.
+        let search_from = start.saturating_sub(END_SYNC.len() - 1);
+        let mut processed = start;
+        let ends: Vec<usize> = self.raw[search_from..]
+            .windows(END_SYNC.len())
+            .enumerate()
+            .filter(|(_, w)| *w == END_SYNC)
+            .map(|(i, _)| search_from + i + END_SYNC.len())
+            .collect();
+        for end in ends {
+            self.parser.process(&self.raw[processed..end]);
+            processed = end;
+            frames.push(self.parser.screen().clone());
+        }
+        self.parser.process(&self.raw[processed..]);
+    }
+}
+
+/// Ends a synchronized update (`ESC [ ? 2026 l`): a frame is complete.
+pub const END_SYNC: &[u8] = b"\x1b[?2026l";
+
+struct Shared {
+    output: Mutex<Output>,
+    changed: Condvar,
+}
+
+/// A program running in a pseudo-terminal, with its screen.
+pub struct Term {
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Child,
+    shared: Arc<Shared>,
+    reader: Option<JoinHandle<()>>,
+    stderr_reader: Option<JoinHandle<Vec<u8>>>,
+    stderr: Option<Vec<u8>>,
+    status: Option<ExitStatus>,
+    termios_at_start: libc::termios,
+    spawned_at: Instant,
+    _sandbox: Option<Sandbox>,
+}
+
+impl Term {
+    /// Starts `program` in a new pseudo-terminal as `options` say: a new
+    /// session whose controlling terminal is the pty, standard input and
+    /// output (and error, unless [`Options::separate_stderr`]) on it,
+    /// `TERM=xterm-256color`, in a sandbox. Panics if that fails.
+    pub fn spawn(program: impl AsRef<Path>, options: Options) -> Term {
+        let program = program.as_ref();
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: options.rows,
+                cols: options.cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pseudo-terminal");
+        let tty_path = pair.master.tty_name().expect("the pty's slave has a name");
+        let tty = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&tty_path)
+            .expect("open the pty's slave");
+        drop(pair.slave);
+        let termios_at_start = termios(&*pair.master);
+
+        let (sandbox, sandbox_env) = match options.sandbox_env {
+            Some(env) => (None, env),
+            None => {
+                let sandbox = Sandbox::new();
+                let env = sandbox.env();
+                (Some(sandbox), env)
+            }
+        };
+        let mut command = Command::new(program);
+        command.args(&options.args);
+        clean_env(&mut command, sandbox_env);
+        command.env("TERM", "xterm-256color");
+        for (key, value) in &options.env {
+            command.env(key, value);
+        }
+        for key in &options.env_remove {
+            command.env_remove(key);
+        }
+        let stderr = if options.separate_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::from(tty.try_clone().expect("duplicate the pty's slave"))
+        };
+        command
+            .stdin(Stdio::from(
+                tty.try_clone().expect("duplicate the pty's slave"),
+            ))
+            .stdout(Stdio::from(tty))
+            .stderr(stderr);
+        // SAFETY: only async-signal-safe calls between fork and exec. The
+        // child leads a new session and takes its standard input, the pty's
+        // slave, as controlling terminal: like a login shell's job, it gets
+        // SIGWINCH on resizes and SIGHUP when the terminal goes away.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let spawned_at = Instant::now();
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {}: {e}", program.display()));
+        // The parent's copies of the slave were in `command`: with them gone,
+        // the master reads end of file once the child is done with the pty.
+        drop(command);
+
+        let shared = Arc::new(Shared {
+            output: Mutex::new(Output {
+                parser: vt100::Parser::new_with_callbacks(
+                    options.rows.try_into().expect("at least one row"),
+                    options.cols.try_into().expect("at least one column"),
+                    0,
+                    BellCounter::default(),
+                ),
+                raw: Vec::new(),
+                closed: false,
+                frames: options.record_frames.then(Vec::new),
+            }),
+            changed: Condvar::new(),
+        });
+        let mut reader = pair.master.try_clone_reader().expect("read the pty");
+        let reader_shared = Arc::clone(&shared);
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                // End of file or EIO: the slave side is closed.
+                let n = reader.read(&mut buf).unwrap_or(0);
+                let mut output = reader_shared.output.lock().expect("output lock");
+                if n == 0 {
+                    output.closed = true;
+                    reader_shared.changed.notify_all();
+                    return;
+                }
+                output.take(&buf[..n]);
+                reader_shared.changed.notify_all();
+            }
+        });
+        let stderr_reader = child.stderr.take().map(|mut pipe| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                // A read error ends the capture; what was read is kept.
+                let _ = pipe.read_to_end(&mut bytes);
+                bytes
+            })
+        });
+        let writer = pair.master.take_writer().expect("write to the pty");
+        Term {
+            master: pair.master,
+            writer,
+            child,
+            shared,
+            reader: Some(reader),
+            stderr_reader,
+            stderr: None,
+            status: None,
+            termios_at_start,
+            spawned_at,
+            _sandbox: sandbox,
+        }
+    }
+
+    /// The program's process id, for [`Term::signal`] or `/proc`.
+    pub fn pid(&self) -> i32 {
+        i32::try_from(self.child.id()).expect("a pid fits in i32")
+    }
+
+    /// When the program was started.
+    pub fn spawned_at(&self) -> Instant {
+        self.spawned_at
+    }
+
+    /// Sends the signal `signal` (`libc::SIGTERM`, …) to the program.
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: kill has no memory-safety preconditions.
+        let result = unsafe { libc::kill(self.pid(), signal) };
+        assert_eq!(result, 0, "kill({}, {signal}) failed", self.pid());
+    }
+
+    /// Types raw bytes.
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.writer
+            .write_all(bytes)
+            .and_then(|()| self.writer.flush())
+            .expect("write to the pty");
+    }
+
+    /// Types one key. Arrows are sent as the terminal would send them in
+    /// the cursor-key mode the program has set (`ESC [ A` or `ESC O A`).
+    pub fn key(&mut self, key: Key) {
+        let arrow = |letter: u8| {
+            let application = self.screen(|screen| screen.application_cursor());
+            vec![0x1b, if application { b'O' } else { b'[' }, letter]
+        };
+        let bytes = match key {
+            Key::Char(c) => c.to_string().into_bytes(),
+            Key::Ctrl(c) => {
+                let upper = c.to_ascii_uppercase();
+                assert!(('@'..='_').contains(&upper), "no Ctrl-{c} byte");
+                vec![upper as u8 - b'@']
+            }
+            Key::Up => arrow(b'A'),
+            Key::Down => arrow(b'B'),
+            Key::Right => arrow(b'C'),
+            Key::Left => arrow(b'D'),
+            Key::Enter => vec![b'\r'],
+            Key::Esc => vec![0x1b],
+        };
+        self.send(&bytes);
+    }
+
+    /// Types several keys.
+    pub fn keys(&mut self, keys: &[Key]) {
+        for &key in keys {
+            self.key(key);
+        }
+    }
+
+    /// Presses and releases the left mouse button at screen column `col`,
+    /// row `row` (0-based, as in [`vt100::Screen::cell`]), in the SGR
+    /// encoding: `ESC [ < 0 ; X ; Y M` then `ESC [ < 0 ; X ; Y m` with
+    /// 1-based X and Y.
+    pub fn click(&mut self, col: u16, row: u16) {
+        let (x, y) = (col + 1, row + 1);
+        self.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes());
+    }
+
+    /// Resizes the window: the parser first, so that what the program draws
+    /// for the new size is read at that size, then the pty, which sends the
+    /// program SIGWINCH.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.output().parser.set_size(
+            rows.try_into().expect("at least one row"),
+            cols.try_into().expect("at least one column"),
+        );
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize the pty");
+    }
+
+    /// Runs `f` on the current screen.
+    pub fn screen<R>(&self, f: impl FnOnce(&vt100::Screen) -> R) -> R {
+        f(self.output().parser.screen())
+    }
+
+    /// Replaces the parsed screen with `bytes` processed on top of it,
+    /// without the program knowing: for instance `ESC [ 2 J` to check that
+    /// the program repaints everything on request.
+    pub fn process_locally(&mut self, bytes: &[u8]) {
+        self.output().parser.process(bytes);
+    }
+
+    /// The screen's text, rows joined by newlines (for messages).
+    pub fn contents(&self) -> String {
+        self.screen(|screen| screen.contents())
+    }
+
+    /// Everything the program has written so far.
+    pub fn raw_output(&self) -> Vec<u8> {
+        self.output().raw.clone()
+    }
+
+    /// How many bytes the program has written so far.
+    pub fn output_len(&self) -> usize {
+        self.output().raw.len()
+    }
+
+    /// How many times `needle` occurs in everything written so far.
+    pub fn count_in_output(&self, needle: &[u8]) -> usize {
+        count(&self.output().raw, needle)
+    }
+
+    /// The screen at the end of every frame so far
+    /// ([`Options::record_frames`] only).
+    pub fn frames(&self) -> Vec<vt100::Screen> {
+        self.output()
+            .frames
+            .clone()
+            .expect("frames are kept with Options::record_frames")
+    }
+
+    /// How many bells (BEL) the program has rung.
+    pub fn bells(&self) -> usize {
+        self.output().parser.callbacks().0
+    }
+
+    /// Waits until `done` holds for the screen, or `timeout` passes: true if
+    /// it held. Checked after every chunk of output (and once at the start).
+    pub fn wait_for(
+        &self,
+        timeout: Duration,
+        mut done: impl FnMut(&vt100::Screen) -> bool,
+    ) -> bool {
+        self.wait_output(timeout, |output| done(output.parser.screen()))
+    }
+
+    /// Waits until the program has rung at least `count` bells, or `timeout`
+    /// passes: true if it has.
+    pub fn wait_for_bells(&self, count: usize, timeout: Duration) -> bool {
+        self.wait_output(timeout, |output| output.parser.callbacks().0 >= count)
+    }
+
+    /// Waits until `done` holds for everything written so far (raw bytes),
+    /// or `timeout` passes: true if it held.
+    pub fn wait_for_output(&self, timeout: Duration, mut done: impl FnMut(&[u8]) -> bool) -> bool {
+        self.wait_output(timeout, |output| done(&output.raw))
+    }
+
+    /// Waits up to [`TIMEOUT`] for `check` to accept the screen and returns
+    /// what it returned; otherwise fails the test with `what`, the last
+    /// reason `check` gave and the screen.
+    pub fn expect<T>(
+        &self,
+        what: &str,
+        mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+    ) -> T {
+        let mut result = Err(String::from("not checked"));
+        self.wait_output(TIMEOUT, |output| {
+            result = check(output.parser.screen());
+            result.is_ok()
+        });
+        result.unwrap_or_else(|reason| {
+            panic!(
+                "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
+                self.contents()
+            )
+        })
+    }
+
+    /// Waits up to [`TIMEOUT`] for `done` to hold for the screen, or fails
+    /// the test naming `what` and showing the screen.
+    pub fn expect_screen(&self, what: &str, mut done: impl FnMut(&vt100::Screen) -> bool) {
+        self.expect(what, |screen| {
+            if done(screen) {
+                Ok(())
+            } else {
+                Err(String::from("not yet"))
+            }
+        });
+    }
+
+    /// Waits up to [`TIMEOUT`] for the screen to show `text` somewhere.
+    pub fn expect_text(&self, text: &str) {
+        self.expect_screen(&format!("{text:?} on the screen"), |screen| {
+            screen.contents().contains(text)
+        });
+    }
+
+    /// Waits up to `timeout` for the program to exit and returns its exit
+    /// status, after all its output has been read. Fails the test (killing
+    /// the program) if it is still running then.
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        if let Some(status) = self.status {
+            return status;
+        }
+        let deadline = Instant::now() + timeout;
+        let closed = self.wait_output(timeout, |output| output.closed);
+        let status = loop {
+            match self.child.try_wait().expect("query the child") {
+                Some(status) => break Some(status),
+                None if Instant::now() >= deadline => break None,
+                // The terminal is closed, so the process is in its last
+                // moments; poll for the exit until the deadline.
+                None if closed => std::thread::sleep(Duration::from_millis(5)),
+                None => break None,
+            }
+        };
+        let Some(status) = status else {
+            let screen = self.contents();
+            self.kill();
+            panic!("the program did not exit within {timeout:?}\nscreen:\n{screen}");
+        };
+        self.status = Some(status);
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("the pty reader thread");
+        }
+        if let Some(reader) = self.stderr_reader.take() {
+            self.stderr = Some(reader.join().expect("the stderr reader thread"));
+        }
+        status
+    }
+
+    /// What the program wrote to standard error, once it has exited
+    /// ([`Options::separate_stderr`] only).
+    pub fn stderr(&self) -> String {
+        let bytes = self
+            .stderr
+            .as_ref()
+            .expect("stderr is read after wait_exit, with Options::separate_stderr");
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    /// Checks, after the program exited, that it left the terminal as it
+    /// found it: the main screen shown, mouse reporting off, the cursor
+    /// visible, every DEC private mode it set reset, and the line discipline
+    /// (raw mode) back to its initial settings.
+    pub fn assert_restored(&self) {
+        assert!(self.status.is_some(), "assert_restored after wait_exit");
+        self.screen(|screen| {
+            assert!(
+                !screen.alternate_screen(),
+                "the alternate screen is still shown"
+            );
+            assert_eq!(
+                screen.mouse_protocol_mode(),
+                vt100::MouseProtocolMode::None,
+                "mouse reporting is still on"
+            );
+            assert!(!screen.hide_cursor(), "the cursor is still hidden");
+        });
+        let left_set = private_modes_left_changed(&self.output().raw);
+        assert!(
+            left_set.is_empty(),
+            "DEC private modes left changed (mode, set): {left_set:?}"
+        );
+        let now = termios(&*self.master);
+        let start = &self.termios_at_start;
+        assert_eq!(
+            (now.c_iflag, now.c_oflag, now.c_lflag),
+            (start.c_iflag, start.c_oflag, start.c_lflag),
+            "the terminal's line settings (iflag, oflag, lflag) were not restored"
+        );
+    }
+
+    /// Kills the program (SIGKILL) if it is still running.
+    pub fn kill(&mut self) {
+        if self.status.is_none() {
+            // Already gone is fine.
+            let _ = self.child.kill();
+            self.status = self.child.wait().ok();
+        }
+    }
+
+    fn output(&self) -> MutexGuard<'_, Output> {
+        self.shared.output.lock().expect("output lock")
+    }
+
+    fn wait_output(&self, timeout: Duration, mut done: impl FnMut(&Output) -> bool) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut output = self.output();
+        loop {
+            if done(&output) {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline || output.closed {
+                return false;
+            }
+            output = self
+                .shared
+                .changed
+                .wait_timeout(output, deadline - now)
+                .expect("output lock")
+                .0;
+        }
+    }
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The line-discipline settings of the terminal behind `master`.
+fn termios(master: &dyn MasterPty) -> libc::termios {
+    let fd = master
+        .as_raw_fd()
+        .expect("the master has a file descriptor");
+    // SAFETY: termios is plain data, filled in by tcgetattr.
+    let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is open for the master's lifetime; termios is valid.
+    let result = unsafe { libc::tcgetattr(fd, &mut termios) };
+    assert_eq!(result, 0, "tcgetattr on the pty");
+    termios
+}
+
+/// How many times `needle` occurs in `haystack`.
+pub fn count(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .filter(|w| *w == needle)
+        .count()
+}
+
+/// The DEC private modes (`ESC [ ? N h` / `l`) whose last setting in
+/// `output` differs from the terminal's default, with that last setting
+/// (true: set). Text cursor (25) and autowrap (7) are on by default,
+/// everything else off.
+pub fn private_modes_left_changed(output: &[u8]) -> Vec<(u32, bool)> {
+    let mut last: Vec<(u32, bool)> = Vec::new();
+    let mut rest = output;
+    while let Some(start) = find(rest, b"\x1b[?") {
+        rest = &rest[start + 3..];
+        let end = rest
+            .iter()
+            .position(|b| !(b.is_ascii_digit() || *b == b';'))
+            .unwrap_or(rest.len());
+        let set = match rest.get(end) {
+            Some(b'h') => true,
+            Some(b'l') => false,
+            _ => continue,
+        };
+        let params = std::str::from_utf8(&rest[..end]).expect("digits");
+        for mode in params.split(';').filter_map(|p| p.parse::<u32>().ok()) {
+            last.retain(|&(m, _)| m != mode);
+            last.push((mode, set));
+        }
+        rest = &rest[end + 1..];
+    }
+    last.retain(|&(mode, set)| set != matches!(mode, 7 | 25));
+    last.sort_unstable();
+    last
+}
+
+/// Where `needle` first occurs in `haystack`.
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Runs `program` in a fresh sandbox with `args`, `input` on standard input
+/// and standard output and error captured (no terminal).
+pub fn run_piped(program: impl AsRef<Path>, args: &[&str], input: &str) -> std::process::Output {
+    let sandbox = Sandbox::new();
+    let mut command = Command::new(program.as_ref());
+    command.args(args);
+    sandbox.apply(&mut command);
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {}: {e}", program.as_ref().display()));
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        // The program may stop reading early (quit); that is its business.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("wait for the program");
+    writer.join().expect("the stdin writer thread");
+    output
+}
