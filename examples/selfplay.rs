@@ -96,7 +96,10 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
     while !game.is_over() && turns < options.max_turns {
         let started = Instant::now();
         let chosen = player
-            .choose(game.board(), game_seed.wrapping_mul(1_000_003).wrapping_add(turns))
+            .choose(
+                game.board(),
+                game_seed.wrapping_mul(1_000_003).wrapping_add(turns),
+            )
             .expect("a game that is not over has a move");
         move_micros.push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         let turn = game
@@ -150,7 +153,11 @@ fn main() -> ExitCode {
                         outcome.score,
                         outcome.score_without_bonus,
                         outcome.turns,
-                        if outcome.reached_cap { ", reached the cap" } else { "" }
+                        if outcome.reached_cap {
+                            ", reached the cap"
+                        } else {
+                            ""
+                        }
                     );
                     outcomes.lock().expect("no thread panicked").push(outcome);
                 }

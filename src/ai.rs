@@ -108,7 +108,10 @@ struct Weights {
 }
 
 fn env(name: &str, default: f64) -> f64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 static WEIGHTS_CELL: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights {
     free: env("W_FREE", 60.0),
@@ -119,8 +122,11 @@ static WEIGHTS_CELL: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| 
     loss: -1.0e6,
 });
 use std::ops::Deref as _;
-macro_rules! weights { () => { WEIGHTS_CELL.deref() } }
-
+macro_rules! weights {
+    () => {
+        WEIGHTS_CELL.deref()
+    };
+}
 
 /// A candidate move in cell indices, with its estimated or exact value.
 #[derive(Clone, Copy, Debug)]
@@ -186,7 +192,10 @@ impl Geometry {
         // Steep in the share of the line already in place, so that nearly
         // complete lines dominate and lines of any length compare alike.
         geometry.reward = (0..=span)
-            .map(|m| (env("BASE", 4.0).powf(5.0 * m as f64 / span as f64) - 1.0) / (env("BASE", 4.0) - 1.0))
+            .map(|m| {
+                (env("BASE", 4.0).powf(5.0 * m as f64 / span as f64) - 1.0)
+                    / (env("BASE", 4.0) - 1.0)
+            })
             .collect();
         geometry
     }
@@ -343,7 +352,10 @@ impl Position {
         if color == 0 {
             return;
         }
-        let (x, y) = ((cell % geometry.width) as isize, (cell / geometry.width) as isize);
+        let (x, y) = (
+            (cell % geometry.width) as isize,
+            (cell / geometry.width) as isize,
+        );
         let mut included = false;
         for &(dx, dy) in &geometry.axes {
             let run_length = |sign: isize| {
@@ -369,7 +381,10 @@ impl Position {
                 out.push(cell);
                 included = true;
             }
-            for k in (1..=forward).map(|k| k as isize).chain((1..=backward).map(|k| -(k as isize))) {
+            for k in (1..=forward)
+                .map(|k| k as isize)
+                .chain((1..=backward).map(|k| -(k as isize)))
+            {
                 out.push(((y + k * dy) as usize) * geometry.width + (x + k * dx) as usize);
             }
         }
@@ -549,7 +564,12 @@ fn exact_candidates(
 
 /// The value of the best reply on the current position (after a throw):
 /// estimates, then the best `limit` played out exactly.
-fn best_reply(geometry: &Geometry, position: &mut Position, scratch: &mut Scratch, limit: usize) -> f64 {
+fn best_reply(
+    geometry: &Geometry,
+    position: &mut Position,
+    scratch: &mut Scratch,
+    limit: usize,
+) -> f64 {
     estimate_candidates(geometry, position, scratch, limit.max(1));
     let mut best = f64::NEG_INFINITY;
     for i in 0..scratch.candidates.len() {
@@ -579,7 +599,9 @@ fn refine(
     // Each sample costs about a pass over every window of the board; keep
     // the total bounded on big boards, down to no sampling at all.
     let per_sample = geometry.cells * 4 * geometry.span;
-    let samples = budget.samples.min(SAMPLE_WORK / per_sample / refined.max(1));
+    let samples = budget
+        .samples
+        .min(SAMPLE_WORK / per_sample / refined.max(1));
     if samples == 0 {
         return;
     }
@@ -733,7 +755,12 @@ fn connectivity(geometry: &Geometry, position: &Position, scratch: &mut Scratch)
 /// separable estimate `lift(chip) + drop(colour, target)`; every chip that
 /// can move contributes at least its best parking move, so the list is
 /// empty only when no move exists.
-fn estimate_candidates(geometry: &Geometry, position: &Position, scratch: &mut Scratch, limit: usize) {
+fn estimate_candidates(
+    geometry: &Geometry,
+    position: &Position,
+    scratch: &mut Scratch,
+    limit: usize,
+) {
     connectivity(geometry, position, scratch);
     let colors = usize::from(geometry.colors);
     scratch.drop_base.clear();
@@ -743,9 +770,10 @@ fn estimate_candidates(geometry: &Geometry, position: &Position, scratch: &mut S
     scratch.near_line.clear();
     scratch.near_line.resize(colors + 1, false);
     scratch.parking.clear();
-    scratch
-        .parking
-        .resize(scratch.component_size.len(), (f64::NEG_INFINITY, usize::MAX));
+    scratch.parking.resize(
+        scratch.component_size.len(),
+        (f64::NEG_INFINITY, usize::MAX),
+    );
     scratch.drops.clear();
     let reward = &geometry.reward;
     for t in 0..geometry.cells {
@@ -858,7 +886,9 @@ fn estimate_candidates(geometry: &Geometry, position: &Position, scratch: &mut S
             .then(a.to.cmp(&b.to))
     };
     if scratch.candidates.len() > limit {
-        scratch.candidates.select_nth_unstable_by(limit - 1, by_value);
+        scratch
+            .candidates
+            .select_nth_unstable_by(limit - 1, by_value);
         scratch.candidates.truncate(limit);
     }
     scratch.candidates.sort_unstable_by(by_value);

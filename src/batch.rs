@@ -31,8 +31,8 @@ pub fn run<R: BufRead, W: Write>(
             "quit" => break,
             "board" => write_board(&game, &mut output)?,
             "hint" => {
-                let answer = hint(&game, &mut player, seed, &args)
-                    .unwrap_or_else(|e| format!("error: {e}"));
+                let answer =
+                    hint(&game, &mut player, seed, &args).unwrap_or_else(|e| format!("error: {e}"));
                 writeln!(output, "{answer}")?;
             }
             _ => {

@@ -25,6 +25,8 @@ fn main() -> ExitCode {
             rules,
             seed,
             appearance,
+            autoplay,
+            autoplay_delay,
             ..
         } => {
             let config = tui::PlayConfig {
@@ -32,6 +34,8 @@ fn main() -> ExitCode {
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 scoreboard: tui::Scoreboard::default(),
+                autoplay,
+                autoplay_delay,
             };
             match tui::run(config) {
                 Ok(outcome) => {

@@ -75,7 +75,10 @@ fn hints_are_legal_moves_until_the_game_ends() {
         let [x1, y1, x2, y2] = parse_hint(&hint);
         assert!(x1 < 6 && y1 < 6 && x2 < 6 && y2 < 6, "{hint:?}");
         let answer = game.ask(&format!("move {x1} {y1} {x2} {y2}"));
-        assert!(answer.starts_with("ok removed="), "{hint:?} gave {answer:?}");
+        assert!(
+            answer.starts_with("ok removed="),
+            "{hint:?} gave {answer:?}"
+        );
         moves += 1;
         if answer.ends_with(" over") {
             break;

@@ -4,7 +4,9 @@
 //! [`run`] checks the terminal size, then takes over the terminal (see
 //! `terminal::Guard`) and runs the event loop: one thread blocks reading
 //! terminal events, one blocks waiting for signals, and the loop sleeps on
-//! their channel, with a timeout only while something animates. Every exit
+//! their channel, with a timeout only while something animates. The
+//! built-in player (hints, autoplay) runs on a third thread, started on the
+//! first request, and answers through the same channel. Every exit
 //! (quit keys, signals, game over) goes through `end_session`; a panic
 //! restores the terminal from the panic hook.
 
@@ -12,6 +14,7 @@ mod app;
 mod frame;
 mod input;
 mod layout;
+mod player;
 mod terminal;
 mod view;
 
@@ -20,7 +23,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::cli::Appearance;
 use crate::game::{Game, Rules};
@@ -31,6 +34,7 @@ use terminal::Message;
 
 use input::{Action, action_for};
 use layout::Layout;
+use player::PlayerThread;
 
 /// Everything a terminal game needs.
 #[derive(Clone, Debug)]
@@ -43,6 +47,12 @@ pub struct PlayConfig {
     pub appearance: Appearance,
     /// The records shown on the board.
     pub scoreboard: Scoreboard,
+    /// Whether the built-in player starts playing at once (the autoplay key
+    /// toggles it either way).
+    pub autoplay: bool,
+    /// How long autoplay shows each move (the chip selected, the cursor on
+    /// its target) before making it.
+    pub autoplay_delay: Duration,
 }
 
 /// Records shown on the board (display only; the records module fills it;
@@ -139,7 +149,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         config.scoreboard,
         (cols, rows),
         Instant::now(),
-    );
+    )
+    .with_autoplay(config.autoplay, config.autoplay_delay);
 
     let live = app.live();
     terminal::install_panic_hook(move || {
@@ -151,11 +162,19 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let (sender, receiver) = mpsc::channel();
+    let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     let signals = terminal::spawn_sources(sender)?;
     let live = app.live();
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
-    let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);
+    let result = event_loop(
+        &mut app,
+        &receiver,
+        &mut player,
+        &mut renderer,
+        &mut out,
+        &mut suspend,
+    );
     signals.close();
     drop(guard);
     match result {
@@ -179,10 +198,12 @@ fn end_session(live: &Live, ending: Ending) -> Outcome {
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
-/// `suspend` stops the process until it is continued (job control).
+/// `player` answers the game's requests through `receiver`; `suspend` stops
+/// the process until it is continued (job control).
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
+    player: &mut PlayerThread,
     renderer: &mut Renderer,
     out: &mut W,
     suspend: &mut dyn FnMut() -> io::Result<()>,
@@ -192,6 +213,9 @@ fn event_loop<W: Write>(
         app.advance(now);
         if let Some(ending) = app.ending() {
             return Ok(ending);
+        }
+        if let Some(request) = app.take_request() {
+            player.ask(request)?;
         }
         if app.take_suspend() {
             suspend()?;
@@ -210,7 +234,7 @@ fn event_loop<W: Write>(
                 Err(RecvTimeoutError::Disconnected) => None,
             },
         };
-        // Both sources gone: nothing can reach the game any more.
+        // Every sender gone: nothing can reach the game any more.
         let Some(message) = message else {
             return Ok(Ending::Quit);
         };
@@ -237,6 +261,8 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         Message::InputFailed(e) => return Err(e),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
         Message::Suspend => app.act(Action::Suspend, Instant::now()),
+        Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
+        Message::PlayerFailed => return Err(io::Error::other("the built-in player failed")),
     }
     Ok(())
 }
@@ -296,6 +322,7 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
         let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut screen = Screen {
             pending: Vec::new(),
             frames: Vec::new(),
@@ -306,6 +333,7 @@ mod tests {
         let ending = event_loop(
             app,
             &receiver,
+            &mut player,
             &mut Renderer::new(true),
             &mut screen,
             &mut || {
