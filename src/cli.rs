@@ -27,8 +27,9 @@ const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] 
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Records are kept only with the default -w -t -c -i -n -N,
-no --seed, and no help from the built-in player (hint or autoplay).
+named by $CLINES_CONFIG. Records are kept only with the default
+-w -t -c -i -n -N, no --seed, and no help from the built-in player (a hint or
+autoplay).
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
@@ -187,13 +188,13 @@ pub struct Args {
         allow_hyphen_values = true, value_parser = whole_number_u64)]
     pub seed: Option<u64>,
 
-    /// Let the built-in player play by itself from the start; the a key
-    /// starts and stops it during the game (no record is kept)
+    /// Let the built-in player play from the start; the a key starts and
+    /// stops it during the game (no record is kept)
     #[arg(long = "autoplay")]
     pub autoplay: bool,
 
-    /// Milliseconds autoplay shows each chosen move (the chip selected, the
-    /// cursor on its target) before making it (0-10000)
+    /// Milliseconds autoplay shows each move (chip selected, cursor on the
+    /// target) before making it (0-10000)
     #[arg(
         long = "autoplay-delay",
         value_name = "MS",
