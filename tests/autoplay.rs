@@ -122,6 +122,32 @@ fn start(args: &[&str]) -> (Term, Seen) {
     (term, opening)
 }
 
+/// Waits up to [`TIMEOUT`] for a whole frame (the end of a synchronized
+/// update, so that no half-drawn frame is judged) whose board `check`
+/// accepts, and returns that board; otherwise fails the test with `what`.
+fn expect_frame(
+    term: &Term,
+    what: &str,
+    mut check: impl FnMut(&Seen) -> Result<(), String>,
+) -> Seen {
+    let mut result = Err(String::from("no whole frame yet"));
+    term.wait_for_output(TIMEOUT, |raw| {
+        if !raw.ends_with(pty::END_SYNC) {
+            return false;
+        }
+        let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
+        parser.process(raw);
+        result = read(parser.screen()).and_then(|seen| check(&seen).map(|()| seen));
+        result.is_ok()
+    });
+    result.unwrap_or_else(|reason| {
+        panic!(
+            "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
+            term.contents()
+        )
+    })
+}
+
 /// Waits for the exit after a key that ends the game: status 0, terminal
 /// restored, and the score printed; returns the score.
 fn check_exit(term: &mut Term) -> u64 {
@@ -212,10 +238,9 @@ fn hint_selects_a_chip_and_puts_the_cursor_on_a_legal_target() {
     let (mut term, opening) = start(&[&format!("--seed={seed}")]);
     term.key(Key::Char('?'));
     // The selected chip shows its jumping glyph on half of its jump.
-    let hinted = term.expect("a chip selected by the hint", |screen| {
-        let seen = read(screen)?;
+    let hinted = expect_frame(&term, "a chip selected by the hint", |seen| {
         match seen.jumping()[..] {
-            [_] => Ok(seen),
+            [_] => Ok(()),
             _ => Err(String::from("no jumping chip")),
         }
     });
@@ -238,6 +263,47 @@ fn hint_selects_a_chip_and_puts_the_cursor_on_a_legal_target() {
             cells => Err(format!("from and to show {cells:?}")),
         }
     });
+    term.key(Key::Char('q'));
+    assert_eq!(check_exit(&mut term), 0);
+}
+
+#[test]
+fn a_signal_ends_an_autoplayed_game_with_the_terminal_restored() {
+    let (mut term, opening) = start(&["--seed=6", "--autoplay", "--autoplay-delay=0"]);
+    term.expect("a move by the built-in player", |screen| {
+        let seen = read(screen)?;
+        if seen.chips() > opening.chips() {
+            Ok(())
+        } else {
+            Err(format!("{} chips", seen.chips()))
+        }
+    });
+    term.signal(libc::SIGTERM);
+    check_exit(&mut term);
+}
+
+#[test]
+fn keys_given_with_dash_c_win_over_the_hint_and_autoplay_keys() {
+    // `a` moves left and `?` down: neither asks the built-in player.
+    let (mut term, opening) = start(&["--seed=9", "-C", "a?wd "]);
+    term.keys(&[Key::Right, Key::Right, Key::Char('a')]);
+    term.expect("the cursor one cell right of the start", |screen| {
+        let seen = read(screen)?;
+        match seen.cursor {
+            Some((1, 0)) => Ok(()),
+            other => Err(format!("the cursor at {other:?}")),
+        }
+    });
+    term.key(Key::Char('?'));
+    let seen = term.expect("the cursor moved down", |screen| {
+        let seen = read(screen)?;
+        match seen.cursor {
+            Some((1, 1)) => Ok(seen),
+            other => Err(format!("the cursor at {other:?}")),
+        }
+    });
+    assert!(seen.jumping().is_empty());
+    assert_eq!(seen.cells, opening.cells);
     term.key(Key::Char('q'));
     assert_eq!(check_exit(&mut term), 0);
 }
