@@ -528,10 +528,7 @@ impl App {
             let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
             Some(since + JUMP_TICK * next as u32)
         });
-        match (planned, jump) {
-            (Some(planned), Some(jump)) => Some(planned.min(jump)),
-            (planned, jump) => planned.or(jump),
-        }
+        planned.into_iter().chain(jump).min()
     }
 
     /// The screen at time `now`.
