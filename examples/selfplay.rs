@@ -20,7 +20,7 @@ use clines::game::{Event, Game, Rules};
 
 const USAGE: &str = "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K]
                 [--width W] [--height H] [--colors C] [--line I] [--next N]
-                [--candidates N] [--refined N] [--samples N] [--replies N]";
+                [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
 /// What one game came to.
 struct Outcome {
@@ -79,6 +79,7 @@ fn parse() -> Result<Options, String> {
             "--refined" => options.budget.refined = size,
             "--samples" => options.budget.samples = size,
             "--replies" => options.budget.replies = size,
+            "--depth" => options.budget.depth = size,
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
         }
     }
@@ -176,11 +177,12 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         rules.width, rules.height, rules.colors, rules.line, rules.next, rules.first
     );
     println!(
-        "budget: candidates={} refined={} samples={} replies={}",
+        "budget: candidates={} refined={} samples={} replies={} depth={}",
         options.budget.candidates,
         options.budget.refined,
         options.budget.samples,
-        options.budget.replies
+        options.budget.replies,
+        options.budget.depth
     );
     println!(
         "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",

@@ -64,6 +64,9 @@ pub struct Budget {
     pub samples: usize,
     /// Candidate replies played out exactly after each sampled throw.
     pub replies: usize,
+    /// Computer throws simulated in each sample (at least 1), the player
+    /// answering each but the last with its best reply.
+    pub depth: usize,
 }
 
 impl Default for Budget {
@@ -73,6 +76,7 @@ impl Default for Budget {
             refined: 6,
             samples: 16,
             replies: 6,
+            depth: 1,
         }
     }
 }
@@ -86,6 +90,7 @@ impl Budget {
             refined: 0,
             samples: 0,
             replies: 0,
+            depth: 1,
         }
     }
 }
@@ -107,26 +112,15 @@ struct Weights {
     loss: f64,
 }
 
-fn env(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-static WEIGHTS_CELL: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights {
-    free: env("W_FREE", 60.0),
-    points: env("W_PTS", 1.0),
-    potential: env("W_POT", 1.0),
-    component: env("W_COMP", 8.0),
-    outside: env("W_OUT", 6.0),
+/// Tuned by self-play (`examples/selfplay.rs`) with 7 colours.
+const WEIGHTS: Weights = Weights {
+    free: 60.0,
+    points: 1.0,
+    potential: 1.0,
+    component: 8.0,
+    outside: 6.0,
     loss: -1.0e6,
-});
-use std::ops::Deref as _;
-macro_rules! weights {
-    () => {
-        WEIGHTS_CELL.deref()
-    };
-}
+};
 
 /// A candidate move in cell indices, with its estimated or exact value.
 #[derive(Clone, Copy, Debug)]
@@ -192,10 +186,7 @@ impl Geometry {
         // Steep in the share of the line already in place, so that nearly
         // complete lines dominate and lines of any length compare alike.
         geometry.reward = (0..=span)
-            .map(|m| {
-                (env("BASE", 4.0).powf(5.0 * m as f64 / span as f64) - 1.0)
-                    / (env("BASE", 4.0) - 1.0)
-            })
+            .map(|m| (4f64.powf(5.0 * m as f64 / span as f64) - 1.0) / 3.0)
             .collect();
         geometry
     }
@@ -430,8 +421,6 @@ struct Scratch {
     stack: Vec<usize>,
     /// Best colour-blind drop value per component, and its cell.
     parking: Vec<(f64, usize)>,
-    /// Colour-independent part of dropping a chip on each empty cell.
-    drop_base: Vec<f64>,
     /// Per colour, summed during one cell's scan.
     drop_color: Vec<f64>,
     /// Per colour: whether a window at the cell lacks one chip of it.
@@ -611,14 +600,10 @@ fn refine(
         let color = position.cells[candidate.from];
         position.set(geometry, candidate.from, 0);
         position.set(geometry, candidate.to, color);
-        scratch.empty.clear();
-        scratch
-            .empty
-            .extend((0..geometry.cells).filter(|&i| position.cells[i] == 0));
         let mut total = 0.0;
         for sample in 0..samples {
             let mut rng = SampleRng(seed ^ (sample as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93));
-            total += sample_throw(geometry, position, scratch, budget, &mut rng);
+            total += sample_future(geometry, position, scratch, budget, &mut rng);
         }
         position.set(geometry, candidate.to, 0);
         position.set(geometry, candidate.from, color);
@@ -628,21 +613,105 @@ fn refine(
     best.sort_by(|a, b| b.value.total_cmp(&a.value));
 }
 
-/// One sampled computer throw on the current position, the best reply's
-/// value, and the position restored. `scratch.empty` lists the empty cells.
-fn sample_throw(
+/// One sampled future of the current position: the computer throws, the
+/// player answers with its best exactly-valued move (moving again after
+/// each scoring move), for `budget.depth` throws; the value is the points
+/// won on the way plus the best reply to the last throw. The position is
+/// restored afterwards.
+fn sample_future(
     geometry: &Geometry,
     position: &mut Position,
     scratch: &mut Scratch,
     budget: &Budget,
     rng: &mut SampleRng,
 ) -> f64 {
-    let count = geometry.next;
-    if count > scratch.empty.len() {
-        return weights!().loss;
-    }
-    scratch.thrown.clear();
     scratch.undo.clear();
+    let mut points = 0;
+    let mut lost = false;
+    for turn in 0..budget.depth.max(1) {
+        match sample_throw(geometry, position, scratch, rng) {
+            Some(computer_points) => points += computer_points,
+            None => {
+                lost = true;
+                break;
+            }
+        }
+        if turn + 1 == budget.depth.max(1) {
+            break;
+        }
+        // The player's turn: moves until one scores nothing.
+        let mut streak = 0;
+        loop {
+            estimate_candidates(geometry, position, scratch, budget.replies.max(1));
+            let mut best: Option<(f64, usize, usize)> = None;
+            for i in 0..scratch.candidates.len() {
+                let Candidate { from, to, .. } = scratch.candidates[i];
+                let value = play_out(geometry, position, scratch, from, to).0;
+                if best.is_none_or(|b| value > b.0) {
+                    best = Some((value, from, to));
+                }
+            }
+            let Some((_, from, to)) = best else { break };
+            let color = position.cells[from];
+            set_logged(geometry, position, &mut scratch.undo, from, 0);
+            set_logged(geometry, position, &mut scratch.undo, to, color);
+            scratch.removed.clear();
+            position.lines_through(geometry, to, &mut scratch.removed);
+            if scratch.removed.is_empty() {
+                break;
+            }
+            points += crate::board::points(scratch.removed.len(), geometry.line, streak);
+            streak += 1;
+            for i in 0..scratch.removed.len() {
+                set_logged(geometry, position, &mut scratch.undo, scratch.removed[i], 0);
+            }
+            if position.free == geometry.cells {
+                break;
+            }
+        }
+    }
+    let value = if lost {
+        WEIGHTS.loss
+    } else {
+        WEIGHTS.points * points as f64 + best_reply(geometry, position, scratch, budget.replies)
+    };
+    for i in (0..scratch.undo.len()).rev() {
+        let (cell, color) = scratch.undo[i];
+        position.set(geometry, cell, color);
+    }
+    value
+}
+
+/// Sets a cell, logging its old colour in `undo`.
+fn set_logged(
+    geometry: &Geometry,
+    position: &mut Position,
+    undo: &mut Vec<(usize, Color)>,
+    cell: usize,
+    color: Color,
+) {
+    undo.push((cell, position.cells[cell]));
+    position.set(geometry, cell, color);
+}
+
+/// A sampled computer throw on the current position, logged in
+/// `scratch.undo`, with the lines it forms removed. Returns the points of
+/// those lines, or `None` when the throw ends the game.
+fn sample_throw(
+    geometry: &Geometry,
+    position: &mut Position,
+    scratch: &mut Scratch,
+    rng: &mut SampleRng,
+) -> Option<u64> {
+    let count = geometry.next;
+    if count > position.free {
+        return None;
+    }
+    scratch.empty.clear();
+    scratch
+        .empty
+        .extend((0..geometry.cells).filter(|&i| position.cells[i] == 0));
+    scratch.thrown.clear();
     for j in 0..count {
         let k = j + rng.below(scratch.empty.len() - j);
         scratch.empty.swap(j, k);
@@ -651,8 +720,7 @@ fn sample_throw(
     }
     for i in 0..scratch.thrown.len() {
         let (cell, color) = scratch.thrown[i];
-        scratch.undo.push((cell, 0));
-        position.set(geometry, cell, color);
+        set_logged(geometry, position, &mut scratch.undo, cell, color);
     }
     scratch.removed.clear();
     for i in 0..scratch.thrown.len() {
@@ -660,23 +728,17 @@ fn sample_throw(
     }
     scratch.removed.sort_unstable();
     scratch.removed.dedup();
-    let computer_points = crate::board::points(scratch.removed.len(), geometry.line, 0);
     for i in 0..scratch.removed.len() {
-        let cell = scratch.removed[i];
-        scratch.undo.push((cell, position.cells[cell]));
-        position.set(geometry, cell, 0);
+        set_logged(geometry, position, &mut scratch.undo, scratch.removed[i], 0);
     }
-    let value = if position.free == 0 {
-        weights!().loss
-    } else {
-        weights!().points * computer_points as f64
-            + best_reply(geometry, position, scratch, budget.replies)
-    };
-    for i in (0..scratch.undo.len()).rev() {
-        let (cell, color) = scratch.undo[i];
-        position.set(geometry, cell, color);
+    if position.free == 0 {
+        return None;
     }
-    value
+    Some(crate::board::points(
+        scratch.removed.len(),
+        geometry.line,
+        0,
+    ))
 }
 
 /// Plays the move on the position, values the result, and takes it back.
@@ -713,14 +775,14 @@ fn play_out(
 /// The static value of the position; reads the empty components from
 /// `scratch` when the board is small enough for them to be computed.
 fn static_value(geometry: &Geometry, position: &Position, scratch: &Scratch, points: u64) -> f64 {
-    let mut value = weights!().free * position.free as f64
-        + weights!().points * points as f64
-        + weights!().potential * position.potential;
+    let mut value = WEIGHTS.free * position.free as f64
+        + WEIGHTS.points * points as f64
+        + WEIGHTS.potential * position.potential;
     if geometry.cells <= CONNECTIVITY_CELLS {
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;
-        value -= weights!().component * components.saturating_sub(1) as f64
-            + weights!().outside * (position.free - largest) as f64;
+        value -= WEIGHTS.component * components.saturating_sub(1) as f64
+            + WEIGHTS.outside * (position.free - largest) as f64;
     }
     value
 }
@@ -763,8 +825,6 @@ fn estimate_candidates(
 ) {
     connectivity(geometry, position, scratch);
     let colors = usize::from(geometry.colors);
-    scratch.drop_base.clear();
-    scratch.drop_base.resize(geometry.cells, 0.0);
     scratch.drop_color.clear();
     scratch.drop_color.resize(colors + 1, 0.0);
     scratch.near_line.clear();
@@ -800,7 +860,6 @@ fn estimate_candidates(
                 }
             }
         });
-        scratch.drop_base[t] = base;
         let component = scratch.component[t] as usize;
         if base > scratch.parking[component].0 {
             scratch.parking[component] = (base, t);
@@ -921,7 +980,7 @@ fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f
             removed += run + usize::from(removed == 0);
         }
     }
-    weights!().free * removed as f64
+    WEIGHTS.free * removed as f64
 }
 
 /// The change in window rewards from lifting the chip at `a`.
