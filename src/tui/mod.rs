@@ -415,6 +415,16 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_player_is_an_error() {
+        let mut app = app(100, 50);
+        let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::PlayerFailed])]);
+        assert_eq!(
+            ending.unwrap_err().to_string(),
+            "the built-in player failed"
+        );
+    }
+
+    #[test]
     fn input_failure_is_an_error() {
         let mut app = app(100, 50);
         let failure = Message::InputFailed(io::Error::other("gone"));
