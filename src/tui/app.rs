@@ -353,7 +353,10 @@ impl App {
         }
         self.assist.waiting = None;
         let Some(chosen) = suggestion.chosen else {
-            // No move exists; the game is about to end.
+            // No move exists (the engine never leaves the player there):
+            // beep, and let autoplay stop rather than ask again and again.
+            self.bell = true;
+            self.assist.autoplay = false;
             return;
         };
         self.selected = Some((chosen.from, now));
@@ -858,6 +861,25 @@ mod tests {
         app.act(Action::Autoplay, later);
         app.advance(later);
         assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn no_move_beeps_and_stops_autoplay() {
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, Duration::ZERO);
+        app.advance(now);
+        let request = app.take_request().unwrap();
+        app.suggested(
+            Suggestion {
+                id: request.id,
+                chosen: None,
+            },
+            now,
+        );
+        assert!(app.take_bell());
+        app.advance(now);
+        assert_eq!(app.take_request(), None);
+        assert_eq!(app.deadline(now), None);
     }
 
     #[test]
