@@ -412,6 +412,14 @@ impl SampleRng {
     }
 }
 
+/// The two generators of sampled throws: cells and colours apart, so that
+/// the colours stay in step however many cells were redrawn.
+#[derive(Clone, Copy, Debug)]
+struct Streams {
+    cells: SampleRng,
+    colors: SampleRng,
+}
+
 /// Buffers reused by every search, so that the inner loops allocate nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
@@ -602,7 +610,11 @@ fn refine(
         position.set(geometry, candidate.to, color);
         let mut total = 0.0;
         for sample in 0..samples {
-            let mut rng = SampleRng(seed ^ (sample as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+            let sample_seed = seed ^ (sample as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+            let mut rng = Streams {
+                cells: SampleRng(sample_seed),
+                colors: SampleRng(sample_seed ^ 0xA076_1D64_78BD_642F),
+            };
             total += sample_future(geometry, position, scratch, budget, &mut rng);
         }
         position.set(geometry, candidate.to, 0);
@@ -623,7 +635,7 @@ fn sample_future(
     position: &mut Position,
     scratch: &mut Scratch,
     budget: &Budget,
-    rng: &mut SampleRng,
+    rng: &mut Streams,
 ) -> f64 {
     scratch.undo.clear();
     let mut points = 0;
@@ -701,22 +713,36 @@ fn sample_throw(
     geometry: &Geometry,
     position: &mut Position,
     scratch: &mut Scratch,
-    rng: &mut SampleRng,
+    rng: &mut Streams,
 ) -> Option<u64> {
     let count = geometry.next;
     if count > position.free {
         return None;
     }
-    scratch.empty.clear();
-    scratch
-        .empty
-        .extend((0..geometry.cells).filter(|&i| position.cells[i] == 0));
     scratch.thrown.clear();
-    for j in 0..count {
-        let k = j + rng.below(scratch.empty.len() - j);
-        scratch.empty.swap(j, k);
-        let color = 1 + rng.below(usize::from(geometry.colors)) as Color;
-        scratch.thrown.push((scratch.empty[j], color));
+    if count <= 64 && position.free * 8 >= geometry.cells {
+        // Drawing from the whole board and skipping filled cells throws on
+        // the same cells after two candidate moves wherever they agree,
+        // which makes their comparison much less noisy.
+        while scratch.thrown.len() < count {
+            let cell = rng.cells.below(geometry.cells);
+            if position.cells[cell] == 0 && scratch.thrown.iter().all(|&(c, _)| c != cell) {
+                scratch.thrown.push((cell, 0));
+            }
+        }
+    } else {
+        scratch.empty.clear();
+        scratch
+            .empty
+            .extend((0..geometry.cells).filter(|&i| position.cells[i] == 0));
+        for j in 0..count {
+            let k = j + rng.cells.below(scratch.empty.len() - j);
+            scratch.empty.swap(j, k);
+            scratch.thrown.push((scratch.empty[j], 0));
+        }
+    }
+    for thrown in &mut scratch.thrown {
+        thrown.1 = 1 + rng.colors.below(usize::from(geometry.colors)) as Color;
     }
     for i in 0..scratch.thrown.len() {
         let (cell, color) = scratch.thrown[i];
