@@ -19,7 +19,7 @@ use clines::board;
 use clines::game::{Event, Game, Rules};
 
 const USAGE: &str = "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K]
-                [--width W] [--height H] [--colors C] [--line I] [--next N]
+                [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
 /// What one game came to.
@@ -28,8 +28,11 @@ struct Outcome {
     score_without_bonus: u64,
     turns: u64,
     reached_cap: bool,
-    /// Time of every move, in microseconds.
+    /// Wall-clock time of every move, in microseconds.
     move_micros: Vec<u32>,
+    /// Processor time of every move (its thread's), in microseconds: what
+    /// the move costs on this machine, however busy it is.
+    move_cpu_micros: Vec<u32>,
 }
 
 struct Options {
@@ -75,6 +78,7 @@ fn parse() -> Result<Options, String> {
             }
             "--line" => options.rules.line = size,
             "--next" => options.rules.next = size,
+            "--first" => options.rules.first = size,
             "--candidates" => options.budget.candidates = size,
             "--refined" => options.budget.refined = size,
             "--samples" => options.budget.samples = size,
@@ -94,8 +98,10 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
     let mut without_bonus = removal_points(&opening, rules.line);
     let mut turns = 0;
     let mut move_micros = Vec::new();
+    let mut move_cpu_micros = Vec::new();
     while !game.is_over() && turns < options.max_turns {
         let started = Instant::now();
+        let cpu_started = thread_cpu_micros();
         let chosen = player
             .choose(
                 game.board(),
@@ -103,6 +109,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
             )
             .expect("a game that is not over has a move");
         move_micros.push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+        move_cpu_micros.push((thread_cpu_micros() - cpu_started).min(u64::from(u32::MAX)) as u32);
         let turn = game
             .play(chosen.from, chosen.to)
             .expect("the player's moves are legal");
@@ -115,7 +122,20 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         turns,
         reached_cap: !game.is_over(),
         move_micros,
+        move_cpu_micros,
     }
+}
+
+/// Processor time used by the calling thread, in microseconds.
+fn thread_cpu_micros() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec for the call's duration.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "the thread's CPU clock is readable");
+    now.tv_sec as u64 * 1_000_000 + now.tv_nsec as u64 / 1000
 }
 
 /// Points of the removals among `events`, without the streak bonus.
@@ -209,21 +229,32 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         outcomes.iter().filter(|o| o.reached_cap).count(),
         outcomes.len()
     );
-    let mut micros: Vec<u32> = outcomes
-        .iter()
-        .flat_map(|o| o.move_micros.iter().copied())
-        .collect();
-    micros.sort_unstable();
-    if !micros.is_empty() {
-        let at = |q: f64| f64::from(micros[((micros.len() - 1) as f64 * q) as usize]) / 1000.0;
-        println!(
-            "ms per move: median {:.3}, p99 {:.3}, max {:.3} ({} moves)",
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            micros.len()
-        );
+    print_times(
+        "ms per move, wall clock",
+        outcomes.iter().flat_map(|o| o.move_micros.iter().copied()),
+    );
+    print_times(
+        "ms per move, CPU time  ",
+        outcomes
+            .iter()
+            .flat_map(|o| o.move_cpu_micros.iter().copied()),
+    );
+}
+
+fn print_times(label: &str, micros: impl Iterator<Item = u32>) {
+    let mut micros: Vec<u32> = micros.collect();
+    if micros.is_empty() {
+        return;
     }
+    micros.sort_unstable();
+    let at = |q: f64| f64::from(micros[((micros.len() - 1) as f64 * q) as usize]) / 1000.0;
+    println!(
+        "{label}: median {:.3}, p99 {:.3}, max {:.3} ({} moves)",
+        at(0.5),
+        at(0.99),
+        at(1.0),
+        micros.len()
+    );
 }
 
 fn print_scores(label: &str, scores: &[u64]) {

@@ -21,8 +21,15 @@
 //!    exactly on a scratch board.
 //! 3. **Look-ahead:** a move that completes a line is taken at once (the
 //!    player moves again and space is freed). Otherwise the best few are
-//!    refined by sampling the computer's throw with the player's own
-//!    generator and averaging the value of the best reply to each throw.
+//!    refined by sampling futures with the player's own generator: the
+//!    computer's throw, the player's best answer, the next throw
+//!    ([`Budget::depth`] throws in all), valued by the best reply to the
+//!    last one and averaged over the samples. Every candidate sees the same
+//!    sampled throws, so that their comparison is fair.
+//!
+//! On boards far bigger than the default the work is capped (fewer samples,
+//! down to none; a spread selection of chips; a few targets per colour), so
+//! that a move on the largest board takes well under a second.
 
 use crate::board::{Board, Color, Pos};
 use crate::game::Rules;
@@ -37,8 +44,15 @@ pub const MAX_SPAN: usize = 8;
 const CONNECTIVITY_CELLS: usize = 40_000;
 
 /// Cell visits all sampled throws of one move may cost together, so that
-/// big boards sample less instead of taking long.
-const SAMPLE_WORK: usize = 20_000_000;
+/// big boards sample less instead of taking long (about 40 ms here).
+const SAMPLE_WORK: usize = 3_000_000;
+
+/// Targets kept per colour when pairing chips with targets.
+const DROPS_PER_COLOR: usize = 64;
+
+/// Movable chips considered per position at most; bigger boards consider
+/// an evenly spread selection.
+const MAX_CHIPS: usize = 2048;
 
 /// Marks a window holding chips of more than one colour.
 const MIXED: Color = Color::MAX;
@@ -76,7 +90,7 @@ impl Default for Budget {
             refined: 6,
             samples: 16,
             replies: 6,
-            depth: 1,
+            depth: 2,
         }
     }
 }
@@ -436,8 +450,11 @@ struct Scratch {
     touched: Vec<Color>,
     /// (colour, value, cell) of drops that extend some colour's windows.
     drops: Vec<(Color, f64, usize)>,
-    /// Start of each colour's slice of `drops`.
+    /// `drops` grouped by colour, each colour's best first.
+    grouped: Vec<(Color, f64, usize)>,
+    /// Start and end of each colour's slice of `grouped`.
     drop_start: Vec<usize>,
+    drop_end: Vec<usize>,
     candidates: Vec<Candidate>,
     removed: Vec<usize>,
     empty: Vec<usize>,
@@ -540,6 +557,15 @@ pub fn hint(board: &Board, rules: Rules, seed: u64) -> Option<Move> {
     Player::new(rules).choose(board, seed)
 }
 
+/// A seed for [`Player::choose`] derived from a game's seed and the board,
+/// so that front ends asking about the same position in the same game get
+/// the same move, and a seeded game's hints replay.
+pub fn board_seed(board: &Board, game_seed: u64) -> u64 {
+    board.cells().iter().fold(game_seed, |h, &cell| {
+        SampleRng(h ^ u64::from(cell)).next_u64()
+    })
+}
+
 /// The `limit` best candidate moves by estimate, each played out exactly,
 /// best first. Empty only when no move exists.
 fn exact_candidates(
@@ -593,9 +619,11 @@ fn refine(
     best: &mut Vec<Candidate>,
 ) {
     let refined = budget.refined.min(best.len());
-    // Each sample costs about a pass over every window of the board; keep
-    // the total bounded on big boards, down to no sampling at all.
-    let per_sample = geometry.cells * 4 * geometry.span;
+    // A sample costs, per simulated throw, about a pass over every window
+    // of the board and a flood fill per reply tried; keep the total bounded
+    // on big boards, down to no sampling at all.
+    let per_sample =
+        budget.depth.max(1) * geometry.cells * (4 * geometry.span + budget.replies + 2);
     let samples = budget
         .samples
         .min(SAMPLE_WORK / per_sample / refined.max(1));
@@ -902,19 +930,41 @@ fn estimate_candidates(
             scratch.near_line[slot] = false;
         }
     }
-    // Group by colour, best first within each colour.
-    scratch
-        .drops
-        .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    // Group by colour (a counting sort), then keep each colour's best.
     scratch.drop_start.clear();
-    scratch.drop_start.resize(colors + 2, scratch.drops.len());
-    for (i, d) in scratch.drops.iter().enumerate().rev() {
-        scratch.drop_start[usize::from(d.0)] = i;
+    scratch.drop_start.resize(colors + 2, 0);
+    for d in &scratch.drops {
+        scratch.drop_start[usize::from(d.0) + 1] += 1;
     }
-    for c in (0..=colors).rev() {
-        scratch.drop_start[c] = scratch.drop_start[c].min(scratch.drop_start[c + 1]);
+    for c in 1..colors + 2 {
+        scratch.drop_start[c] += scratch.drop_start[c - 1];
+    }
+    scratch.grouped.clear();
+    scratch
+        .grouped
+        .resize(scratch.drops.len(), (0, 0.0, usize::MAX));
+    scratch.drop_end.clear();
+    scratch.drop_end.extend_from_slice(&scratch.drop_start);
+    for &d in &scratch.drops {
+        let slot = &mut scratch.drop_end[usize::from(d.0)];
+        scratch.grouped[*slot] = d;
+        *slot += 1;
+    }
+    let best_first =
+        |a: &(Color, f64, usize), b: &(Color, f64, usize)| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2));
+    for c in 1..=colors {
+        let group = &mut scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]];
+        if group.len() > DROPS_PER_COLOR {
+            group.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
+            scratch.drop_end[c] = scratch.drop_start[c] + DROPS_PER_COLOR;
+        }
+        scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]].sort_unstable_by(best_first);
     }
 
+    // On big boards only every few movable chips is considered, so that
+    // the candidates stay few; the first movable chip always is.
+    let stride = (geometry.cells - position.free).div_ceil(MAX_CHIPS).max(1);
+    let mut movable = 0;
     scratch.candidates.clear();
     for a in 0..geometry.cells {
         let color = position.cells[a];
@@ -933,14 +983,15 @@ fn estimate_candidates(
         if n_beside == 0 {
             continue;
         }
+        movable += 1;
+        if (movable - 1) % stride != 0 {
+            continue;
+        }
         let beside = &beside[..n_beside];
         let lift = lift_value(geometry, position, a);
         let slot = usize::from(color);
         let mut taken = 0;
-        for &(_, value, t) in scratch.drops[scratch.drop_start[slot]..scratch.drop_start[slot + 1]]
-            .iter()
-            .take(64)
-        {
+        for &(_, value, t) in &scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]] {
             if beside.contains(&scratch.component[t]) {
                 scratch.candidates.push(Candidate {
                     from: a,
@@ -1111,6 +1162,8 @@ mod tests {
             for seed in 0..4 {
                 assert_eq!(hint(&board, rules, seed), Some(scoring[0]));
             }
+            let mut greedy = Player::with_budget(rules, Budget::greedy());
+            assert_eq!(greedy.choose(&board, 0), Some(scoring[0]));
         }
     }
 
@@ -1132,6 +1185,26 @@ mod tests {
                 break;
             }
         }
+    }
+
+    #[test]
+    fn a_player_can_work_on_another_thread() {
+        let rules = Rules::default();
+        let (game, _) = crate::game::Game::new(rules, 3);
+        let board = game.board().clone();
+        let mut player = Player::new(rules);
+        let expected = player.choose(&board, 1);
+        let worker = std::thread::spawn(move || player.choose(&board, 1));
+        assert_eq!(worker.join().expect("the player does not panic"), expected);
+    }
+
+    #[test]
+    fn board_seed_depends_on_the_board_and_the_game_seed() {
+        let a = board_from(&["12.", "..3"]);
+        let b = board_from(&["21.", "..3"]);
+        assert_eq!(board_seed(&a, 9), board_seed(&a.clone(), 9));
+        assert_ne!(board_seed(&a, 9), board_seed(&b, 9));
+        assert_ne!(board_seed(&a, 9), board_seed(&a, 10));
     }
 
     #[test]

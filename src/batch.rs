@@ -4,9 +4,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::ai::Player;
+use crate::ai::{self, Player};
 use crate::board::{Color, Pos};
-use crate::game::{Game, Rules, seed_key};
+use crate::game::{Game, MoveError, Rules};
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -94,21 +94,13 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
 }
 
 /// The built-in player's move, `hint X1 Y1 X2 Y2`. Its samples are seeded
-/// from the game's seed and the position, so a transcript replays.
+/// from the game's seed and the board, so a transcript replays.
 fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<String, String> {
     no_args("hint", args)?;
     if game.is_over() {
-        return Err(crate::game::MoveError::GameOver.to_string());
+        return Err(MoveError::GameOver.to_string());
     }
-    let position_seed = game
-        .board()
-        .cells()
-        .iter()
-        .fold(seed ^ game.score(), |h, &c| {
-            h.rotate_left(5) ^ u64::from(c).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        });
-    let seed = u64::from_le_bytes(seed_key(position_seed)[..8].try_into().expect("8 bytes"));
-    match player.choose(game.board(), seed) {
+    match player.choose(game.board(), ai::board_seed(game.board(), seed)) {
         Some(chosen) => Ok(format!(
             "hint {} {} {} {}",
             chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y
