@@ -162,20 +162,31 @@ fn check_exit(term: &mut Term) -> u64 {
         .unwrap_or_else(|| panic!("no score line after exit:\n{contents}"))
 }
 
-/// Asks the headless mode whether `from` → `to` is a legal move in the
-/// opening of the game seeded `seed`, and for that opening's board.
-fn legal_in_opening(seed: u64, from: Pos, to: Pos) -> (bool, Vec<String>) {
+/// What the headless mode says about the opening of the game seeded
+/// `seed`: its board, its hint, and whether `from` → `to` is a legal move.
+struct Headless {
+    rows: Vec<String>,
+    hint: String,
+    legal: bool,
+}
+
+/// Runs the headless mode on the opening of the game seeded `seed`.
+fn headless_opening(seed: u64, from: Pos, to: Pos) -> Headless {
     let seed = seed.to_string();
     let input = format!(
-        "board\nmove {} {} {} {}\nquit\n",
+        "board\nhint\nmove {} {} {} {}\nquit\n",
         from.0, from.1, to.0, to.1
     );
     let output = pty::run_piped(CLINES, &["--batch", "--seed", &seed], &input);
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let answer = lines.last().expect("an answer to the move");
-    (answer.starts_with("ok "), lines[..SIDE].to_vec())
+    assert_eq!(lines.len(), SIDE + 2, "{text}");
+    Headless {
+        rows: lines[..SIDE].to_vec(),
+        hint: lines[SIDE].clone(),
+        legal: lines[SIDE + 1].starts_with("ok "),
+    }
 }
 
 /// The board as the headless mode prints it.
@@ -247,9 +258,15 @@ fn hint_selects_a_chip_and_puts_the_cursor_on_a_legal_target() {
     let from = hinted.jumping()[0];
     let to = hinted.cursor.expect("the cursor is shown");
     assert_eq!(hinted.at(to), Cell::Empty, "the cursor is on a chip");
-    let (legal, rows) = legal_in_opening(seed, from, to);
-    assert_eq!(rows, batch_rows(&opening), "the opening differs");
-    assert!(legal, "the hint {from:?} -> {to:?} is not a legal move");
+    let headless = headless_opening(seed, from, to);
+    assert_eq!(headless.rows, batch_rows(&opening), "the opening differs");
+    assert!(
+        headless.legal,
+        "the hint {from:?} -> {to:?} is not a legal move"
+    );
+    // The same game gets the same hint in both modes.
+    let hint = format!("hint {} {} {} {}", from.0, from.1, to.0, to.1);
+    assert_eq!(headless.hint, hint);
     // The action key accepts it: the chip arrives at the target.
     let color = match hinted.at(from) {
         Cell::Jumping(c) => c,

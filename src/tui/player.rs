@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::ai::{Move, Player};
+use crate::ai::{self, Move, Player};
 use crate::board::Board;
 use crate::game::Rules;
 
@@ -48,8 +48,10 @@ pub struct PlayerThread {
 
 impl PlayerThread {
     /// A player for a game of `rules` whose answers go to `to_loop`. Its own
-    /// samples are seeded from `seed` and the board, so a seeded game plays
-    /// the same way each time. No thread runs until the first request.
+    /// samples are seeded from the game's `seed` and the board
+    /// ([`ai::board_seed`], as the headless mode does), so a seeded game
+    /// gets the same moves each time. No thread runs until the first
+    /// request.
     pub fn new(rules: Rules, seed: u64, to_loop: Sender<Message>) -> PlayerThread {
         PlayerThread {
             rules,
@@ -88,7 +90,7 @@ fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sende
         while let Ok(newer) = requests.try_recv() {
             request = newer;
         }
-        let seed = position_seed(seed, &request.board);
+        let seed = ai::board_seed(&request.board, seed);
         let chosen = catch_unwind(AssertUnwindSafe(|| player.choose(&request.board, seed)));
         let message = match chosen {
             Ok(chosen) => Message::Suggestion(Suggestion {
@@ -104,19 +106,9 @@ fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sende
     }
 }
 
-/// The seed of the player's samples on `board`: the game's seed mixed with
-/// the position, so that the same position in the same game gets the same
-/// answer whenever it is asked.
-fn position_seed(seed: u64, board: &Board) -> u64 {
-    board.cells().iter().fold(seed, |hash, &cell| {
-        (hash.rotate_left(5) ^ u64::from(cell)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Pos;
     use crate::game::Game;
     use std::time::Duration;
 
@@ -146,6 +138,9 @@ mod tests {
         assert_eq!(suggestion.id, 3);
         let chosen = suggestion.chosen.expect("a move exists");
         assert!(game.check_move(chosen.from, chosen.to).is_ok());
+        // The move the headless mode's hint gives for this position.
+        let seed = ai::board_seed(game.board(), 7);
+        assert_eq!(Player::new(rules).choose(game.board(), seed), Some(chosen));
     }
 
     #[test]
@@ -165,15 +160,5 @@ mod tests {
                 chosen: None
             }
         );
-    }
-
-    #[test]
-    fn the_seed_depends_on_the_position() {
-        let mut board = Board::new(9, 9);
-        let empty = position_seed(5, &board);
-        board.set(Pos::new(4, 4), Some(1));
-        assert_ne!(position_seed(5, &board), empty);
-        assert_ne!(position_seed(6, &board), position_seed(5, &board));
-        assert_eq!(position_seed(5, &board), position_seed(5, &board.clone()));
     }
 }
