@@ -44,7 +44,8 @@ struct Options {
     budget: Budget,
 }
 
-fn parse() -> Result<Options, String> {
+/// The options, or `None` when help was asked for.
+fn parse() -> Result<Option<Options>, String> {
     let mut options = Options {
         games: 10,
         seed: 1,
@@ -56,7 +57,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
-            return Err(USAGE.into());
+            return Ok(None);
         }
         let value = args
             .next()
@@ -88,7 +89,7 @@ fn parse() -> Result<Options, String> {
         }
     }
     options.rules.validate().map_err(|e| e.to_string())?;
-    Ok(options)
+    Ok(Some(options))
 }
 
 fn play(options: &Options, game_seed: u64) -> Outcome {
@@ -151,7 +152,11 @@ fn removal_points(events: &[Event], line: usize) -> u64 {
 
 fn main() -> ExitCode {
     let options = match parse() {
-        Ok(options) => options,
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
