@@ -8,6 +8,7 @@
 mod config;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
@@ -20,14 +21,19 @@ use crate::game::{RuleError, Rules};
 use config::{Config, ConfigLocation};
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC] [--seed S]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Records are kept only with the default -w -t -c -i -n -N
-and no --seed. See clines(6).";
+named by $CLINES_CONFIG. Records are kept only with the default
+-w -t -c -i -n -N, no --seed, and no help from the built-in player (a hint or
+autoplay).
+
+Keys: arrows or h j k l move the cursor, space selects and moves a chip,
+? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
+See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
 #[derive(Parser, Debug)]
@@ -182,7 +188,28 @@ pub struct Args {
     #[arg(long = "seed", value_name = "S",
         allow_hyphen_values = true, value_parser = whole_number_u64)]
     pub seed: Option<u64>,
+
+    /// Let the built-in player play from the start; the a key starts and
+    /// stops it during the game (no record is kept)
+    #[arg(long = "autoplay")]
+    pub autoplay: bool,
+
+    /// Milliseconds autoplay shows each move (chip selected, cursor on the
+    /// target) before making it (0-10000)
+    #[arg(
+        long = "autoplay-delay",
+        value_name = "MS",
+        allow_hyphen_values = true,
+        default_value_t = DEFAULT_AUTOPLAY_DELAY_MS,
+        value_parser = whole_number("from 0 to 10000")
+    )]
+    pub autoplay_delay: usize,
 }
+
+/// Autoplay's pause before each move, in milliseconds, unless told.
+pub const DEFAULT_AUTOPLAY_DELAY_MS: usize = 300;
+/// The longest pause autoplay accepts, in milliseconds.
+pub const MAX_AUTOPLAY_DELAY_MS: usize = 10_000;
 
 /// A clap value parser for a whole number, whose refusal says what the
 /// option accepts.
@@ -262,6 +289,10 @@ pub enum Command {
         seed: Option<u64>,
         /// How it looks.
         appearance: Appearance,
+        /// Whether the built-in player plays from the start.
+        autoplay: bool,
+        /// How long autoplay shows each move before making it.
+        autoplay_delay: Duration,
         /// The records directory named by the config file's `score_dir`, or
         /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
         /// decides.
@@ -432,6 +463,8 @@ struct Settings {
     bw_font: Option<Setting<String>>,
     mode: Option<Setting<String>>,
     palette: Option<Setting<Vec<String>>>,
+    autoplay: bool,
+    autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
 }
 
@@ -482,6 +515,13 @@ impl Settings {
                     Setting::flag("-o", items, v)
                 })
                 .or(config.palette),
+            autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
+            autoplay_delay: number(
+                "autoplay_delay",
+                "--autoplay-delay",
+                args.autoplay_delay,
+                config.autoplay_delay,
+            ),
             score_dir: config.score_dir.map(|s| s.value),
         }
     }
@@ -490,6 +530,7 @@ impl Settings {
     /// asks for black and white when no mode is forced.
     fn resolve(self, no_color: bool) -> Result<Parsed, String> {
         let rules = self.rules()?;
+        let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
         let keys = distinct_keys(&self.keys)?;
         let font = glyphs(&self.font)
@@ -540,6 +581,8 @@ impl Settings {
                     mode,
                     palette,
                 },
+                autoplay: self.autoplay,
+                autoplay_delay,
                 score_dir: self.score_dir,
             }
         };
@@ -581,6 +624,17 @@ impl Settings {
             source.refuse(&error.requirement())
         })?;
         Ok(rules)
+    }
+
+    /// Autoplay's pause, checked against its range.
+    fn autoplay_delay(&self) -> Result<Duration, String> {
+        let ms = self.autoplay_delay.value;
+        if ms > MAX_AUTOPLAY_DELAY_MS {
+            return Err(self.autoplay_delay.source.refuse(&format!(
+                "the autoplay delay must be from 0 to {MAX_AUTOPLAY_DELAY_MS} milliseconds"
+            )));
+        }
+        Ok(Duration::from_millis(ms as u64))
     }
 
     /// The black-and-white glyphs and the mode they leave. With more colours

@@ -27,6 +27,8 @@ fn main() -> ExitCode {
             seed,
             appearance,
             score_dir,
+            autoplay,
+            autoplay_delay,
         } => {
             // Decided on the options as given, before any seed is drawn.
             let records = if records::records_enabled(&rules, seed) {
@@ -42,6 +44,8 @@ fn main() -> ExitCode {
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 records,
+                autoplay,
+                autoplay_delay,
             };
             match tui::run(config) {
                 // The game has printed its closing lines.

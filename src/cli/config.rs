@@ -14,7 +14,7 @@ use directories::ProjectDirs;
 use super::{Setting, Source};
 
 /// The keys a config file may hold.
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 14] = [
     "width",
     "height",
     "colors",
@@ -26,6 +26,8 @@ const KEYS: [&str; 12] = [
     "bw_font",
     "mode",
     "palette",
+    "autoplay",
+    "autoplay_delay",
     "score_dir",
 ];
 
@@ -71,6 +73,8 @@ pub(super) struct Config {
     pub(super) mode: Option<Setting<String>>,
     /// The palette's items, still as text, checked like `-o`'s.
     pub(super) palette: Option<Setting<Vec<String>>>,
+    pub(super) autoplay: Option<Setting<bool>>,
+    pub(super) autoplay_delay: Option<Setting<usize>>,
     pub(super) score_dir: Option<Setting<PathBuf>>,
 }
 
@@ -145,6 +149,10 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
                 config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
             }
             "palette" => config.palette = Some(entry.palette()?),
+            "autoplay" => config.autoplay = Some(entry.boolean()?),
+            "autoplay_delay" => {
+                config.autoplay_delay = Some(entry.number("of milliseconds from 0 to 10000")?);
+            }
             _ => config.score_dir = Some(entry.directory()?),
         }
     }
@@ -188,6 +196,14 @@ impl Entry<'_> {
             .and_then(|n| usize::try_from(n).ok())
             .map(|n| self.setting(n))
             .ok_or_else(|| self.expected(&format!("a whole number {range}")))
+    }
+
+    /// `true` or `false`.
+    fn boolean(&self) -> Result<Setting<bool>, String> {
+        self.value
+            .as_bool()
+            .map(|b| self.setting(b))
+            .ok_or_else(|| self.expected("true or false"))
     }
 
     /// A string; what it must hold is checked with the options.

@@ -557,3 +557,85 @@ fn unreadable_config_is_refused() {
     };
     refused_in(&[], &env, &["config.toml", "cannot read"]);
 }
+
+/// Whether a terminal game plays itself from the start, and its pace.
+fn autoplay_in(args: &[&str], env: &Environment) -> (bool, Duration) {
+    match parse_with(args, env).unwrap().command {
+        Command::Play {
+            autoplay,
+            autoplay_delay,
+            ..
+        } => (autoplay, autoplay_delay),
+        other => panic!("not a terminal game: {other:?}"),
+    }
+}
+
+#[test]
+fn autoplay_and_its_delay() {
+    let ms = Duration::from_millis;
+    assert_eq!(autoplay_in(&[], &plain()), (false, ms(300)));
+    assert_eq!(autoplay_in(&["--autoplay"], &plain()), (true, ms(300)));
+    assert_eq!(
+        autoplay_in(&["--autoplay", "--autoplay-delay", "50"], &plain()),
+        (true, ms(50))
+    );
+    assert_eq!(
+        autoplay_in(&["--autoplay-delay=0"], &plain()),
+        (false, ms(0))
+    );
+    assert_eq!(
+        autoplay_in(&["--autoplay-delay=10000"], &plain()),
+        (false, ms(10_000))
+    );
+    refused(
+        &["--autoplay-delay", "10001"],
+        &["--autoplay-delay 10001", "from 0 to 10000 milliseconds"],
+    );
+    refused(
+        &["--autoplay-delay", "-1"],
+        &["'-1'", "--autoplay-delay", "whole number from 0 to 10000"],
+    );
+    refused(
+        &["--autoplay-delay", "fast"],
+        &["whole number from 0 to 10000"],
+    );
+    // Long options only.
+    refused(&["-a"], &["-a"]);
+}
+
+#[test]
+fn autoplay_from_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let ms = Duration::from_millis;
+    let env = with_config(dir.path(), "autoplay = true\nautoplay_delay = 120\n");
+    assert_eq!(autoplay_in(&[], &env), (true, ms(120)));
+    assert_eq!(
+        autoplay_in(&["--autoplay-delay", "80"], &env),
+        (true, ms(80))
+    );
+    let env = with_config(dir.path(), "autoplay = false\n");
+    assert_eq!(autoplay_in(&[], &env), (false, ms(300)));
+    assert_eq!(autoplay_in(&["--autoplay"], &env), (true, ms(300)));
+    let file = dir.path().join("config.toml").display().to_string();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "autoplay = \"yes\"",
+            &["autoplay = \"yes\"", "true or false"],
+        ),
+        ("autoplay = 1", &["autoplay = 1", "true or false"]),
+        (
+            "autoplay_delay = 20000",
+            &["autoplay_delay = 20000", "from 0 to 10000 milliseconds"],
+        ),
+        (
+            "autoplay_delay = -5",
+            &["autoplay_delay = -5", "milliseconds from 0 to 10000"],
+        ),
+    ];
+    for (text, says) in cases {
+        let env = with_config(dir.path(), text);
+        let mut says = says.to_vec();
+        says.push(&file);
+        refused_in(&[], &env, &says);
+    }
+}

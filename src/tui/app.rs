@@ -3,6 +3,12 @@
 //! removed chips flashing, thrown chips appearing) on a board of their own
 //! that catches up with the engine's board.
 //!
+//! The built-in player takes part through requests: a hint or autoplay
+//! leaves a [`Request`] for the event loop to hand to the player's thread,
+//! and its [`Suggestion`] comes back through [`App::suggested`]. Autoplay
+//! shows each chosen move as a hint does (the chip selected, the cursor on
+//! the target), waits its delay, then plays it with the usual animations.
+//!
 //! Time is passed in, never read here, so the animation logic is testable.
 
 use std::collections::VecDeque;
@@ -10,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::ai::Move;
 use crate::board::{Board, Chip, Color, Pos};
 use crate::game::{Event, Game, MoveError};
 use crate::records::{BoardRecords, HiLine};
@@ -18,6 +25,7 @@ use super::Ending;
 use super::frame::Frame;
 use super::input::{Action, Dir};
 use super::layout::{self, Layout, TooSmall};
+use super::player::{Request, Suggestion};
 use super::view::{self, Scene, Style};
 
 /// One tick of a selected chip's jump.
@@ -30,6 +38,8 @@ pub const FLASH_TIME: Duration = Duration::from_millis(600);
 /// turn has at most two, but odd rules can have the engine throw onto an
 /// empty board a thousand times over, which would flash for ten minutes.
 const MAX_FLASHES_PER_TURN: usize = 3;
+/// How long autoplay shows its chosen move before making it, unless told.
+pub const AUTOPLAY_DELAY: Duration = Duration::from_millis(300);
 
 /// One part of replaying a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +54,33 @@ enum Step {
     Clear { chips: Vec<Chip>, points: u64 },
     /// The game-over box appears.
     Over,
+}
+
+/// What an answer from the built-in player is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// Show the move.
+    Hint,
+    /// Show the move, then make it.
+    Autoplay,
+}
+
+/// The built-in player's part in the game.
+#[derive(Debug)]
+struct Assist {
+    /// Whether the game plays itself.
+    autoplay: bool,
+    /// How long autoplay shows a move before making it.
+    delay: Duration,
+    /// The id of the next request.
+    next_id: u64,
+    /// The request still unanswered, and what its answer is for. An answer
+    /// to any other request is stale and dropped.
+    waiting: Option<(u64, Purpose)>,
+    /// A request made but not yet handed to the player's thread.
+    outbox: Option<Request>,
+    /// Autoplay's next move, shown, and when to make it.
+    planned: Option<(Move, Instant)>,
 }
 
 /// The game on screen.
@@ -77,6 +114,7 @@ pub struct App {
     repaint: bool,
     suspend: bool,
     ending: Option<Ending>,
+    assist: Assist,
     /// What the exit paths need, readable from the panic hook.
     live: Arc<Live>,
 }
@@ -99,6 +137,12 @@ impl Live {
     /// autoplay), which disqualifies it from the records.
     pub fn assisted(&self) -> bool {
         self.assisted.load(Ordering::SeqCst)
+    }
+
+    /// Records that the built-in player helped (a hint or autoplay): the
+    /// game keeps no record.
+    pub fn mark_assisted(&self) {
+        self.assisted.store(true, Ordering::SeqCst);
     }
 
     /// Records the engine's score as it changes.
@@ -142,10 +186,28 @@ impl App {
             repaint: false,
             suspend: false,
             ending: None,
+            assist: Assist {
+                autoplay: false,
+                delay: AUTOPLAY_DELAY,
+                next_id: 0,
+                waiting: None,
+                outbox: None,
+                planned: None,
+            },
             live: Arc::new(Live::default()),
         };
         app.replay(opening, now);
         app
+    }
+
+    /// Sets how long autoplay shows each move before making it, and whether
+    /// the game starts playing itself (which marks it assisted).
+    pub fn with_autoplay(mut self, autoplay: bool, delay: Duration) -> App {
+        self.assist.delay = delay;
+        if autoplay {
+            self.toggle_autoplay();
+        }
+        self
     }
 
     /// The `-C` keys: left, down, up, right, action.
@@ -192,6 +254,11 @@ impl App {
         std::mem::take(&mut self.bell)
     }
 
+    /// Takes the question for the built-in player, if one was asked since.
+    pub fn take_request(&mut self) -> Option<Request> {
+        self.assist.outbox.take()
+    }
+
     fn animating(&self) -> bool {
         !self.steps.is_empty()
     }
@@ -203,6 +270,9 @@ impl App {
             Action::Quit => self.end(Ending::Quit),
             Action::Repaint => self.repaint = true,
             Action::Suspend => self.suspend = true,
+            // Starting or stopping autoplay does not wait for the move on
+            // screen, but on the game-over box it is any key.
+            Action::Autoplay if !self.over_shown => self.toggle_autoplay(),
             _ if self.animating() => self.queued.push_back(action),
             _ => self.perform(action, now),
         }
@@ -241,8 +311,94 @@ impl App {
                     self.act_at(pos, now);
                 }
             }
+            Action::Hint => {
+                self.cursor_hidden = false;
+                // Autoplay is already showing the moves it makes.
+                if !self.assist.autoplay && !self.game.is_over() {
+                    self.live.mark_assisted();
+                    self.ask(Purpose::Hint);
+                }
+            }
             Action::Other => self.cursor_hidden = false,
-            Action::Quit | Action::Repaint | Action::Suspend => {}
+            Action::Quit | Action::Repaint | Action::Suspend | Action::Autoplay => {}
+        }
+    }
+
+    /// Starts or stops autoplay. Stopping drops its unanswered request and
+    /// the move it was about to make; the chip stays selected.
+    fn toggle_autoplay(&mut self) {
+        let assist = &mut self.assist;
+        assist.autoplay = !assist.autoplay;
+        // Whatever was asked before is superseded either way.
+        assist.waiting = None;
+        assist.outbox = None;
+        assist.planned = None;
+        if assist.autoplay {
+            self.live.mark_assisted();
+        }
+    }
+
+    /// Asks the built-in player about the engine's board.
+    fn ask(&mut self, purpose: Purpose) {
+        let assist = &mut self.assist;
+        let id = assist.next_id;
+        assist.next_id += 1;
+        assist.waiting = Some((id, purpose));
+        assist.outbox = Some(Request {
+            id,
+            board: self.game.board().clone(),
+        });
+    }
+
+    /// The built-in player answered: show its move (the chip selected, the
+    /// cursor on the target), and for autoplay plan to make it after the
+    /// delay. Answers to requests that no longer matter are dropped.
+    pub fn suggested(&mut self, suggestion: Suggestion, now: Instant) {
+        let Some((id, purpose)) = self.assist.waiting else {
+            return;
+        };
+        if suggestion.id != id {
+            return;
+        }
+        self.assist.waiting = None;
+        let Some(chosen) = suggestion.chosen else {
+            // No move exists (the engine never leaves the player there):
+            // beep, and let autoplay stop rather than ask again and again.
+            self.bell = true;
+            self.assist.autoplay = false;
+            return;
+        };
+        self.selected = Some((chosen.from, now));
+        self.cursor = chosen.to;
+        self.cursor_hidden = false;
+        if purpose == Purpose::Autoplay {
+            self.assist.planned = Some((chosen, now + self.assist.delay));
+        }
+    }
+
+    /// Autoplay's part of [`App::advance`], once nothing animates: make the
+    /// planned move when its time has come, or ask for the next one.
+    fn autoplay(&mut self, now: Instant) {
+        let ready = self.assist.autoplay
+            && self.layout.is_ok()
+            && !self.over_shown
+            && !self.game.is_over()
+            && self.ending.is_none();
+        if !ready {
+            return;
+        }
+        match self.assist.planned {
+            Some((chosen, at)) if at <= now => {
+                self.assist.planned = None;
+                if !self.play(chosen.from, chosen.to, now) {
+                    // Cannot happen for the engine's own board; asking
+                    // again keeps autoplay going should it ever.
+                    self.ask(Purpose::Autoplay);
+                }
+            }
+            Some(_) => {}
+            None if self.assist.waiting.is_none() => self.ask(Purpose::Autoplay),
+            None => {}
         }
     }
 
@@ -259,14 +415,28 @@ impl App {
         let Some((from, _)) = self.selected else {
             return;
         };
-        match self.game.play(from, pos) {
+        self.play(from, pos, now);
+    }
+
+    /// Moves the chip at `from` to `to` and starts replaying the turn; a
+    /// move with no free path beeps. Whether the move was made.
+    fn play(&mut self, from: Pos, to: Pos, now: Instant) -> bool {
+        match self.game.play(from, to) {
             Ok(turn) => {
                 self.selected = None;
+                // The board changes: what the player was asked is stale.
+                self.assist.waiting = None;
+                self.assist.outbox = None;
+                self.assist.planned = None;
                 self.live.set_score(self.game.score());
                 self.replay(turn.events, now);
+                true
             }
-            Err(MoveError::NoPath) => self.bell = true,
-            Err(_) => {}
+            Err(MoveError::NoPath) => {
+                self.bell = true;
+                false
+            }
+            Err(_) => false,
         }
     }
 
@@ -303,6 +473,7 @@ impl App {
                 return;
             }
             let Some(action) = self.queued.pop_front() else {
+                self.autoplay(now);
                 return;
             };
             self.perform(action, now);
@@ -359,8 +530,9 @@ impl App {
         }
     }
 
-    /// When the screen next changes by itself: the next animation step, or
-    /// the selected chip's next jump; `None` when only input can change it.
+    /// When the screen next changes by itself: the next animation step, the
+    /// selected chip's next jump, or autoplay's next move; `None` when only
+    /// input (or the player's answer) can change it.
     pub fn deadline(&self, now: Instant) -> Option<Instant> {
         if let Some(step) = self.steps.front() {
             let elapsed = now.saturating_duration_since(self.step_started);
@@ -373,10 +545,13 @@ impl App {
             });
         }
         let layout = self.layout.as_ref().ok()?;
-        let (_, since) = self.selected?;
-        let tick = jump_tick(since, now);
-        let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
-        Some(since + JUMP_TICK * next as u32)
+        let planned = self.assist.planned.map(|(_, at)| at);
+        let jump = self.selected.and_then(|(_, since)| {
+            let tick = jump_tick(since, now);
+            let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
+            Some(since + JUMP_TICK * next as u32)
+        });
+        planned.into_iter().chain(jump).min()
     }
 
     /// The screen at time `now`.
@@ -595,6 +770,170 @@ mod tests {
         app.act(Action::Click { row: 2, col: 2 }, now);
         assert_eq!(app.ending(), None);
         app.act(Action::Other, now);
+        assert_eq!(app.ending(), Some(Ending::GameOver));
+    }
+
+    /// Answers the app's pending request as the player's thread would.
+    fn answer(app: &mut App, now: Instant) -> Move {
+        let request = app.take_request().expect("a request");
+        assert_eq!(request.board, *app.game.board());
+        let chosen = crate::ai::hint(&request.board, *app.game.rules(), 1).expect("a move");
+        let suggestion = Suggestion {
+            id: request.id,
+            chosen: Some(chosen),
+        };
+        app.suggested(suggestion, now);
+        chosen
+    }
+
+    const SOME_CHIPS: [(usize, usize, Color); 6] = [
+        (0, 0, 1),
+        (1, 0, 1),
+        (2, 0, 1),
+        (5, 5, 2),
+        (8, 8, 3),
+        (4, 7, 1),
+    ];
+
+    #[test]
+    fn hint_selects_a_chip_and_points_at_a_legal_target() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        assert!(!app.live.assisted());
+        assert_eq!(app.take_request(), None);
+        app.act(Action::Hint, now);
+        assert!(app.live.assisted());
+        let chosen = answer(&mut app, now);
+        let (selected, since) = app.selected.expect("a chip is selected");
+        assert_eq!((selected, since), (chosen.from, now));
+        assert_eq!(app.cursor, chosen.to);
+        assert!(app.game.check_move(selected, app.cursor).is_ok());
+        // The action key accepts it.
+        app.act(Action::Act, now);
+        assert!(app.animating());
+        assert_eq!(app.game.board().get(chosen.from), None);
+        assert!(app.game.board().get(chosen.to).is_some() || app.game.score() > 0);
+        // A hint is no move: nothing more is asked.
+        app.advance(now + Duration::from_secs(10));
+        assert_eq!(app.take_request(), None);
+    }
+
+    #[test]
+    fn hint_answers_for_an_older_board_are_dropped() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.act(Action::Hint, now);
+        let request = app.take_request().unwrap();
+        // The player moves a chip before the answer comes.
+        app.act(Action::Click { row: 1, col: 1 }, now);
+        app.act(Action::Click { row: 21, col: 21 }, now);
+        assert!(app.animating());
+        let later = now + Duration::from_secs(10);
+        app.advance(later);
+        let chosen = crate::ai::hint(&request.board, *app.game.rules(), 1);
+        app.suggested(
+            Suggestion {
+                id: request.id,
+                chosen,
+            },
+            later,
+        );
+        assert_eq!(app.selected, None);
+        assert_eq!(app.cursor, Pos::new(4, 4));
+    }
+
+    #[test]
+    fn hint_on_the_game_over_box_ends_the_game() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.replay(vec![Event::GameOver], now);
+        app.act(Action::Hint, now);
+        assert_eq!(app.take_request(), None);
+        assert_eq!(app.ending(), Some(Ending::GameOver));
+        assert!(!app.live.assisted());
+    }
+
+    #[test]
+    fn autoplay_shows_waits_then_moves_and_asks_again() {
+        let delay = Duration::from_millis(100);
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, delay);
+        assert!(app.live.assisted());
+        app.advance(now);
+        // Nothing happens without the answer: no timer runs.
+        assert_eq!(app.deadline(now), None);
+        let chosen = answer(&mut app, now);
+        assert_eq!(app.selected, Some((chosen.from, now)));
+        assert_eq!(app.cursor, chosen.to);
+        assert_eq!(app.deadline(now), Some(now + delay));
+        let before = app.game.board().clone();
+        app.advance(now + delay - Duration::from_millis(1));
+        assert_eq!(*app.game.board(), before);
+        app.advance(now + delay);
+        assert_ne!(*app.game.board(), before);
+        assert!(app.animating());
+        assert_eq!(app.selected, None);
+        // The next question waits for the move on screen.
+        assert_eq!(app.take_request(), None);
+        let later = now + Duration::from_secs(10);
+        app.advance(later);
+        assert!(!app.animating());
+        let request = app.take_request().expect("the next question");
+        assert_eq!(request.board, *app.game.board());
+        // Stopping drops the question and its answer.
+        app.act(Action::Autoplay, later);
+        assert_eq!(app.take_request(), None);
+        app.suggested(
+            Suggestion {
+                id: request.id,
+                chosen: crate::ai::hint(&request.board, *app.game.rules(), 1),
+            },
+            later,
+        );
+        assert_eq!(app.selected, None);
+        assert_eq!(app.deadline(later), None);
+        app.advance(later + Duration::from_secs(10));
+        assert_eq!(app.take_request(), None);
+        // Starting again asks at once.
+        app.act(Action::Autoplay, later);
+        app.advance(later);
+        assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn no_move_beeps_and_stops_autoplay() {
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, Duration::ZERO);
+        app.advance(now);
+        let request = app.take_request().unwrap();
+        app.suggested(
+            Suggestion {
+                id: request.id,
+                chosen: None,
+            },
+            now,
+        );
+        assert!(app.take_bell());
+        app.advance(now);
+        assert_eq!(app.take_request(), None);
+        assert_eq!(app.deadline(now), None);
+    }
+
+    #[test]
+    fn autoplay_toggles_during_a_move_and_stops_at_game_over() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        // Move a chip: the walk animates.
+        app.act(Action::Click { row: 1, col: 1 }, now);
+        app.act(Action::Click { row: 21, col: 21 }, now);
+        assert!(app.animating());
+        // The toggle does not wait for the walk, but the question does.
+        app.act(Action::Autoplay, now);
+        assert!(app.assist.autoplay);
+        assert_eq!(app.take_request(), None);
+        app.replay(vec![Event::GameOver], now);
+        app.advance(now + Duration::from_secs(10));
+        assert!(app.over_shown);
+        assert_eq!(app.take_request(), None);
+        assert_eq!(app.deadline(now + Duration::from_secs(10)), None);
+        // On the box the autoplay key is any key.
+        app.act(Action::Autoplay, now + Duration::from_secs(10));
         assert_eq!(app.ending(), Some(Ending::GameOver));
     }
 

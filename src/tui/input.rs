@@ -37,6 +37,11 @@ pub enum Action {
     Suspend,
     /// End the game.
     Quit,
+    /// Ask the built-in player: select the chip it would move and put the
+    /// cursor on its target.
+    Hint,
+    /// Start or stop the built-in player playing by itself.
+    Autoplay,
     /// Any other key: ends a finished game, otherwise nothing.
     Other,
 }
@@ -80,7 +85,16 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
     Some(action)
 }
 
-/// A typed character: one of the `-C` keys, else `q` to quit.
+/// The key that quits, unless it is one of the `-C` keys.
+const QUIT_KEY: char = 'q';
+/// The key that asks for a hint, unless it is one of the `-C` keys.
+const HINT_KEY: char = '?';
+/// The key that starts and stops autoplay, unless it is one of the `-C`
+/// keys.
+const AUTOPLAY_KEY: char = 'a';
+
+/// A typed character: one of the `-C` keys, which win, else one of the
+/// game's own keys.
 fn char_action(ch: char, keys: &[char; 5]) -> Action {
     match keys.iter().position(|&k| k == ch) {
         Some(0) => Action::Cursor(Dir::Left),
@@ -88,8 +102,12 @@ fn char_action(ch: char, keys: &[char; 5]) -> Action {
         Some(2) => Action::Cursor(Dir::Up),
         Some(3) => Action::Cursor(Dir::Right),
         Some(_) => Action::Act,
-        None if ch == 'q' => Action::Quit,
-        None => Action::Other,
+        None => match ch {
+            QUIT_KEY => Action::Quit,
+            HINT_KEY => Action::Hint,
+            AUTOPLAY_KEY => Action::Autoplay,
+            _ => Action::Other,
+        },
     }
 }
 
@@ -157,6 +175,30 @@ mod tests {
             action_for(&key(KeyCode::Up, KeyModifiers::NONE), &keys),
             Some(Action::Cursor(Dir::Up))
         );
+    }
+
+    #[test]
+    fn hint_and_autoplay_keys_unless_remapped() {
+        assert_eq!(action_for(&plain('?'), &DEFAULT), Some(Action::Hint));
+        assert_eq!(action_for(&plain('a'), &DEFAULT), Some(Action::Autoplay));
+        // Upper case is another key.
+        assert_eq!(action_for(&plain('A'), &DEFAULT), Some(Action::Other));
+        // The -C keys win.
+        let keys = ['a', 's', 'w', 'd', '?'];
+        assert_eq!(
+            action_for(&plain('a'), &keys),
+            Some(Action::Cursor(Dir::Left))
+        );
+        assert_eq!(action_for(&plain('?'), &keys), Some(Action::Act));
+        let keys = ['h', 'j', '?', 'l', 'a'];
+        assert_eq!(
+            action_for(&plain('?'), &keys),
+            Some(Action::Cursor(Dir::Up))
+        );
+        assert_eq!(action_for(&plain('a'), &keys), Some(Action::Act));
+        // With the control key they are no longer those keys.
+        let ctrl_a = key(KeyCode::Char('a'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&ctrl_a, &DEFAULT), Some(Action::Other));
     }
 
     #[test]

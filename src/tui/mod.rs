@@ -4,15 +4,18 @@
 //! [`run`] checks the terminal size, then takes over the terminal (see
 //! `terminal::Guard`) and runs the event loop: one thread blocks reading
 //! terminal events, one blocks waiting for signals, and the loop sleeps on
-//! their channel, with a timeout only while something animates. Every exit
-//! (quit keys, signals, game over, a lost terminal, and a panic through the
-//! panic hook) restores the terminal, then goes through `end_session`,
-//! which saves the record once and prints the closing lines.
+//! their channel, with a timeout only while something animates. The
+//! built-in player (hints, autoplay) runs on a third thread, started on the
+//! first request, and answers through the same channel. Every exit (quit
+//! keys, signals, game over, a lost terminal, and a panic through the panic
+//! hook) restores the terminal, then goes through `end_session`, which saves
+//! the record once and prints the closing lines.
 
 mod app;
 mod frame;
 mod input;
 mod layout;
+mod player;
 mod terminal;
 mod terminfo;
 mod view;
@@ -24,7 +27,7 @@ use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::cli::Appearance;
 use crate::game::{Game, Rules};
@@ -36,6 +39,7 @@ use terminal::Message;
 
 use input::{Action, action_for};
 use layout::Layout;
+use player::PlayerThread;
 
 /// Everything a terminal game needs.
 #[derive(Clone, Debug)]
@@ -48,6 +52,12 @@ pub struct PlayConfig {
     pub appearance: Appearance,
     /// Whether and where the record is kept.
     pub records: Keeping,
+    /// Whether the built-in player starts playing at once (the autoplay key
+    /// toggles it either way).
+    pub autoplay: bool,
+    /// How long autoplay shows each move (the chip selected, the cursor on
+    /// its target) before making it.
+    pub autoplay_delay: Duration,
 }
 
 /// Whether and where a game's record is kept.
@@ -151,7 +161,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         board_records,
         (cols, rows),
         Instant::now(),
-    );
+    )
+    .with_autoplay(config.autoplay, config.autoplay_delay);
 
     let session = Arc::new(Session {
         live: app.live(),
@@ -168,10 +179,18 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     terminal::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
-    let result = event_loop(&mut app, &receiver, &mut renderer, &mut out, &mut suspend);
+    let result = event_loop(
+        &mut app,
+        &receiver,
+        &mut player,
+        &mut renderer,
+        &mut out,
+        &mut suspend,
+    );
     signals.close();
     drop(guard);
     match result {
@@ -237,10 +256,12 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
-/// `suspend` stops the process until it is continued (job control).
+/// `player` answers the game's requests through `receiver`; `suspend` stops
+/// the process until it is continued (job control).
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
+    player: &mut PlayerThread,
     renderer: &mut Renderer,
     out: &mut W,
     suspend: &mut dyn FnMut() -> io::Result<()>,
@@ -250,6 +271,9 @@ fn event_loop<W: Write>(
         app.advance(now);
         if let Some(ending) = app.ending() {
             return Ok(ending);
+        }
+        if let Some(request) = app.take_request() {
+            player.ask(request)?;
         }
         if app.take_suspend() {
             suspend()?;
@@ -268,7 +292,7 @@ fn event_loop<W: Write>(
                 Err(RecvTimeoutError::Disconnected) => None,
             },
         };
-        // Both sources gone: nothing can reach the game any more.
+        // Every sender gone: nothing can reach the game any more.
         let Some(message) = message else {
             return Ok(Ending::Quit);
         };
@@ -297,6 +321,8 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         Message::InputFailed => app.end(Ending::TerminalLost),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
         Message::Suspend => app.act(Action::Suspend, Instant::now()),
+        Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
+        Message::PlayerFailed => return Err(io::Error::other("the built-in player failed")),
     }
     Ok(())
 }
@@ -356,6 +382,7 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
         let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut screen = Screen {
             pending: Vec::new(),
             frames: Vec::new(),
@@ -366,6 +393,7 @@ mod tests {
         let ending = event_loop(
             app,
             &receiver,
+            &mut player,
             &mut Renderer::new(true),
             &mut screen,
             &mut || {
@@ -462,6 +490,16 @@ mod tests {
             .load()
             .unwrap()
             .map(|r| r.score)
+    }
+
+    #[test]
+    fn a_failed_player_is_an_error() {
+        let mut app = app(100, 50);
+        let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::PlayerFailed])]);
+        assert_eq!(
+            ending.unwrap_err().to_string(),
+            "the built-in player failed"
+        );
     }
 
     #[test]

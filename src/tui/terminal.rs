@@ -99,6 +99,10 @@ pub enum Message {
     Signal(i32),
     /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
     Suspend,
+    /// The built-in player's answer to a hint or autoplay request.
+    Suggestion(super::player::Suggestion),
+    /// The built-in player panicked; it answers no more.
+    PlayerFailed,
 }
 
 /// The signals that end the game the way `q` does.

@@ -1,0 +1,164 @@
+//! The built-in player on a thread of its own, so that choosing a move never
+//! holds up the screen or the keys.
+//!
+//! The game loop hands it a [`Request`] (the engine's board when the hint or
+//! autoplay asked) and carries on; the answer comes back as a
+//! [`Message::Suggestion`] through the channel the loop already sleeps on.
+//! The thread starts on the first request only, so a game that never asks
+//! costs nothing, and it blocks while there is nothing to compute.
+
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use crate::ai::{self, Move, Player};
+use crate::board::Board;
+use crate::game::Rules;
+
+use super::terminal::Message;
+
+/// A question for the built-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Tells the answer to this request from answers to older ones.
+    pub id: u64,
+    /// The engine's board when the request was made.
+    pub board: Board,
+}
+
+/// The built-in player's answer to the request numbered `id`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    /// The request's id.
+    pub id: u64,
+    /// The move it would make; `None` when no move exists.
+    pub chosen: Option<Move>,
+}
+
+/// The built-in player for one game, started on demand.
+#[derive(Debug)]
+pub struct PlayerThread {
+    rules: Rules,
+    seed: u64,
+    to_loop: Sender<Message>,
+    /// The thread's request queue, once it runs.
+    requests: Option<Sender<Request>>,
+}
+
+impl PlayerThread {
+    /// A player for a game of `rules` whose answers go to `to_loop`. Its own
+    /// samples are seeded from the game's `seed` and the board
+    /// ([`ai::board_seed`], as the headless mode does), so a seeded game
+    /// gets the same moves each time. No thread runs until the first
+    /// request.
+    pub fn new(rules: Rules, seed: u64, to_loop: Sender<Message>) -> PlayerThread {
+        PlayerThread {
+            rules,
+            seed,
+            to_loop,
+            requests: None,
+        }
+    }
+
+    /// Hands `request` to the thread, starting it if needed.
+    pub fn ask(&mut self, request: Request) -> io::Result<()> {
+        let requests = match &self.requests {
+            Some(requests) => requests,
+            None => {
+                let (sender, receiver) = mpsc::channel();
+                let (rules, seed, to_loop) = (self.rules, self.seed, self.to_loop.clone());
+                thread::Builder::new()
+                    .name("player".into())
+                    .spawn(move || answer(rules, seed, &receiver, &to_loop))?;
+                self.requests.insert(sender)
+            }
+        };
+        requests
+            .send(request)
+            .map_err(|_| io::Error::other("the built-in player has stopped"))
+    }
+}
+
+/// The thread's body: answers requests until the game drops its sender or
+/// the loop is gone. A panic in the player is reported as
+/// [`Message::PlayerFailed`] rather than leaving the game waiting forever.
+fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sender<Message>) {
+    let mut player = Player::new(rules);
+    while let Ok(mut request) = requests.recv() {
+        // Only the newest request can still matter.
+        while let Ok(newer) = requests.try_recv() {
+            request = newer;
+        }
+        let seed = ai::board_seed(&request.board, seed);
+        let chosen = catch_unwind(AssertUnwindSafe(|| player.choose(&request.board, seed)));
+        let message = match chosen {
+            Ok(chosen) => Message::Suggestion(Suggestion {
+                id: request.id,
+                chosen,
+            }),
+            Err(_) => Message::PlayerFailed,
+        };
+        let failed = matches!(message, Message::PlayerFailed);
+        if to_loop.send(message).is_err() || failed {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use std::time::Duration;
+
+    /// Waits (with a generous deadline, the machine may be busy) for the
+    /// next message.
+    fn next(receiver: &Receiver<Message>) -> Message {
+        receiver
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the player answers")
+    }
+
+    #[test]
+    fn answers_with_a_legal_move_for_the_request() {
+        let rules = Rules::default();
+        let (game, _) = Game::new(rules, 7);
+        let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(rules, 7, sender);
+        player
+            .ask(Request {
+                id: 3,
+                board: game.board().clone(),
+            })
+            .unwrap();
+        let Message::Suggestion(suggestion) = next(&receiver) else {
+            panic!("a suggestion");
+        };
+        assert_eq!(suggestion.id, 3);
+        let chosen = suggestion.chosen.expect("a move exists");
+        assert!(game.check_move(chosen.from, chosen.to).is_ok());
+        // The move the headless mode's hint gives for this position.
+        let seed = ai::board_seed(game.board(), 7);
+        assert_eq!(Player::new(rules).choose(game.board(), seed), Some(chosen));
+    }
+
+    #[test]
+    fn no_move_on_an_empty_board() {
+        let rules = Rules::default();
+        let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(rules, 1, sender);
+        let board = Board::new(rules.width, rules.height);
+        player.ask(Request { id: 1, board }).unwrap();
+        let Message::Suggestion(suggestion) = next(&receiver) else {
+            panic!("a suggestion");
+        };
+        assert_eq!(
+            suggestion,
+            Suggestion {
+                id: 1,
+                chosen: None
+            }
+        );
+    }
+}
