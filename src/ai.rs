@@ -12,7 +12,8 @@
 //!    four axes (at most [`MAX_SPAN`] cells on boards with very long lines)
 //!    that holds chips of a single colour earns a steeply growing reward for
 //!    the chips it holds; free cells are worth much; fragmented empty space
-//!    (several components, cells cut off from the largest one) costs.
+//!    (several components, cells cut off from the largest one) costs, and
+//!    so does each chip that belongs to no budding line of its colour.
 //! 2. **Candidates:** the value of moving chip `a` to cell `t` is nearly the
 //!    value of lifting `a` plus the value of dropping its colour on `t`, both
 //!    read off per-window tallies, so every chip is paired cheaply with its
@@ -39,8 +40,9 @@ use crate::game::Rules;
 /// of them so that the work per cell stays bounded.
 pub const MAX_SPAN: usize = 8;
 
-/// Boards with more cells than this skip the connectivity term in the exact
-/// evaluation of a candidate (a flood fill of the whole board each time).
+/// Boards with more cells than this skip the connectivity and orphan terms
+/// in the exact evaluation of a candidate (a pass over the whole board each
+/// time).
 const CONNECTIVITY_CELLS: usize = 40_000;
 
 /// Cell visits all sampled throws of one move may cost together, so that
@@ -124,6 +126,8 @@ struct Weights {
     outside: f64,
     /// The value of a lost game.
     loss: f64,
+    /// Per orphan chip (see [`orphans`]).
+    orphan: f64,
 }
 
 /// Tuned by self-play (`examples/selfplay.rs`) with 7 colours.
@@ -134,6 +138,7 @@ const WEIGHTS: Weights = Weights {
     component: 8.0,
     outside: 6.0,
     loss: -1.0e6,
+    orphan: 15.0,
 };
 
 /// A candidate move in cell indices, with its estimated or exact value.
@@ -836,9 +841,29 @@ fn static_value(geometry: &Geometry, position: &Position, scratch: &Scratch, poi
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;
         value -= WEIGHTS.component * components.saturating_sub(1) as f64
-            + WEIGHTS.outside * (position.free - largest) as f64;
+            + WEIGHTS.outside * (position.free - largest) as f64
+            + WEIGHTS.orphan * orphans(geometry, position) as f64;
     }
     value
+}
+
+/// Chips that lie in no single-coloured window holding at least two chips
+/// of their colour: clutter that helps no line and must be moved or buried.
+/// With 7 colours, counting them lengthens the game by about a tenth.
+fn orphans(geometry: &Geometry, position: &Position) -> usize {
+    (0..geometry.cells)
+        .filter(|&cell| {
+            let color = position.cells[cell];
+            if color == 0 {
+                return false;
+            }
+            let mut in_line = false;
+            geometry.windows_through(cell, |id, _| {
+                in_line |= position.color[id] == color && position.count[id] >= 2;
+            });
+            !in_line
+        })
+        .count()
 }
 
 /// Labels the empty components of the position (flood fill).
@@ -1292,5 +1317,19 @@ mod tests {
         assert_eq!(changed.color, expected.color);
         assert_eq!(changed.free, expected.free);
         assert!((changed.potential - expected.potential).abs() < 1e-9);
+    }
+
+    #[test]
+    fn orphans_are_chips_in_no_budding_line() {
+        let board = board_from(&["1.2..", ".....", "..11.", ".....", "....3"]);
+        let rules = rules_for(&board, 3);
+        let geometry = Geometry::new(&rules);
+        let mut position = Position::new(&geometry);
+        position.load(&geometry, &board);
+        // The 1 in the corner, the 2 and the 3; the pair of 1s is a line.
+        assert_eq!(orphans(&geometry, &position), 3);
+        // A 1 in the far corner joins the corner 1 on the diagonal.
+        position.set(&geometry, 24, 1);
+        assert_eq!(orphans(&geometry, &position), 1);
     }
 }
