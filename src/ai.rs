@@ -1106,18 +1106,6 @@ fn lift_value(geometry: &Geometry, position: &Position, a: usize) -> f64 {
 mod tests {
     use super::*;
 
-    fn board_from(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows[0].len(), rows.len());
-        for (y, row) in rows.iter().enumerate() {
-            for (x, ch) in row.chars().enumerate() {
-                if let Some(d) = ch.to_digit(36).filter(|&d| d > 0) {
-                    b.set(Pos::new(x, y), Some(d as Color));
-                }
-            }
-        }
-        b
-    }
-
     fn rules_for(board: &Board, colors: Color) -> Rules {
         Rules {
             width: board.width(),
@@ -1157,7 +1145,7 @@ mod tests {
     #[test]
     fn takes_the_only_scoring_move() {
         let boards = [
-            board_from(&[
+            Board::from_rows(&[
                 "1111.....",
                 "22.3..2..",
                 ".........",
@@ -1168,7 +1156,7 @@ mod tests {
                 "......3..",
                 "........1",
             ]),
-            board_from(&[
+            Board::from_rows(&[
                 "2.3.2.3.2",
                 ".3.2.3.2.",
                 "4....4...",
@@ -1225,8 +1213,8 @@ mod tests {
 
     #[test]
     fn board_seed_depends_on_the_board_and_the_game_seed() {
-        let a = board_from(&["12.", "..3"]);
-        let b = board_from(&["21.", "..3"]);
+        let a = Board::from_rows(&["12.", "..3"]);
+        let b = Board::from_rows(&["21.", "..3"]);
         assert_eq!(board_seed(&a, 9), board_seed(&a.clone(), 9));
         assert_ne!(board_seed(&a, 9), board_seed(&b, 9));
         assert_ne!(board_seed(&a, 9), board_seed(&a, 10));
@@ -1240,8 +1228,8 @@ mod tests {
             ..Rules::default()
         };
         assert_eq!(hint(&Board::new(3, 2), rules, 1), None);
-        assert_eq!(hint(&board_from(&["123", "451"]), rules, 1), None);
-        let one = board_from(&["..1", "..."]);
+        assert_eq!(hint(&Board::from_rows(&["123", "451"]), rules, 1), None);
+        let one = Board::from_rows(&["..1", "..."]);
         let chosen = hint(&one, rules, 1).expect("a chip beside empty cells");
         assert!(one.reachable(chosen.from, chosen.to));
     }
@@ -1297,7 +1285,7 @@ mod tests {
 
     #[test]
     fn tallies_follow_changes() {
-        let board = board_from(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
+        let board = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
         let rules = rules_for(&board, 2);
         let geometry = Geometry::new(&rules);
         let mut position = Position::new(&geometry);
@@ -1321,7 +1309,7 @@ mod tests {
 
     #[test]
     fn orphans_are_chips_in_no_budding_line() {
-        let board = board_from(&["1.2..", ".....", "..11.", ".....", "....3"]);
+        let board = Board::from_rows(&["1.2..", ".....", "..11.", ".....", "....3"]);
         let rules = rules_for(&board, 3);
         let geometry = Geometry::new(&rules);
         let mut position = Position::new(&geometry);

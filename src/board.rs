@@ -387,6 +387,21 @@ impl Board {
             .collect()
     }
 
+    /// A board drawn as text, one string per row, in the headless `board`
+    /// notation: `.` empty, `1`–`9` then `a`–`z` for colours. For tests.
+    #[cfg(test)]
+    pub(crate) fn from_rows(rows: &[&str]) -> Board {
+        let mut board = Board::new(rows[0].len(), rows.len());
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if let Some(color) = ch.to_digit(36).filter(|&d| d > 0) {
+                    board.set(Pos::new(x, y), Some(color as Color));
+                }
+            }
+        }
+        board
+    }
+
     /// Removes `chips` from the board.
     pub fn remove(&mut self, chips: &[Chip]) {
         for chip in chips {
@@ -450,18 +465,6 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
-    fn board_from(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows[0].len(), rows.len());
-        for (y, row) in rows.iter().enumerate() {
-            for (x, ch) in row.chars().enumerate() {
-                if let Some(d) = ch.to_digit(10) {
-                    b.set(Pos::new(x, y), Some(d as Color));
-                }
-            }
-        }
-        b
-    }
-
     #[test]
     fn scoring_table() {
         assert_eq!(points(5, 5, 0), 5);
@@ -489,7 +492,7 @@ mod tests {
     #[test]
     fn throw_places_distinct_chips_on_empty_cells() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let mut b = board_from(&["1....", ".....", "....."]);
+        let mut b = Board::from_rows(&["1....", ".....", "....."]);
         let chips = b.throw(&mut rng, 14, 4).expect("14 cells are empty");
         let mut seen: Vec<Pos> = chips.iter().map(|c| c.pos).collect();
         seen.sort();
@@ -503,7 +506,7 @@ mod tests {
     #[test]
     fn throw_refuses_when_too_few_cells_are_empty() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut b = board_from(&["12.", "345"]);
+        let mut b = Board::from_rows(&["12.", "345"]);
         assert_eq!(b.throw(&mut rng, 2, 5), None);
         assert_eq!(b.free(), 1);
     }
@@ -531,7 +534,7 @@ mod tests {
 
     #[test]
     fn path_is_shortest_and_prefers_vertical_first() {
-        let b = board_from(&["1....", ".....", "....."]);
+        let b = Board::from_rows(&["1....", ".....", "....."]);
         let path = b.path(Pos::new(0, 0), Pos::new(2, 2)).unwrap();
         let expected = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
         assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
@@ -541,7 +544,7 @@ mod tests {
     fn path_on_the_targets_row_steps_toward_it_first() {
         // Going right first or down first are both shortest; on the
         // target's row no vertical step leads toward it.
-        let b = board_from(&["1.2.", "...."]);
+        let b = Board::from_rows(&["1.2.", "...."]);
         let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
         let expected = [(0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 0)];
         assert_eq!(path, expected.map(|(x, y)| Pos::new(x, y)));
@@ -549,7 +552,7 @@ mod tests {
 
     #[test]
     fn path_goes_around_walls() {
-        let b = board_from(&["1.2..", "..2..", "....."]);
+        let b = Board::from_rows(&["1.2..", "..2..", "....."]);
         let path = b.path(Pos::new(0, 0), Pos::new(3, 0)).unwrap();
         assert_eq!(path.len(), 8);
         assert_eq!(path.last(), Some(&Pos::new(3, 0)));
@@ -563,7 +566,7 @@ mod tests {
 
     #[test]
     fn no_path_when_walled_off() {
-        let b = board_from(&["1.2..", "222..", "....."]);
+        let b = Board::from_rows(&["1.2..", "222..", "....."]);
         assert_eq!(b.path(Pos::new(0, 0), Pos::new(4, 2)), None);
         assert!(!b.reachable(Pos::new(0, 0), Pos::new(4, 2)));
         assert!(b.reachable(Pos::new(0, 0), Pos::new(1, 0)));
@@ -571,7 +574,7 @@ mod tests {
 
     #[test]
     fn path_needs_a_chip_and_an_empty_target() {
-        let b = board_from(&["12.", "..."]);
+        let b = Board::from_rows(&["12.", "..."]);
         assert_eq!(b.path(Pos::new(2, 0), Pos::new(2, 1)), None);
         assert_eq!(b.path(Pos::new(0, 0), Pos::new(1, 0)), None);
         assert_eq!(b.path(Pos::new(0, 0), Pos::new(9, 9)), None);
@@ -579,19 +582,19 @@ mod tests {
 
     #[test]
     fn lines_on_every_axis() {
-        let horizontal = board_from(&["11111", "....."]);
+        let horizontal = Board::from_rows(&["11111", "....."]);
         assert_eq!(horizontal.lines_through(&[Pos::new(2, 0)], 5).len(), 5);
-        let vertical = board_from(&["2", "2", "2", "2", "2"]);
+        let vertical = Board::from_rows(&["2", "2", "2", "2", "2"]);
         assert_eq!(vertical.lines_through(&[Pos::new(0, 4)], 5).len(), 5);
-        let diagonal = board_from(&["3....", ".3...", "..3..", "...3.", "....3"]);
+        let diagonal = Board::from_rows(&["3....", ".3...", "..3..", "...3.", "....3"]);
         assert_eq!(diagonal.lines_through(&[Pos::new(4, 4)], 5).len(), 5);
-        let anti = board_from(&["....4", "...4.", "..4..", ".4...", "4...."]);
+        let anti = Board::from_rows(&["....4", "...4.", "..4..", ".4...", "4...."]);
         assert_eq!(anti.lines_through(&[Pos::new(0, 4)], 5).len(), 5);
     }
 
     #[test]
     fn short_or_mixed_runs_are_not_lines() {
-        let b = board_from(&["11112", "1111."]);
+        let b = Board::from_rows(&["11112", "1111."]);
         assert!(
             b.lines_through(&[Pos::new(0, 0), Pos::new(3, 1)], 5)
                 .is_empty()
@@ -601,7 +604,7 @@ mod tests {
 
     #[test]
     fn crossing_lines_count_the_shared_chip_once() {
-        let b = board_from(&[
+        let b = Board::from_rows(&[
             "....1....",
             "....1....",
             "....1....",
