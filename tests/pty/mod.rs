@@ -42,7 +42,7 @@ use portable_pty::{MasterPty, PtySize, native_pty_system};
 
 /// How long the `expect_*` helpers wait before failing the test: generous,
 /// because the machine running the tests may be busy.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A temporary directory tree standing in for the user's home, configuration,
 /// data and score directories. Deleted when dropped.
