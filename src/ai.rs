@@ -173,6 +173,30 @@ struct Geometry {
 }
 
 impl Geometry {
+    /// How many chips of `color` lie in a row next to `(x, y)`, stepping by
+    /// `(dx, dy)`; the cell `(x, y)` itself is not counted.
+    fn run(
+        &self,
+        cells: &[Color],
+        (x, y): (isize, isize),
+        (dx, dy): (isize, isize),
+        color: Color,
+    ) -> usize {
+        let (mut px, mut py) = (x + dx, y + dy);
+        let mut n = 0;
+        while px >= 0
+            && py >= 0
+            && (px as usize) < self.width
+            && (py as usize) < self.height
+            && cells[py as usize * self.width + px as usize] == color
+        {
+            n += 1;
+            px += dx;
+            py += dy;
+        }
+        n
+    }
+
     fn new(rules: &Rules) -> Geometry {
         let (width, height) = (rules.width, rules.height);
         let cells = width * height;
@@ -368,22 +392,8 @@ impl Position {
         );
         let mut included = false;
         for &(dx, dy) in &geometry.axes {
-            let run_length = |sign: isize| {
-                let mut n = 0;
-                let (mut px, mut py) = (x + sign * dx, y + sign * dy);
-                while px >= 0
-                    && py >= 0
-                    && (px as usize) < geometry.width
-                    && (py as usize) < geometry.height
-                    && self.cells[py as usize * geometry.width + px as usize] == color
-                {
-                    n += 1;
-                    px += sign * dx;
-                    py += sign * dy;
-                }
-                n
-            };
-            let (forward, backward) = (run_length(1), run_length(-1));
+            let forward = geometry.run(&self.cells, (x, y), (dx, dy), color);
+            let backward = geometry.run(&self.cells, (x, y), (-dx, -dy), color);
             if 1 + forward + backward < geometry.line {
                 continue;
             }
@@ -1064,20 +1074,8 @@ fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f
     let (x, y) = ((t % geometry.width) as isize, (t / geometry.width) as isize);
     let mut removed = 0;
     for &(dx, dy) in &geometry.axes {
-        let mut run = 0;
-        for sign in [1, -1] {
-            let (mut px, mut py) = (x + sign * dx, y + sign * dy);
-            while px >= 0
-                && py >= 0
-                && (px as usize) < geometry.width
-                && (py as usize) < geometry.height
-                && position.cells[py as usize * geometry.width + px as usize] == c
-            {
-                run += 1;
-                px += sign * dx;
-                py += sign * dy;
-            }
-        }
+        let run = geometry.run(&position.cells, (x, y), (dx, dy), c)
+            + geometry.run(&position.cells, (x, y), (-dx, -dy), c);
         if run + 1 >= geometry.line {
             removed += run + usize::from(removed == 0);
         }
