@@ -6,17 +6,18 @@ use std::io::{self, BufRead, Write};
 
 use crate::ai::{self, Player};
 use crate::board::{Color, Pos};
-use crate::game::{Game, MoveError, Rules};
+use crate::game::{Game, MoveError, Preview, Rules};
 
-/// Plays one game, reading commands from `input` and answering on `output`
-/// until `quit` or the end of the input.
+/// Plays one game under `rules` with `preview`, reading commands from
+/// `input` and answering on `output` until `quit` or the end of the input.
 pub fn run<R: BufRead, W: Write>(
     rules: Rules,
+    preview: Preview,
     seed: u64,
     input: R,
     mut output: W,
 ) -> io::Result<()> {
-    let (mut game, _) = Game::new(rules, seed);
+    let (mut game, _) = Game::with_preview(rules, preview, seed);
     let mut player = Player::new(rules);
     // Read as bytes: a line that is not UTF-8 is a bad command to answer,
     // not a reason to end the session.
@@ -89,10 +90,20 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             game.clear();
             Ok("ok".into())
         }
+        "next" => {
+            no_args(command, args)?;
+            next(game)
+        }
+        "undo" => {
+            no_args(command, args)?;
+            game.undo().map_err(|e| e.to_string())?;
+            Ok(format!("ok score={}", game.score()))
+        }
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         _ => Err(format!(
-            "unknown command '{command}' (commands: board status move put clear hint quit)"
+            "unknown command '{command}' \
+             (commands: board status move put clear hint next undo quit)"
         )),
     }
 }
@@ -111,6 +122,30 @@ fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<St
         )),
         None => Err("no move: the board holds no chip that can move".into()),
     }
+}
+
+/// The planned throw: `next C C C` with `--preview colors`, `next X Y C
+/// X Y C X Y C` with `--preview cells`, where a chip the board had no room
+/// for when the throw was planned shows `- -` for its cell.
+fn next(game: &Game) -> Result<String, String> {
+    if game.preview() == Preview::Off {
+        return Err("no preview in this game (start it with --preview colors or cells)".into());
+    }
+    if game.is_over() {
+        return Err(MoveError::GameOver.to_string());
+    }
+    let mut answer = String::from("next");
+    for planned in game.planned() {
+        if game.preview() == Preview::Cells {
+            match planned.pos {
+                Some(pos) => answer.push_str(&format!(" {} {}", pos.x, pos.y)),
+                None => answer.push_str(" - -"),
+            }
+        }
+        answer.push(' ');
+        answer.push(color_char(planned.color));
+    }
+    Ok(answer)
 }
 
 fn no_args(command: &str, args: &[&str]) -> Result<(), String> {

@@ -16,24 +16,26 @@ use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use unicode_width::UnicodeWidthChar;
 
 use crate::board::MAX_COLORS;
-use crate::game::{RuleError, Rules};
+use crate::game::{Preview, RuleError, Rules};
 
 use config::{Config, ConfigLocation};
 
+pub use config::KEYS as CONFIG_KEYS;
+
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
 named by $CLINES_CONFIG. Records are kept only with the default
--w -t -c -i -n -N, no --seed, and no help from the built-in player (a hint or
-autoplay).
+-w -t -c -i -n -N, no --seed, no --preview, and no help (a hint, autoplay or
+an undo).
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
-? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
-See clines(6).";
+? shows a hint, a starts or stops autoplay, u takes back a move, q quits;
+-C keys win over ?, a and u. See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
 #[derive(Parser, Debug)]
@@ -179,6 +181,17 @@ pub struct Args {
     )]
     pub palette: Option<String>,
 
+    /// Show the computer's next throw: its colours (colors), or its colours
+    /// and the cells it will land on (cells, Color Lines 98 rules); off
+    /// shows nothing (no record is kept with a preview) [default: off]
+    #[arg(
+        short = 'p',
+        long = "preview",
+        value_name = "MODE",
+        allow_hyphen_values = true
+    )]
+    pub preview: Option<String>,
+
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
     #[arg(long = "batch")]
     pub batch: bool,
@@ -285,6 +298,8 @@ pub enum Command {
     Play {
         /// The rules of the game.
         rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
         /// A fixed seed, or `None` to seed from the operating system.
         seed: Option<u64>,
         /// How it looks.
@@ -302,6 +317,8 @@ pub enum Command {
     Batch {
         /// The rules of the game.
         rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
         /// A fixed seed, or `None` to seed from the operating system.
         seed: Option<u64>,
     },
@@ -463,6 +480,7 @@ struct Settings {
     bw_font: Option<Setting<String>>,
     mode: Option<Setting<String>>,
     palette: Option<Setting<Vec<String>>>,
+    preview: Option<Setting<String>>,
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
@@ -515,6 +533,10 @@ impl Settings {
                     Setting::flag("-o", items, v)
                 })
                 .or(config.palette),
+            preview: args
+                .preview
+                .map(|v| Setting::flag("-p", v.clone(), v))
+                .or(config.preview),
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
             autoplay_delay: number(
                 "autoplay_delay",
@@ -530,6 +552,13 @@ impl Settings {
     /// asks for black and white when no mode is forced.
     fn resolve(self, no_color: bool) -> Result<Parsed, String> {
         let rules = self.rules()?;
+        let preview = match &self.preview {
+            None => Preview::Off,
+            Some(preview) => preview
+                .value
+                .parse()
+                .map_err(|why: String| preview.source.refuse(&why))?,
+        };
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
         let keys = distinct_keys(&self.keys)?;
@@ -568,11 +597,13 @@ impl Settings {
         } else if self.batch {
             Command::Batch {
                 rules,
+                preview,
                 seed: self.seed,
             }
         } else {
             Command::Play {
                 rules,
+                preview,
                 seed: self.seed,
                 appearance: Appearance {
                     keys,

@@ -3,6 +3,13 @@
 //!
 //! Pure, like the board: the game owns a seeded generator and returns what
 //! happened as [`Event`]s for a front end to animate. It never sleeps.
+//!
+//! Two additions to the original's rules live in their own modules: the
+//! next-chip preview ([`Preview`], in `preview`) and taking moves back
+//! ([`Game::undo`], in `undo`).
+
+mod preview;
+mod undo;
 
 use std::fmt;
 
@@ -10,6 +17,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::board::{self, Board, Chip, Color, Pos};
+
+pub use preview::{Planned, Preview};
+use undo::Record;
 
 /// The rules a game is played by: the original's `-w -t -c -i -n -N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,6 +200,19 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// Why an undo was refused: no move has been made since the opening (or
+/// since the board was last set up with [`Game::put`] or [`Game::clear`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NothingToUndo;
+
+impl fmt::Display for NothingToUndo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("nothing to undo")
+    }
+}
+
+impl std::error::Error for NothingToUndo {}
+
 /// What one accepted player move did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
@@ -215,8 +238,9 @@ pub fn endless_throws(throws: usize, next: usize) -> bool {
     throws == MAX_THROWS_ONTO_EMPTY || throws * next >= MAX_CHIPS_ONTO_EMPTY
 }
 
-/// A game in progress.
-#[derive(Clone, Debug)]
+/// A game in progress. Two games are equal when everything about them is,
+/// the generator's position and the moves that can be taken back included.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     rules: Rules,
     board: Board,
@@ -224,6 +248,12 @@ pub struct Game {
     streak: u32,
     over: bool,
     rng: ChaCha8Rng,
+    preview: Preview,
+    /// The computer's next throw, decided in advance when a preview is on
+    /// (`None` without a preview, and once the game is over).
+    plan: Option<Vec<Planned>>,
+    /// One record per move that can still be taken back, oldest first.
+    history: Vec<Record>,
 }
 
 impl Game {
@@ -237,6 +267,17 @@ impl Game {
     /// # Panics
     /// When the rules are invalid; check them with [`Rules::validate`].
     pub fn new(rules: Rules, seed: u64) -> (Game, Vec<Event>) {
+        Game::with_preview(rules, Preview::Off, seed)
+    }
+
+    /// [`Game::new`] with a next-chip preview. The opening throw is not
+    /// previewed; every throw after it is decided at the end of the turn
+    /// before (see [`Game::planned`]). With [`Preview::Off`] this is
+    /// exactly [`Game::new`].
+    ///
+    /// # Panics
+    /// When the rules are invalid; check them with [`Rules::validate`].
+    pub fn with_preview(rules: Rules, preview: Preview, seed: u64) -> (Game, Vec<Event>) {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
@@ -247,6 +288,9 @@ impl Game {
             streak: 0,
             over: false,
             rng: ChaCha8Rng::from_seed(seed_key(seed)),
+            preview,
+            plan: None,
+            history: Vec::new(),
         };
         let mut events = Vec::new();
         game.computer_turn(rules.first, &mut events);
@@ -280,6 +324,18 @@ impl Game {
         self.over
     }
 
+    /// How much of the next throw the player is shown.
+    pub fn preview(&self) -> Preview {
+        self.preview
+    }
+
+    /// The computer's next throw as decided so far: one entry per chip,
+    /// with its cell under [`Preview::Cells`]. Empty without a preview and
+    /// once the game is over.
+    pub fn planned(&self) -> &[Planned] {
+        self.plan.as_deref().unwrap_or_default()
+    }
+
     /// Checks a player move without making it: the path the chip would walk.
     pub fn check_move(&self, from: Pos, to: Pos) -> Result<Vec<Pos>, MoveError> {
         if self.over {
@@ -302,6 +358,13 @@ impl Game {
     /// throws. An illegal move is refused and changes nothing.
     pub fn play(&mut self, from: Pos, to: Pos) -> Result<Turn, MoveError> {
         let path = self.check_move(from, to)?;
+        let mut record = Record::before(
+            self.score,
+            self.streak,
+            self.over,
+            self.rng.get_word_pos(),
+            self.plan.clone(),
+        );
         let color = self.board.get(from).expect("checked: a chip is there");
         self.board.set(from, None);
         self.board.set(to, Some(color));
@@ -326,6 +389,8 @@ impl Game {
             });
         }
         self.begin_player_turn(&mut events);
+        record.changed(&self.board, &events);
+        self.history.push(record);
         Ok(Turn {
             events,
             removed,
@@ -333,26 +398,59 @@ impl Game {
         })
     }
 
+    /// Takes back the last move and everything that followed it (its
+    /// removals, the computer's throw, the end of the game): the board,
+    /// score, streak, planned throw and random generator are as they were
+    /// before it, so the same move brings the same throw again. Moves can
+    /// be taken back one after another up to the opening.
+    pub fn undo(&mut self) -> Result<(), NothingToUndo> {
+        let record = self.history.pop().ok_or(NothingToUndo)?;
+        record.restore_cells(&mut self.board);
+        self.score = record.score;
+        self.streak = record.streak;
+        self.over = record.over;
+        self.rng.set_word_pos(record.word_pos);
+        self.plan = record.plan;
+        Ok(())
+    }
+
+    /// How many moves [`Game::undo`] can take back.
+    pub fn undoable(&self) -> usize {
+        self.history.len()
+    }
+
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
-    /// For setting up positions in tests and the headless mode.
+    /// For setting up positions in tests and the headless mode. The moves
+    /// before it can no longer be taken back. A planned cell that now
+    /// holds a chip is handled as one the player moved onto.
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
         }
         self.board.set(pos, color);
+        self.history.clear();
         Ok(())
     }
 
-    /// Empties the board, keeping the score.
+    /// Empties the board, keeping the score. The moves before it can no
+    /// longer be taken back.
     pub fn clear(&mut self) {
         self.board.clear();
+        self.history.clear();
     }
 
     /// The computer throws `count` chips, or ends the game when there is no
     /// room for them; lines the throw forms are removed with no streak
     /// bonus, and a full board ends the game.
+    ///
+    /// With a preview the throw is the planned one (the opening has none),
+    /// and once it has landed the next one is planned.
     fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>) {
-        let Some(chips) = self.board.throw(&mut self.rng, count, self.rules.colors) else {
+        let thrown = match self.plan.take() {
+            Some(plan) => preview::throw(&mut self.board, &mut self.rng, &plan),
+            None => self.board.throw(&mut self.rng, count, self.rules.colors),
+        };
+        let Some(chips) = thrown else {
             self.end(events);
             return;
         };
@@ -371,6 +469,14 @@ impl Game {
         }
         if self.board.is_full() {
             self.end(events);
+        } else if self.preview != Preview::Off {
+            self.plan = Some(preview::plan(
+                &self.board,
+                self.preview,
+                &mut self.rng,
+                self.rules.next,
+                self.rules.colors,
+            ));
         }
     }
 
@@ -396,6 +502,7 @@ impl Game {
 
     fn end(&mut self, events: &mut Vec<Event>) {
         self.over = true;
+        self.plan = None;
         events.push(Event::GameOver);
     }
 }

@@ -4,15 +4,21 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clines::cli::{self, Command};
+use clines::game::Preview;
 use clines::records::{self, Store};
 use clines::tui;
 
 fn main() -> ExitCode {
     let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
     match command {
-        Command::Batch { rules, seed } => {
+        Command::Batch {
+            rules,
+            preview,
+            seed,
+        } => {
             let seed = seed.unwrap_or_else(os_seed);
-            match clines::batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
+            let (input, output) = (io::stdin().lock(), io::stdout().lock());
+            match clines::batch::run(rules, preview, seed, input, output) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe means the other side is done with us.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -24,14 +30,16 @@ fn main() -> ExitCode {
         }
         Command::Play {
             rules,
+            preview,
             seed,
             appearance,
             score_dir,
             autoplay,
             autoplay_delay,
         } => {
-            // Decided on the options as given, before any seed is drawn.
-            let records = if records::records_enabled(&rules, seed) {
+            // Decided on the options as given, before any seed is drawn. A
+            // preview makes the game easier: no record.
+            let records = if records::records_enabled(&rules, seed) && preview == Preview::Off {
                 match Store::open(score_dir.as_deref()) {
                     Ok(store) => tui::Keeping::In(store),
                     Err(e) => tui::Keeping::Refused(format!("clines: {e}")),
@@ -41,6 +49,7 @@ fn main() -> ExitCode {
             };
             let config = tui::PlayConfig {
                 rules,
+                preview,
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 records,

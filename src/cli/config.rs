@@ -14,7 +14,7 @@ use directories::ProjectDirs;
 use super::{Setting, Source};
 
 /// The keys a config file may hold.
-const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "width",
     "height",
     "colors",
@@ -26,6 +26,7 @@ const KEYS: [&str; 14] = [
     "bw_font",
     "mode",
     "palette",
+    "preview",
     "autoplay",
     "autoplay_delay",
     "score_dir",
@@ -73,6 +74,7 @@ pub(super) struct Config {
     pub(super) mode: Option<Setting<String>>,
     /// The palette's items, still as text, checked like `-o`'s.
     pub(super) palette: Option<Setting<Vec<String>>>,
+    pub(super) preview: Option<Setting<String>>,
     pub(super) autoplay: Option<Setting<bool>>,
     pub(super) autoplay_delay: Option<Setting<usize>>,
     pub(super) score_dir: Option<Setting<PathBuf>>,
@@ -149,6 +151,9 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
                 config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
             }
             "palette" => config.palette = Some(entry.palette()?),
+            "preview" => {
+                config.preview = Some(entry.string("\"off\", \"colors\" or \"cells\"")?);
+            }
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
                 config.autoplay_delay = Some(entry.number("of milliseconds from 0 to 10000")?);

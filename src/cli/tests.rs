@@ -146,6 +146,7 @@ fn boolean_flags_combine() {
                 width: 5,
                 ..Rules::default()
             },
+            preview: Preview::Off,
             seed: Some(42)
         }
     );
@@ -638,4 +639,47 @@ fn autoplay_from_the_config() {
         says.push(&file);
         refused_in(&[], &env, &says);
     }
+}
+
+/// The preview of a terminal game, or the refusal.
+fn preview_in(args: &[&str], env: &Environment) -> Result<Preview, String> {
+    match parse_with(args, env) {
+        Ok(Parsed {
+            command: Command::Play { preview, .. } | Command::Batch { preview, .. },
+            ..
+        }) => Ok(preview),
+        Ok(other) => panic!("not a game: {other:?}"),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[test]
+fn preview_from_flags_and_config() {
+    assert_eq!(preview_in(&[], &plain()), Ok(Preview::Off));
+    assert_eq!(preview_in(&["-p", "colors"], &plain()), Ok(Preview::Colors));
+    assert_eq!(preview_in(&["-pcells"], &plain()), Ok(Preview::Cells));
+    assert_eq!(
+        preview_in(&["--batch", "--preview=cells"], &plain()),
+        Ok(Preview::Cells)
+    );
+    refused(
+        &["-p", "all"],
+        &["-p all", "off (nothing), colors or cells"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: file.clone(),
+            required: true,
+        }),
+        no_color: false,
+    };
+    fs::write(&file, "preview = \"colors\"\n").unwrap();
+    assert_eq!(preview_in(&[], &env), Ok(Preview::Colors));
+    assert_eq!(preview_in(&["-p", "off"], &env), Ok(Preview::Off));
+    fs::write(&file, "preview = \"some\"\n").unwrap();
+    refused_in(&[], &env, &["preview = \"some\"", "colors or cells"]);
+    fs::write(&file, "preview = true\n").unwrap();
+    refused_in(&[], &env, &["preview = true", "a string of \"off\""]);
 }

@@ -30,7 +30,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::cli::Appearance;
-use crate::game::{Game, Rules};
+use crate::game::{Game, Preview, Rules};
 use crate::records::Store;
 
 use app::{App, Live};
@@ -46,6 +46,8 @@ use player::PlayerThread;
 pub struct PlayConfig {
     /// The rules of the game.
     pub rules: Rules,
+    /// How much of the computer's next throw is shown.
+    pub preview: Preview,
     /// The seed of the game's random generator.
     pub seed: u64,
     /// Keys, glyphs and colours.
@@ -152,7 +154,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         Keeping::In(store) => Some(store.board_records()),
         Keeping::Off | Keeping::Refused(_) => None,
     };
-    let (game, opening) = Game::new(rules, config.seed);
+    let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
     let mut app = App::new(
         game,
         opening,
