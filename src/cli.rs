@@ -7,7 +7,9 @@
 
 mod config;
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::error::ErrorKind;
@@ -23,7 +25,7 @@ use config::{Config, ConfigLocation};
 pub use config::KEYS as CONFIG_KEYS;
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
@@ -192,6 +194,12 @@ pub struct Args {
     )]
     pub preview: Option<String>,
 
+    /// Cell shape: square (sized to the terminal, the original's look) or
+    /// wide (3 characters by 1 with grid lines, a 9x9 board in 37x19)
+    /// [default: square]
+    #[arg(long = "cells", value_name = "SHAPE", allow_hyphen_values = true)]
+    pub cells: Option<String>,
+
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
     #[arg(long = "batch")]
     pub batch: bool,
@@ -253,6 +261,46 @@ pub enum ColorMode {
     Mono,
 }
 
+/// The shape of the board's cells (`--cells`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellShape {
+    /// Square, as large as the terminal allows: the original's look.
+    #[default]
+    Square,
+    /// 3 characters wide and 1 high, whatever the terminal's size.
+    Wide,
+}
+
+impl CellShape {
+    /// The names `--cells` accepts, in order.
+    pub const NAMES: [&'static str; 2] = ["square", "wide"];
+}
+
+impl fmt::Display for CellShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CellShape::Square => CellShape::NAMES[0],
+            CellShape::Wide => CellShape::NAMES[1],
+        })
+    }
+}
+
+impl FromStr for CellShape {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<CellShape, String> {
+        match text {
+            "square" => Ok(CellShape::Square),
+            "wide" => Ok(CellShape::Wide),
+            _ => Err(format!(
+                "the cells must be {} (sized to the terminal) or {} (3 characters by 1)",
+                CellShape::NAMES[0],
+                CellShape::NAMES[1]
+            )),
+        }
+    }
+}
+
 /// How the game looks and which keys it takes; none of this changes the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Appearance {
@@ -269,6 +317,8 @@ pub struct Appearance {
     /// ANSI colour numbers: cursor, then one per chip colour (exactly
     /// `colors + 1` after [`parse`]).
     pub palette: Vec<u8>,
+    /// The shape of the cells.
+    pub cells: CellShape,
 }
 
 impl Appearance {
@@ -280,6 +330,7 @@ impl Appearance {
             bw_font: DEFAULT_BW_FONT.chars().collect(),
             mode: None,
             palette: default_palette(colors),
+            cells: CellShape::Square,
         }
     }
 }
@@ -481,6 +532,7 @@ struct Settings {
     mode: Option<Setting<String>>,
     palette: Option<Setting<Vec<String>>>,
     preview: Option<Setting<String>>,
+    cells: Option<Setting<String>>,
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
@@ -537,6 +589,10 @@ impl Settings {
                 .preview
                 .map(|v| Setting::flag("-p", v.clone(), v))
                 .or(config.preview),
+            cells: args
+                .cells
+                .map(|v| Setting::flag("--cells", v.clone(), v))
+                .or(config.cells),
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
             autoplay_delay: number(
                 "autoplay_delay",
@@ -558,6 +614,13 @@ impl Settings {
                 .value
                 .parse()
                 .map_err(|why: String| preview.source.refuse(&why))?,
+        };
+        let cells = match &self.cells {
+            None => CellShape::Square,
+            Some(cells) => cells
+                .value
+                .parse()
+                .map_err(|why: String| cells.source.refuse(&why))?,
         };
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
@@ -611,6 +674,7 @@ impl Settings {
                     bw_font,
                     mode,
                     palette,
+                    cells,
                 },
                 autoplay: self.autoplay,
                 autoplay_delay,

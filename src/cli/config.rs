@@ -14,7 +14,7 @@ use directories::ProjectDirs;
 use super::{Setting, Source};
 
 /// The keys a config file may hold.
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 16] = [
     "width",
     "height",
     "colors",
@@ -27,6 +27,7 @@ pub const KEYS: [&str; 15] = [
     "mode",
     "palette",
     "preview",
+    "cells",
     "autoplay",
     "autoplay_delay",
     "score_dir",
@@ -75,6 +76,7 @@ pub(super) struct Config {
     /// The palette's items, still as text, checked like `-o`'s.
     pub(super) palette: Option<Setting<Vec<String>>>,
     pub(super) preview: Option<Setting<String>>,
+    pub(super) cells: Option<Setting<String>>,
     pub(super) autoplay: Option<Setting<bool>>,
     pub(super) autoplay_delay: Option<Setting<usize>>,
     pub(super) score_dir: Option<Setting<PathBuf>>,
@@ -151,6 +153,7 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
                 config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
             }
             "palette" => config.palette = Some(entry.palette()?),
+            "cells" => config.cells = Some(entry.string("\"square\" or \"wide\"")?),
             "preview" => {
                 config.preview = Some(entry.string("\"off\", \"colors\" or \"cells\"")?);
             }

@@ -683,3 +683,28 @@ fn preview_from_flags_and_config() {
     fs::write(&file, "preview = true\n").unwrap();
     refused_in(&[], &env, &["preview = true", "a string of \"off\""]);
 }
+
+#[test]
+fn cells_from_flag_and_config() {
+    let cells = |args: &[&str], env: &Environment| {
+        play_in(args, env).map(|(_, appearance)| appearance.cells)
+    };
+    assert_eq!(cells(&[], &plain()), Ok(CellShape::Square));
+    assert_eq!(cells(&["--cells", "wide"], &plain()), Ok(CellShape::Wide));
+    assert_eq!(cells(&["--cells=square"], &plain()), Ok(CellShape::Square));
+    refused(&["--cells", "big"], &["--cells big", "square", "wide"]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: file.clone(),
+            required: true,
+        }),
+        no_color: false,
+    };
+    fs::write(&file, "cells = \"wide\"\n").unwrap();
+    assert_eq!(cells(&[], &env), Ok(CellShape::Wide));
+    assert_eq!(cells(&["--cells", "square"], &env), Ok(CellShape::Square));
+    fs::write(&file, "cells = 3\n").unwrap();
+    refused_in(&[], &env, &["cells = 3", "\"square\" or \"wide\""]);
+}

@@ -166,7 +166,7 @@ impl App {
         let rules = *game.rules();
         let mut app = App {
             shown: Board::new(rules.width, rules.height),
-            layout: Layout::fit(cols, rows, rules.width, rules.height),
+            layout: Layout::fit(style.cells, cols, rows, rules.width, rules.height),
             game,
             style,
             keys,
@@ -235,7 +235,7 @@ impl App {
     pub fn resize(&mut self, cols: usize, rows: usize) {
         self.size = (cols, rows);
         let rules = self.game.rules();
-        self.layout = Layout::fit(cols, rows, rules.width, rules.height);
+        self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
         self.repaint = true;
     }
 
@@ -574,6 +574,7 @@ impl App {
                     score: self.shown_score,
                     records: records.as_ref(),
                     game_over: self.over_shown,
+                    planned: &[],
                 };
                 view::draw(&scene, &self.style, &mut frame);
             }

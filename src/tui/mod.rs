@@ -145,7 +145,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (cols, rows) = crossterm::terminal::size()?;
     let (cols, rows) = (usize::from(cols), usize::from(rows));
     let rules = config.rules;
-    if let Err(too_small) = Layout::fit(cols, rows, rules.width, rules.height) {
+    let shape = config.appearance.cells;
+    if let Err(too_small) = Layout::fit(shape, cols, rows, rules.width, rules.height) {
         return Err(Error::TooSmall(too_small.to_string()));
     }
     let color = view::use_color(config.appearance.mode);
