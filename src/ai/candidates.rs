@@ -64,7 +64,7 @@ pub(super) fn estimate_candidates(
     );
     scratch.drops.clear();
     let reward = &geometry.reward;
-    for t in 0..geometry.cells {
+    for t in 0..geometry.cell_count {
         if position.cells[t] != 0 {
             continue;
         }
@@ -137,10 +137,12 @@ pub(super) fn estimate_candidates(
 
     // On big boards only every few movable chips is considered, so that
     // the candidates stay few; the first movable chip always is.
-    let stride = (geometry.cells - position.free).div_ceil(MAX_CHIPS).max(1);
+    let stride = (geometry.cell_count - position.free)
+        .div_ceil(MAX_CHIPS)
+        .max(1);
     let mut movable = 0;
     scratch.candidates.clear();
-    for a in 0..geometry.cells {
+    for a in 0..geometry.cell_count {
         let color = position.cells[a];
         if color == 0 {
             continue;
@@ -229,7 +231,7 @@ fn lift_value(geometry: &Geometry, position: &Position, a: usize) -> f64 {
     geometry.windows_through(a, |id, start| {
         let (count, color) = (position.count[id], position.color[id]);
         if color == MIXED {
-            let (count, color) = position.scan(geometry, id, start, a);
+            let (count, color) = position.tally_without(geometry, id, start, a);
             delta += window_reward(geometry, count, color);
         } else {
             let count = usize::from(count);

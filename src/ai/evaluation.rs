@@ -56,7 +56,7 @@ pub(super) fn play_out(
     for i in 0..removed {
         position.set(geometry, scratch.removed[i], 0);
     }
-    if geometry.cells <= CONNECTIVITY_CELLS {
+    if geometry.cell_count <= CONNECTIVITY_CELLS {
         connectivity(geometry, position, scratch);
     }
     let points = crate::board::points(removed, geometry.line, 0);
@@ -80,7 +80,7 @@ pub(super) fn static_value(
     let mut value = WEIGHTS.free * position.free as f64
         + WEIGHTS.points * points as f64
         + WEIGHTS.potential * position.potential;
-    if geometry.cells <= CONNECTIVITY_CELLS {
+    if geometry.cell_count <= CONNECTIVITY_CELLS {
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;
         value -= WEIGHTS.component * components.saturating_sub(1) as f64
@@ -94,7 +94,7 @@ pub(super) fn static_value(
 /// of their colour: clutter that helps no line and must be moved or buried.
 /// With 7 colours, counting them lengthens the game by about a tenth.
 pub(super) fn orphans(geometry: &Geometry, position: &Position) -> usize {
-    (0..geometry.cells)
+    (0..geometry.cell_count)
         .filter(|&cell| {
             let color = position.cells[cell];
             if color == 0 {
@@ -112,9 +112,9 @@ pub(super) fn orphans(geometry: &Geometry, position: &Position) -> usize {
 /// Labels the empty components of the position (flood fill).
 pub(super) fn connectivity(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     scratch.component.clear();
-    scratch.component.resize(geometry.cells, u32::MAX);
+    scratch.component.resize(geometry.cell_count, u32::MAX);
     scratch.component_size.clear();
-    for start in 0..geometry.cells {
+    for start in 0..geometry.cell_count {
         if position.cells[start] != 0 || scratch.component[start] != u32::MAX {
             continue;
         }

@@ -15,7 +15,8 @@ pub const MAX_SPAN: usize = 8;
 pub(super) struct Geometry {
     pub(super) width: usize,
     pub(super) height: usize,
-    pub(super) cells: usize,
+    /// Cells on the board, `width * height`.
+    pub(super) cell_count: usize,
     pub(super) line: usize,
     pub(super) span: usize,
     pub(super) colors: Color,
@@ -24,7 +25,7 @@ pub(super) struct Geometry {
     pub(super) axes: [(isize, isize); 4],
     /// Index steps of the four axes.
     pub(super) steps: [isize; 4],
-    /// Per window id (`axis * cells + first cell`): whether the window fits
+    /// Per window id (`axis * cell_count + first cell`): whether the window fits
     /// on the board and lies on a board line long enough for a line.
     pub(super) valid: Vec<bool>,
     /// Reward of a single-coloured window by the chips it holds.
@@ -58,31 +59,31 @@ impl Geometry {
 
     pub(super) fn new(rules: &Rules) -> Geometry {
         let (width, height) = (rules.width, rules.height);
-        let cells = width * height;
+        let cell_count = width * height;
         let span = rules.line.min(MAX_SPAN);
         let axes = [(1, 0), (0, 1), (1, 1), (1, -1)];
         let steps = axes.map(|(dx, dy)| dy * width as isize + dx);
         let mut geometry = Geometry {
             width,
             height,
-            cells,
+            cell_count,
             line: rules.line,
             span,
             colors: rules.colors,
             next: rules.next,
             axes,
             steps,
-            valid: vec![false; 4 * cells],
+            valid: vec![false; 4 * cell_count],
             reward: Vec::new(),
         };
         for axis in 0..4 {
-            for start in 0..cells {
+            for start in 0..cell_count {
                 let (x, y) = (start % width, start / width);
                 let fits = geometry.steps_inside(x, y, axis, 1) >= span - 1;
                 let line_length = 1
                     + geometry.steps_inside(x, y, axis, 1)
                     + geometry.steps_inside(x, y, axis, -1);
-                geometry.valid[axis * cells + start] = fits && line_length >= rules.line;
+                geometry.valid[axis * cell_count + start] = fits && line_length >= rules.line;
             }
         }
         // Steep in the share of the line already in place, so that nearly
@@ -117,7 +118,7 @@ impl Geometry {
                     break;
                 }
                 let start = sy as usize * self.width + sx as usize;
-                let id = axis * self.cells + start;
+                let id = axis * self.cell_count + start;
                 if self.valid[id] {
                     visit(id, start);
                 }
@@ -128,7 +129,7 @@ impl Geometry {
     /// The cells of window `id` starting at `start`.
     #[inline]
     pub(super) fn window_cells(&self, id: usize, start: usize) -> impl Iterator<Item = usize> {
-        let step = self.steps[id / self.cells];
+        let step = self.steps[id / self.cell_count];
         (0..self.span as isize).map(move |k| (start as isize + k * step) as usize)
     }
 

@@ -23,10 +23,10 @@ pub(super) struct Position {
 impl Position {
     pub(super) fn new(geometry: &Geometry) -> Position {
         Position {
-            cells: vec![0; geometry.cells],
-            free: geometry.cells,
-            count: vec![0; 4 * geometry.cells],
-            color: vec![0; 4 * geometry.cells],
+            cells: vec![0; geometry.cell_count],
+            free: geometry.cell_count,
+            count: vec![0; 4 * geometry.cell_count],
+            color: vec![0; 4 * geometry.cell_count],
             potential: 0.0,
         }
     }
@@ -36,9 +36,9 @@ impl Position {
         self.cells.copy_from_slice(board.cells());
         self.free = board.free();
         self.potential = 0.0;
-        for id in 0..4 * geometry.cells {
+        for id in 0..4 * geometry.cell_count {
             if geometry.valid[id] {
-                let (count, color) = self.scan(geometry, id, id % geometry.cells, usize::MAX);
+                let (count, color) = self.tally(geometry, id, id % geometry.cell_count);
                 self.count[id] = count;
                 self.color[id] = color;
                 self.potential += window_reward(geometry, count, color);
@@ -46,18 +46,33 @@ impl Position {
         }
     }
 
-    /// Tally of window `id` from its cells, leaving out cell `skip`.
-    pub(super) fn scan(
+    /// Tally of window `id` (starting at `start`) from its cells.
+    pub(super) fn tally(&self, geometry: &Geometry, id: usize, start: usize) -> (u16, Color) {
+        self.tally_skipping(geometry, id, start, None)
+    }
+
+    /// Tally of window `id` as if the chip at `lifted` were gone.
+    pub(super) fn tally_without(
         &self,
         geometry: &Geometry,
         id: usize,
         start: usize,
-        skip: usize,
+        lifted: usize,
+    ) -> (u16, Color) {
+        self.tally_skipping(geometry, id, start, Some(lifted))
+    }
+
+    fn tally_skipping(
+        &self,
+        geometry: &Geometry,
+        id: usize,
+        start: usize,
+        skip: Option<usize>,
     ) -> (u16, Color) {
         let (mut count, mut color) = (0u16, 0);
         for cell in geometry.window_cells(id, start) {
             let c = self.cells[cell];
-            if c == 0 || cell == skip {
+            if c == 0 || Some(cell) == skip {
                 continue;
             }
             count += 1;
@@ -78,7 +93,7 @@ impl Position {
             geometry.windows_through(cell, |id, start| {
                 let before = window_reward(geometry, self.count[id], self.color[id]);
                 let (count, color) = if self.color[id] == MIXED {
-                    self.scan(geometry, id, start, usize::MAX)
+                    self.tally(geometry, id, start)
                 } else {
                     let count = self.count[id] - 1;
                     (count, if count == 0 { 0 } else { old })

@@ -78,7 +78,7 @@ pub(super) fn refine(
     // of the board and a flood fill per reply tried; keep the total bounded
     // on big boards, down to no sampling at all.
     let per_sample =
-        budget.depth.max(1) * geometry.cells * (4 * geometry.span + budget.replies + 2);
+        budget.depth.max(1) * geometry.cell_count * (4 * geometry.span + budget.replies + 2);
     let samples = budget
         .samples
         .min(SAMPLE_WORK / per_sample / refined.max(1));
@@ -160,7 +160,7 @@ fn sample_future(
             for i in 0..scratch.removed.len() {
                 set_logged(geometry, position, &mut scratch.undo, scratch.removed[i], 0);
             }
-            if position.free == geometry.cells {
+            if position.free == geometry.cell_count {
                 break;
             }
         }
@@ -203,12 +203,12 @@ fn sample_throw(
         return None;
     }
     scratch.thrown.clear();
-    if count <= 64 && position.free * 8 >= geometry.cells {
+    if count <= 64 && position.free * 8 >= geometry.cell_count {
         // Drawing from the whole board and skipping filled cells throws on
         // the same cells after two candidate moves wherever they agree,
         // which makes their comparison much less noisy.
         while scratch.thrown.len() < count {
-            let cell = rng.cells.below(geometry.cells);
+            let cell = rng.cells.below(geometry.cell_count);
             if position.cells[cell] == 0 && scratch.thrown.iter().all(|&(c, _)| c != cell) {
                 scratch.thrown.push((cell, 0));
             }
@@ -217,7 +217,7 @@ fn sample_throw(
         scratch.empty.clear();
         scratch
             .empty
-            .extend((0..geometry.cells).filter(|&i| position.cells[i] == 0));
+            .extend((0..geometry.cell_count).filter(|&i| position.cells[i] == 0));
         for j in 0..count {
             let k = j + rng.cells.below(scratch.empty.len() - j);
             scratch.empty.swap(j, k);
