@@ -41,11 +41,11 @@ fn main() -> ExitCode {
             // preview makes the game easier: no record.
             let records = if records::records_enabled(&rules, seed) && preview == Preview::Off {
                 match Store::open(score_dir.as_deref()) {
-                    Ok(store) => tui::Keeping::In(store),
-                    Err(e) => tui::Keeping::Refused(format!("clines: {e}")),
+                    Ok(store) => tui::RecordKeeping::KeptIn(store),
+                    Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
                 }
             } else {
-                tui::Keeping::Off
+                tui::RecordKeeping::Off
             };
             let config = tui::PlayConfig {
                 rules,
