@@ -36,8 +36,9 @@ named by $CLINES_CONFIG. Records are kept only with the default
 an undo).
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
-? shows a hint, a starts or stops autoplay, u takes back a move, q quits;
--C keys win over ?, a and u. See clines(6).";
+? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
+new game, q quits, F1 shows every key; -C keys win over ?, a, u, n and q.
+See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
 #[derive(Parser, Debug)]

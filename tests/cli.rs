@@ -316,3 +316,35 @@ fn man_page_and_readme_name_every_config_key_and_long_option() {
         );
     }
 }
+
+#[test]
+fn every_key_of_the_help_overlay_is_in_the_man_page_the_readme_and_help() {
+    let controls = man_section("CONTROLS");
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    let home = tempfile::tempdir().unwrap();
+    let help = text(&clines(home.path(), &["-h"], &[], "").stdout).to_string();
+    let lines = clines::tui::help_lines(&['h', 'j', 'k', 'l', ' '], 5);
+    let keys: Vec<&str> = lines
+        .iter()
+        .filter_map(|line| line.get(..8).map(str::trim))
+        .filter(|key| key.len() == 1 || key.starts_with("Ctrl-") || *key == "F1")
+        .collect();
+    assert!(keys.len() >= 9, "{keys:?}");
+    for key in keys {
+        let man = format!(".B {}", key.replace('-', "\\-"));
+        assert!(
+            controls.lines().any(|l| l.starts_with(&man)),
+            "{key} missing from the man page's CONTROLS"
+        );
+        let listed = if key.len() == 1 {
+            format!("`{key}`")
+        } else {
+            key.to_string()
+        };
+        assert!(readme.contains(&listed), "{key} missing from the README");
+        if key.len() == 1 || key == "F1" {
+            assert!(help.contains(&format!("{key} ")), "{key} missing from -h");
+        }
+    }
+}

@@ -225,3 +225,325 @@ fn square_cells_by_config_are_the_original_screen() {
     });
     quit(&mut term);
 }
+
+/// The planned throw of a headless game after `commands`: (cell, colour)
+/// with `-p cells`, the cell `None` with `-p colors`.
+fn next(args: &[&str], commands: &[&str]) -> Vec<(Option<(usize, usize)>, u8)> {
+    let mut input: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str("next\n");
+    let answer = batch(args, &input).pop().unwrap();
+    let words: Vec<&str> = answer.strip_prefix("next ").unwrap().split(' ').collect();
+    let colour = |w: &str| w.parse::<u8>().unwrap();
+    if args.contains(&"cells") {
+        words
+            .chunks(3)
+            .map(|c| {
+                (
+                    Some((c[0].parse().unwrap(), c[1].parse().unwrap())),
+                    colour(c[2]),
+                )
+            })
+            .collect()
+    } else {
+        words.iter().map(|w| (None, colour(w))).collect()
+    }
+}
+
+/// The chip glyphs of the default look: colour mode `O` for every colour,
+/// black and white `O V A . Z`; and their small forms.
+fn glyphs(color: u8, mono: bool) -> (char, char) {
+    if mono {
+        [('O', 'o'), ('V', 'v'), ('A', 'a'), ('.', '\''), ('Z', 'z')][usize::from(color) - 1]
+    } else {
+        ('O', 'o')
+    }
+}
+
+/// Checks the preview on the top border and, with cells, the marks: in a
+/// `cols` × `rows` terminal with square cells of size `s` on a 9 × 9 board.
+fn check_preview(
+    screen: &vt100::Screen,
+    planned: &[(Option<(usize, usize)>, u8)],
+    s: u16,
+    mono: bool,
+) -> Result<(), String> {
+    let last = 9 * s - 1;
+    let first = last - planned.len() as u16 - 1;
+    let shown: String = (first..=last).map(|c| cell(screen, 0, c).0).collect();
+    let want: String = std::iter::once('[')
+        .chain(planned.iter().map(|&(_, c)| glyphs(c, mono).0))
+        .chain(std::iter::once(']'))
+        .collect();
+    if shown != want {
+        return Err(format!("top border {shown:?}, expected {want:?}"));
+    }
+    for (i, &(pos, color)) in planned.iter().enumerate() {
+        let ink = cell(screen, 0, first + 1 + i as u16).1;
+        if !mono && ink != vt100::Color::Idx(color) {
+            return Err(format!("preview chip {i} in {ink:?}"));
+        }
+        let Some((x, y)) = pos else { continue };
+        if (x, y) == (0, 0) {
+            continue; // under the cursor
+        }
+        let l = s - 1;
+        let (row, col) = (y as u16 * s + 1 + l / 2, x as u16 * s + 1);
+        // Full mode, even interiors: two glyphs; otherwise the middle one.
+        let cols = if s >= 4 && l % 2 == 0 {
+            vec![col + l / 2 - 1, col + l / 2]
+        } else {
+            vec![col + l / 2]
+        };
+        for c in cols {
+            let (ch, ink) = cell(screen, row, c);
+            if ch != glyphs(color, mono).1 || (!mono && ink != vt100::Color::Idx(color)) {
+                return Err(format!("mark of ({x}, {y}): {ch:?} in {ink:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn preview_in_full_and_mini_mode_in_colour_and_mono() {
+    // (terminal, cell size): full mode with L = 4, and mini with L = 1.
+    for (cols, rows, s) in [(100u16, 50u16, 5u16), (80, 24, 2)] {
+        for mono in [false, true] {
+            for mode in ["colors", "cells"] {
+                let args = ["-p", mode, "--seed", "41"];
+                let planned = next(&args, &[]);
+                let mut all = args.to_vec();
+                all.push(if mono { "-mb" } else { "-mc" });
+                let mut term = spawn(cols, rows, &all);
+                term.expect("the planned throw", |screen| {
+                    check_preview(screen, &planned, s, mono)
+                });
+                // A move: the next plan appears once the throw has landed.
+                let opening = board(&args, &[], 9);
+                let (fx, fy) = (0..81)
+                    .map(|i| (i % 9, i / 9))
+                    .find(|&(x, y)| opening[y][x] != 0)
+                    .unwrap();
+                let (tx, ty) = (8, 8 - usize::from(opening[8][8] != 0));
+                let command = format!("move {fx} {fy} {tx} {ty}");
+                let planned = next(&args, &[&command]);
+                let at = |x: usize, y: usize| (x as u16 * s + 1, y as u16 * s + 1);
+                term.click(at(fx, fy).0, at(fx, fy).1);
+                term.click(at(tx, ty).0, at(tx, ty).1);
+                term.expect("the next plan after the move", |screen| {
+                    check_preview(screen, &planned, s, mono)
+                });
+                quit(&mut term);
+            }
+        }
+    }
+}
+
+/// The colour numbers of a 9 × 9 board in mini mode with cells of 2 (an
+/// 80 × 24 terminal in colour): 0 for an empty cell, ignoring the cursor's
+/// cell (0, 0).
+fn mini_board(screen: &vt100::Screen) -> Vec<Vec<u8>> {
+    (0..9)
+        .map(|y| {
+            (0..9)
+                .map(|x| {
+                    let (ch, ink) = cell(screen, 2 * y + 1, 2 * x + 1);
+                    match (ch, ink) {
+                        _ if (x, y) == (0, 0) => 0,
+                        ('O', vt100::Color::Idx(n)) => n,
+                        _ => 0,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `board` with the cursor's cell (0, 0) counted as empty.
+fn without_home(mut board: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    board[0][0] = 0;
+    board
+}
+
+/// Waits for the mini board to show `board` (but for cell (0, 0)).
+fn expect_mini_board(term: &Term, board: &[Vec<u8>], what: &str) {
+    let want = without_home(board.to_vec());
+    term.expect(what, |screen| {
+        let shown = mini_board(screen);
+        if shown == want {
+            Ok(())
+        } else {
+            Err(format!("{shown:?}"))
+        }
+    });
+}
+
+/// A chip of `board` and an empty cell in the bottom row it can move to:
+/// the opening's three chips never block a path.
+fn some_move(board: &[Vec<u8>]) -> ((usize, usize), (usize, usize)) {
+    let from = (0..81)
+        .map(|i| (i % 9, i / 9))
+        .find(|&(x, y)| board[y][x] != 0 && (x, y) != (0, 0))
+        .unwrap();
+    let to = (0..9)
+        .map(|x| (x, 8))
+        .find(|&(x, y)| board[y][x] == 0)
+        .unwrap();
+    (from, to)
+}
+
+#[test]
+fn undo_takes_back_moves_to_the_opening_and_the_same_move_brings_the_same_throw() {
+    let args = ["--seed", "51"];
+    let opening = board(&args, &[], 9);
+    let mut term = spawn(80, 24, &["--seed", "51", "-mc"]);
+    expect_mini_board(&term, &opening, "the opening");
+    let (from, to) = some_move(&opening);
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = board(&args, &[&command], 9);
+    let click = |term: &mut Term, (x, y): (usize, usize)| {
+        term.click(2 * x as u16 + 1, 2 * y as u16 + 1);
+    };
+    click(&mut term, from);
+    click(&mut term, to);
+    // Typed during the move: it finishes, then is taken back.
+    term.key(Key::Char('u'));
+    expect_mini_board(&term, &opening, "the opening again after u");
+    click(&mut term, from);
+    click(&mut term, to);
+    expect_mini_board(&term, &after, "the same throw after the same move");
+    term.key(Key::Char('u'));
+    expect_mini_board(&term, &opening, "the opening once more");
+    // Nothing more to take back: a beep.
+    let bells = term.bells();
+    term.key(Key::Char('u'));
+    assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
+    quit(&mut term);
+}
+
+#[test]
+fn f1_shows_every_key_and_any_key_closes_it() {
+    for (cols, rows, mono) in [(80u16, 24u16, false), (40, 30, true), (100, 50, false)] {
+        let mode = if mono { "-mb" } else { "-mc" };
+        let mut term = spawn(cols, rows, &["--seed", "52", "-C", "hjkl\t", mode]);
+        let text = |screen: &vt100::Screen| -> Vec<String> {
+            (0..rows).map(|r| row_text(screen, r)).collect()
+        };
+        let before = term.expect_frame("the board", |screen| Ok(text(screen)));
+        term.send(b"\x1bOP");
+        term.expect_text("Keys (any key closes this)");
+        let help = term.contents();
+        for key in [
+            "arrows",
+            "h j k l",
+            "Tab ",
+            "click",
+            "?  ",
+            "a  ",
+            "u  ",
+            "n  ",
+            "q  ",
+            "Ctrl-C",
+            "Ctrl-\\",
+            "Ctrl-L",
+            "Ctrl-Z",
+            "F1",
+            "n + n*(n-5) + b*b",
+        ] {
+            assert!(help.contains(key), "{key:?} missing:\n{help}");
+        }
+        term.key(Key::Char('x'));
+        term.expect_screen("the board without the help", |screen| {
+            text(screen) == before
+        });
+        quit(&mut term);
+    }
+}
+
+#[test]
+fn help_on_a_small_terminal_says_how_large_it_must_be() {
+    let mut term = spawn(24, 20, &["--seed", "53"]);
+    term.expect_text("|");
+    term.send(b"\x1b[11~");
+    term.expect_text("Help needs a");
+    term.expect_text("enlarge it.");
+    term.key(Key::Esc);
+    term.expect_screen("the help closed", |screen| {
+        !screen.contents().contains("Help needs")
+    });
+    quit(&mut term);
+}
+
+#[test]
+fn new_game_after_game_over_and_mid_game_after_confirming() {
+    // A 2 × 2 board filled by the opening: game over at once.
+    let mut term = spawn(80, 24, &["-w2", "-t2", "-N4", "--seed", "61"]);
+    term.expect_text("n starts a new game");
+    let second = board(&["-w2", "-t2", "-N4", "--seed", "62"], &[], 2);
+    term.key(Key::Char('n'));
+    term.expect("the next game, seeded 62", |screen| {
+        let shown: Vec<u8> = [(0, 0), (1, 0), (0, 1), (1, 1)]
+            .iter()
+            // Cells of 11 at 80 × 24: the middle of a diamond.
+            .map(|&(x, y)| match cell(screen, 11 * y + 6, 11 * x + 6) {
+                (_, vt100::Color::Idx(n)) => n,
+                _ => 0,
+            })
+            .collect();
+        // Cell (0, 0) is under the cursor.
+        let want: Vec<u8> = second.concat();
+        if shown[1..] == want[1..] && screen.contents().contains("n starts a new game") {
+            Ok(())
+        } else {
+            Err(format!("{shown:?}"))
+        }
+    });
+    term.key(Key::Char('x'));
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(0));
+    term.assert_restored();
+
+    // One colour, lines of 2: any move next to another chip scores.
+    let args = ["-c1", "-i2", "--seed", "63"];
+    let opening = board(&args, &[], 9);
+    let chips: Vec<(usize, usize)> = (0..81)
+        .map(|i| (i % 9, i / 9))
+        .filter(|&(x, y)| opening[y][x] != 0)
+        .collect();
+    let (a, b) = (chips[0], chips[1]);
+    let beside = [(b.0 + 1, b.1), (b.0.wrapping_sub(1), b.1), (b.0, b.1 + 1)]
+        .into_iter()
+        .find(|&(x, y)| x < 9 && y < 9 && opening[y][x] == 0)
+        .unwrap();
+    let mut all = args.to_vec();
+    all.push("-mc");
+    let mut term = spawn(80, 24, &all);
+    term.expect_text("|");
+    term.click(2 * a.0 as u16 + 1, 2 * a.1 as u16 + 1);
+    term.click(2 * beside.0 as u16 + 1, 2 * beside.1 as u16 + 1);
+    term.expect_text("[ s: ");
+    term.key(Key::Char('n'));
+    term.expect_text("New game? Press n again,");
+    term.key(Key::Char('j'));
+    term.expect_screen("the box gone, the game kept", |screen| {
+        let text = screen.contents();
+        !text.contains("New game?") && text.contains("[ s: ")
+    });
+    term.key(Key::Char('n'));
+    term.expect_text("New game? Press n again,");
+    term.key(Key::Char('n'));
+    let next = board(&["-c1", "-i2", "--seed", "64"], &[], 9);
+    term.expect("the next game, seeded 64, with no score", |screen| {
+        let text = screen.contents();
+        if text.contains("[ s: ") || text.contains("New game?") {
+            return Err("still the old game".into());
+        }
+        let shown = mini_board(screen);
+        if shown == without_home(next.clone()) {
+            Ok(())
+        } else {
+            Err(format!("{shown:?}"))
+        }
+    });
+    quit(&mut term);
+}

@@ -15,6 +15,7 @@ mod animation;
 mod app;
 mod event;
 mod frame;
+mod help;
 mod input;
 mod layout;
 mod player;
@@ -38,6 +39,7 @@ use crate::records::Store;
 use app::{App, Live};
 use event::Message;
 use frame::Renderer;
+pub use help::lines as help_lines;
 
 use input::{Action, action_for};
 use layout::Layout;
@@ -99,7 +101,8 @@ pub struct Outcome {
     pub score: u64,
     /// How it ended.
     pub ending: Ending,
-    /// Whether the built-in player helped (no record is kept then).
+    /// Whether the built-in player helped or a move was taken back (no
+    /// record is kept then).
     pub assisted: bool,
 }
 
@@ -153,17 +156,14 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let color = view::use_color(config.appearance.mode);
     let style = view::Style::new(&config.appearance, rules.colors, color);
-    let board_records = match &config.records {
-        RecordKeeping::KeptIn(store) => Some(store.board_records()),
-        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
-    };
+    let records = board_records(&config.records);
     let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
     let mut app = App::new(
         game,
         opening,
         style,
         config.appearance.keys,
-        board_records,
+        records,
         (cols, rows),
         Instant::now(),
     )
@@ -188,13 +188,29 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     event::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
+    let mut seed = config.seed;
+    let mut new_game = |app: &mut App| {
+        // The game that ends keeps its record as if it had been quit.
+        let _ = keep_record(&session);
+        seed = seed.wrapping_add(1);
+        let (game, opening) = Game::with_preview(rules, config.preview, seed);
+        app.restart(
+            game,
+            opening,
+            board_records(&session.records),
+            Instant::now(),
+        );
+    };
     let result = event_loop(
         &mut app,
         &receiver,
         &mut player,
         &mut renderer,
         &mut out,
-        &mut suspend,
+        &mut Hooks {
+            suspend: &mut suspend,
+            new_game: &mut new_game,
+        },
     );
     signals.close();
     drop(guard);
@@ -208,8 +224,18 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
 }
 
+/// The records shown on the board, read afresh, when records are kept.
+fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords> {
+    match records {
+        RecordKeeping::KeptIn(store) => Some(store.board_records()),
+        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
+    }
+}
+
 /// Printed instead of saving when the built-in player helped.
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
+/// Printed instead of saving when a move was taken back.
+const UNDONE: &str = "No record kept: a move was taken back in this game.";
 
 /// What every way out of a game needs, shared with the panic hook.
 #[derive(Debug)]
@@ -232,22 +258,12 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     let outcome = Outcome {
         score: session.live.score(),
         ending,
-        assisted: session.live.assisted(),
+        assisted: session.live.assisted() || session.live.undone(),
     };
     if session.ended.swap(true, Ordering::SeqCst) {
         return outcome;
     }
-    let (notice, problem) = match &session.records {
-        RecordKeeping::Off => (None, None),
-        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
-        RecordKeeping::KeptIn(_) if outcome.assisted => (Some(ASSISTED), None),
-        // Nothing to save, and no record to create at 0.
-        RecordKeeping::KeptIn(_) if outcome.score == 0 => (None, None),
-        RecordKeeping::KeptIn(store) => match store.save(outcome.score) {
-            Ok(saved) => (saved.message(), None),
-            Err(e) => (None, Some(format!("clines: {e}"))),
-        },
-    };
+    let (notice, problem) = keep_record(session);
     if let Some(problem) = problem {
         let _ = writeln!(io::stderr(), "{problem}");
     }
@@ -260,16 +276,41 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     outcome
 }
 
+/// Saves the record of the game in progress when it earns one: what to
+/// tell the player (a new record, or why none is kept) and what went wrong.
+fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
+    let live = &session.live;
+    match &session.records {
+        RecordKeeping::Off => (None, None),
+        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
+        RecordKeeping::KeptIn(_) if live.undone() => (Some(UNDONE), None),
+        // Nothing to save, and no record to create at 0.
+        RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
+        RecordKeeping::KeptIn(store) => match store.save(live.score()) {
+            Ok(saved) => (saved.message(), None),
+            Err(e) => (None, Some(format!("clines: {e}"))),
+        },
+    }
+}
+
+/// What the event loop asks of the program around it.
+struct Hooks<'a> {
+    /// Stops the process until it is continued (job control).
+    suspend: &'a mut dyn FnMut() -> io::Result<()>,
+    /// Saves the record of the game in progress and starts the next.
+    new_game: &'a mut dyn FnMut(&mut App),
+}
+
 /// Draws, sleeps until something happens, handles it; until the game ends.
-/// `player` answers the game's requests through `receiver`; `suspend` stops
-/// the process until it is continued (job control).
+/// `player` answers the game's requests through `receiver`.
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
     player: &mut PlayerThread,
     renderer: &mut Renderer,
     out: &mut W,
-    suspend: &mut dyn FnMut() -> io::Result<()>,
+    hooks: &mut Hooks,
 ) -> io::Result<Ending> {
     loop {
         let now = Instant::now();
@@ -277,11 +318,14 @@ fn event_loop<W: Write>(
         if let Some(ending) = app.ending() {
             return Ok(ending);
         }
+        if app.take_new_game() {
+            (hooks.new_game)(app);
+        }
         if let Some(request) = app.take_request() {
             player.ask(request)?;
         }
         if app.take_suspend() {
-            suspend()?;
+            (hooks.suspend)()?;
             // The shell has used the screen meanwhile.
             renderer.invalidate();
         }
@@ -386,6 +430,16 @@ mod tests {
         app: &mut App,
         script: Vec<(usize, Vec<Message>)>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
+        let (ending, frames, suspends, _) = run_script_counting(app, script);
+        (ending, frames, suspends)
+    }
+
+    /// [`run_script`], also counting the new games started (each the
+    /// default rules' game with seed 4).
+    fn run_script_counting(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut screen = Screen {
@@ -394,19 +448,26 @@ mod tests {
             sender,
             script,
         };
-        let mut suspends = 0;
+        let (mut suspends, mut new_games) = (0, 0);
         let ending = event_loop(
             app,
             &receiver,
             &mut player,
             &mut Renderer::new(true),
             &mut screen,
-            &mut || {
-                suspends += 1;
-                Ok(())
+            &mut Hooks {
+                suspend: &mut || {
+                    suspends += 1;
+                    Ok(())
+                },
+                new_game: &mut |app: &mut App| {
+                    new_games += 1;
+                    let (game, opening) = Game::new(Rules::default(), 4);
+                    app.restart(game, opening, None, Instant::now());
+                },
             },
         );
-        (ending, screen.frames, suspends)
+        (ending, screen.frames, suspends, new_games)
     }
 
     fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -498,6 +559,23 @@ mod tests {
     }
 
     #[test]
+    fn the_new_game_key_at_no_score_starts_the_next_game_at_once() {
+        let mut app = app(100, 50);
+        let key = |ch| {
+            Message::Input(Event::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            )))
+        };
+        let script = vec![(1, vec![key('n')]), (2, vec![key('q')])];
+        let (ending, frames, _, new_games) = run_script_counting(&mut app, script);
+        assert_eq!(ending.unwrap(), Ending::Quit);
+        assert_eq!(new_games, 1);
+        // Seeds 3 and 4 open differently.
+        assert_ne!(frames[1], Vec::<u8>::new());
+    }
+
+    #[test]
     fn a_failed_player_is_an_error() {
         let mut app = app(100, 50);
         let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::PlayerFailed])]);
@@ -541,6 +619,21 @@ mod tests {
             Ending::Quit,
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn nothing_saved_after_an_undo_or_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let undone = session(40, RecordKeeping::KeptIn(store.clone()));
+        undone.live.mark_undone();
+        assert_eq!(keep_record(&undone), (Some(UNDONE), None));
+        let outcome = end_session(&undone, Ending::Quit);
+        assert!(outcome.assisted);
+        let helped = session(40, RecordKeeping::KeptIn(store));
+        helped.live.mark_assisted();
+        assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
+        assert_eq!(stored(dir.path()), None);
     }
 
     #[test]

@@ -158,6 +158,11 @@ pub struct Scene<'a> {
     /// The computer's next throw as the preview shows it; empty without
     /// a preview.
     pub planned: &'a [Planned],
+    /// The key that starts a new game, named in the game-over box; `None`
+    /// when a `-C` key has taken it.
+    pub new_game_key: Option<char>,
+    /// Whether the box asking to confirm a new game is up.
+    pub confirm_new_game: bool,
 }
 
 /// The text of the game-over box.
@@ -235,11 +240,32 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
         }
     }
     if scene.game_over {
-        let edge = format!("+{}+", "-".repeat(GAME_OVER.chars().count()));
-        frame.text(1, 1, &edge, style.board);
-        frame.text(2, 1, &format!("|{GAME_OVER}|"), style.board);
-        frame.text(3, 1, &edge, style.board);
+        let mut lines = vec![GAME_OVER.to_string()];
+        if let Some(key) = scene.new_game_key {
+            lines.push(format!("{key} starts a new game"));
+        }
+        draw_box(&lines, style.board, frame);
+    } else if scene.confirm_new_game {
+        let key = scene.new_game_key.unwrap_or(' ');
+        let lines = [
+            format!("New game? Press {key} again,"),
+            "any other key goes back.".to_string(),
+        ];
+        draw_box(&lines, style.board, frame);
     }
+}
+
+/// `lines` in a box from row 1, column 1, `+` at the corners, `-` and `|`
+/// along the sides, as wide as the longest line: the game-over box's frame,
+/// used by every box drawn over the board.
+pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
+    let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let edge = format!("+{}+", "-".repeat(inner));
+    frame.text(1, 1, &edge, ink);
+    for (i, line) in lines.iter().enumerate() {
+        frame.text(2 + i, 1, &format!("|{line:inner$}|"), ink);
+    }
+    frame.text(2 + lines.len(), 1, &edge, ink);
 }
 
 /// Draws the required-size lines and the request to resize.
@@ -433,6 +459,8 @@ mod tests {
             records: None,
             game_over: false,
             planned: &[],
+            new_game_key: None,
+            confirm_new_game: false,
         }
     }
 
