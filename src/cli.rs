@@ -25,7 +25,7 @@ use config::{Config, ConfigLocation};
 pub use config::KEYS as CONFIG_KEYS;
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
@@ -37,7 +37,8 @@ an undo).
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
-new game, q quits, F1 shows every key; -C keys win over ?, a, u, n and q.
+new game, s saves the game and quits (clines resumes it), q quits, F1 shows
+every key; -C keys win over ?, a, u, n, s and q.
 See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
@@ -200,6 +201,12 @@ pub struct Args {
     /// [default: square]
     #[arg(long = "cells", value_name = "SHAPE", allow_hyphen_values = true)]
     pub cells: Option<String>,
+
+    /// Start a new game even when a game of these rules was saved (the s
+    /// key, or the terminal closing); the save is replaced when this game
+    /// is saved, removed when it ends
+    #[arg(long = "new")]
+    pub new: bool,
 
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
     #[arg(long = "batch")]
@@ -384,6 +391,8 @@ pub enum Command {
         appearance: Appearance,
         /// Whether the built-in player plays from the start.
         autoplay: bool,
+        /// Whether to start afresh rather than resume a saved game.
+        new: bool,
         /// How long autoplay shows each move before making it.
         autoplay_delay: Duration,
         /// The records directory named by the config file's `score_dir`, or
@@ -560,6 +569,7 @@ struct Settings {
     palette: Option<Setting<Vec<String>>>,
     preview: Option<Setting<String>>,
     cells: Option<Setting<String>>,
+    new: bool,
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
@@ -630,6 +640,7 @@ impl Settings {
                 .cells
                 .map(|v| Setting::flag("--cells", v.clone(), v))
                 .or(config.cells),
+            new: args.new,
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
             autoplay_delay: number(
                 "autoplay_delay",
@@ -714,6 +725,7 @@ impl Settings {
                     cells,
                 },
                 autoplay: self.autoplay,
+                new: self.new,
                 autoplay_delay,
                 score_dir: self.score_dir,
             }

@@ -494,6 +494,63 @@ impl Game {
         self.history.len()
     }
 
+    /// Everything needed to go on with this game later (see
+    /// [`Game::from_state`]), but the moves that could be taken back.
+    pub fn state(&self) -> GameState {
+        GameState {
+            rules: self.rules,
+            preview: self.preview,
+            cells: self.board.cells().to_vec(),
+            score: self.score,
+            streak: self.streak,
+            over: self.over,
+            key: self.rng.get_seed(),
+            word_pos: self.rng.get_word_pos(),
+            plan: self.plan.clone(),
+        }
+    }
+
+    /// The game `state` describes, which then plays on exactly as the game
+    /// it was taken from would have; no move can be taken back before it.
+    /// A state that no game can be in is refused, saying what is wrong.
+    pub fn from_state(state: GameState) -> Result<Game, String> {
+        let rules = state.rules;
+        rules.validate().map_err(|e| e.to_string())?;
+        if state.cells.len() != rules.cells() {
+            return Err(format!(
+                "{} cells for a {}x{} board",
+                state.cells.len(),
+                rules.width,
+                rules.height
+            ));
+        }
+        if let Some(&bad) = state.cells.iter().find(|&&c| c > rules.colors) {
+            return Err(format!("colour {bad} with {} colours", rules.colors));
+        }
+        let mut board = Board::new(rules.width, rules.height);
+        for (i, &color) in state.cells.iter().enumerate() {
+            board.set(board.pos(i), (color > 0).then_some(color));
+        }
+        if let Some(plan) = &state.plan {
+            check_plan(plan, &board, &rules, state.preview)?;
+        } else if state.preview != Preview::Off && !state.over {
+            return Err("a preview game with no planned throw".into());
+        }
+        let mut rng = ChaCha8Rng::from_seed(state.key);
+        rng.set_word_pos(state.word_pos);
+        Ok(Game {
+            rules,
+            board,
+            score: state.score,
+            streak: state.streak,
+            over: state.over,
+            rng,
+            preview: state.preview,
+            plan: state.plan,
+            history: Vec::new(),
+        })
+    }
+
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
     /// For setting up positions in tests and the headless mode. The moves
     /// before it can no longer be taken back. A planned cell that now
@@ -580,6 +637,61 @@ impl Game {
         self.plan = None;
         events.push(Event::GameOver);
     }
+}
+
+/// A game's whole state, as [`Game::state`] gives it and
+/// [`Game::from_state`] takes it: plain data for saving a game to go on with
+/// later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// The rules.
+    pub rules: Rules,
+    /// The preview.
+    pub preview: Preview,
+    /// The board, row-major: 0 for an empty cell, else the chip's colour.
+    pub cells: Vec<Color>,
+    /// Points earned.
+    pub score: u64,
+    /// Scoring moves in a row in the current player turn.
+    pub streak: u32,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// The generator's ChaCha8 key.
+    pub key: [u8; 32],
+    /// The generator's position in its stream, in 32-bit words.
+    pub word_pos: u128,
+    /// The planned throw; `None` without a preview or after the end.
+    pub plan: Option<Vec<Planned>>,
+}
+
+/// Checks that `plan` is one a game under `rules` and `preview` can have:
+/// one chip per `next`, colours in range, cells (with [`Preview::Cells`]
+/// only) on the board and distinct.
+fn check_plan(
+    plan: &[Planned],
+    board: &Board,
+    rules: &Rules,
+    preview: Preview,
+) -> Result<(), String> {
+    if preview == Preview::Off {
+        return Err("a planned throw without a preview".into());
+    }
+    if plan.len() != rules.next {
+        return Err(format!("{} planned chips for {}", plan.len(), rules.next));
+    }
+    let mut cells = Vec::new();
+    for planned in plan {
+        if !(1..=rules.colors).contains(&planned.color) {
+            return Err(format!("planned colour {}", planned.color));
+        }
+        if let Some(pos) = planned.pos {
+            if preview != Preview::Cells || !board.contains(pos) || cells.contains(&pos) {
+                return Err(format!("planned cell {} {}", pos.x, pos.y));
+            }
+            cells.push(pos);
+        }
+    }
+    Ok(())
 }
 
 /// The 32-byte ChaCha8 key for a `--seed` value: four SplitMix64 outputs,

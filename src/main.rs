@@ -36,6 +36,7 @@ fn main() -> ExitCode {
             score_dir,
             autoplay,
             autoplay_delay,
+            new,
         } => {
             // Decided on the options as given, before any seed is drawn. A
             // preview makes the game easier: no record.
@@ -47,9 +48,15 @@ fn main() -> ExitCode {
             } else {
                 tui::RecordKeeping::Off
             };
+            // Saves need the user and directory only, whatever the records.
+            let saves = Store::open(score_dir.as_deref())
+                .ok()
+                .and_then(|store| records::SaveSlot::new(&store, rules, preview));
             let config = tui::PlayConfig {
                 rules,
                 preview,
+                saves,
+                resume: !new,
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 records,

@@ -547,3 +547,123 @@ fn new_game_after_game_over_and_mid_game_after_confirming() {
     });
     quit(&mut term);
 }
+
+/// The saved games in the sandbox's score directory.
+fn saves(sandbox: &pty::Sandbox) -> Vec<std::path::PathBuf> {
+    let Ok(listing) = std::fs::read_dir(sandbox.score_dir()) else {
+        return Vec::new();
+    };
+    let mut found: Vec<_> = listing
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "game"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Starts `clines args` at 80 × 24 in colour in `sandbox`, stderr apart.
+fn spawn_in(sandbox: &pty::Sandbox, args: &[&str]) -> Term {
+    Term::spawn(
+        CLINES,
+        Options::new(80, 24)
+            .args(args.iter().copied())
+            .arg("-mc")
+            .sandbox(sandbox)
+            .separate_stderr(),
+    )
+}
+
+#[test]
+fn a_saved_game_resumes_and_ends_with_q_or_starts_afresh_with_new() {
+    let sandbox = pty::Sandbox::new();
+    let args = ["-p", "cells", "--seed", "71"];
+    let opening = board(&args, &[], 9);
+    let (from, to) = some_move(&opening);
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = board(&args, &[&command], 9);
+    let planned = next(&args, &[&command]);
+
+    let mut term = spawn_in(&sandbox, &args);
+    expect_mini_board(&term, &opening, "the opening");
+    term.click(2 * from.0 as u16 + 1, 2 * from.1 as u16 + 1);
+    term.click(2 * to.0 as u16 + 1, 2 * to.1 as u16 + 1);
+    expect_mini_board(&term, &after, "the board after the move");
+    term.key(Key::Char('s'));
+    assert_eq!(term.wait_exit(TIMEOUT).code(), Some(0));
+    term.assert_restored();
+    assert!(
+        term.contents().contains("Game saved"),
+        "{}",
+        term.contents()
+    );
+    assert_eq!(saves(&sandbox).len(), 1);
+
+    // Another seed, the same rules: the saved game, plan included.
+    let mut term = spawn_in(&sandbox, &["-p", "cells", "--seed", "5"]);
+    expect_mini_board(&term, &after, "the saved game");
+    term.expect("its plan", |screen| {
+        check_preview(screen, &planned, 2, false)
+    });
+    // --new elsewhere leaves the save alone meanwhile.
+    let mut fresh = spawn_in(&sandbox, &["-p", "cells", "--seed", "71", "--new"]);
+    expect_mini_board(&fresh, &opening, "a new game with --new");
+    quit(&mut fresh);
+    assert_eq!(saves(&sandbox).len(), 0, "the game --new began has ended");
+    // q ends the resumed game too.
+    quit(&mut term);
+    assert_eq!(saves(&sandbox).len(), 0);
+    let mut term = spawn_in(&sandbox, &args);
+    expect_mini_board(&term, &opening, "a new game");
+    quit(&mut term);
+}
+
+#[test]
+fn the_terminal_closing_saves_the_game() {
+    let sandbox = pty::Sandbox::new();
+    let args = ["--seed", "72"];
+    let opening = board(&args, &[], 9);
+    let (from, to) = some_move(&opening);
+    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
+    let after = board(&args, &[&command], 9);
+    let mut term = spawn_in(&sandbox, &args);
+    expect_mini_board(&term, &opening, "the opening");
+    term.click(2 * from.0 as u16 + 1, 2 * from.1 as u16 + 1);
+    term.click(2 * to.0 as u16 + 1, 2 * to.1 as u16 + 1);
+    expect_mini_board(&term, &after, "the board after the move");
+    term.signal(libc::SIGHUP);
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+    let mut term = spawn_in(&sandbox, &args);
+    expect_mini_board(&term, &after, "the game, resumed");
+    quit(&mut term);
+}
+
+#[test]
+fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
+    let sandbox = pty::Sandbox::new();
+    let args = ["--seed", "73"];
+    let mut term = spawn_in(&sandbox, &args);
+    term.expect_text("|");
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    let [save] = &saves(&sandbox)[..] else {
+        panic!("one save: {:?}", saves(&sandbox));
+    };
+    std::fs::write(save, "score = \"lots\"\n").unwrap();
+    let opening = board(&args, &[], 9);
+    let mut term = spawn_in(&sandbox, &args);
+    expect_mini_board(&term, &opening, "a new game");
+    quit(&mut term);
+    let stderr = term.stderr();
+    assert!(
+        stderr.contains("cannot be resumed (not a clines saved game)")
+            && stderr.contains("a new game starts"),
+        "{stderr}"
+    );
+    let mut aside = save.clone().into_os_string();
+    aside.push(".bad");
+    assert_eq!(
+        std::fs::read_to_string(aside).unwrap(),
+        "score = \"lots\"\n"
+    );
+}

@@ -169,6 +169,55 @@ mod tests {
     }
 
     #[test]
+    fn a_game_from_its_state_plays_on_the_same() {
+        for preview in [Preview::Off, Preview::Colors, Preview::Cells] {
+            let (mut game, _) = Game::with_preview(Rules::default(), preview, 11);
+            for _ in 0..5 {
+                let (from, to) = legal_moves(&game)[0];
+                game.play(from, to).unwrap();
+            }
+            let mut copy = Game::from_state(game.state()).unwrap();
+            assert_eq!(copy.undoable(), 0);
+            assert_eq!(copy.state(), game.state());
+            for _ in 0..5 {
+                let (from, to) = legal_moves(&game)[0];
+                assert_eq!(copy.play(from, to), game.play(from, to));
+            }
+            assert_eq!(copy.state(), game.state());
+        }
+    }
+
+    #[test]
+    fn impossible_states_are_refused() {
+        let (game, _) = Game::with_preview(Rules::default(), Preview::Cells, 12);
+        let state = game.state();
+        let refused = |change: &dyn Fn(&mut crate::game::GameState), says: &str| {
+            let mut bad = state.clone();
+            change(&mut bad);
+            let error = Game::from_state(bad).unwrap_err();
+            assert!(error.contains(says), "{error:?} lacks {says:?}");
+        };
+        refused(&|s| s.cells.pop().map(drop).unwrap_or(()), "80 cells");
+        refused(&|s| s.cells[0] = 6, "colour 6");
+        refused(&|s| s.rules.width = 0, "width");
+        refused(&|s| s.plan = None, "no planned throw");
+        refused(
+            &|s| s.plan.as_mut().unwrap().pop().map(drop).unwrap_or(()),
+            "2 planned",
+        );
+        refused(
+            &|s| s.plan.as_mut().unwrap()[0].color = 0,
+            "planned colour 0",
+        );
+        refused(
+            &|s| s.plan.as_mut().unwrap()[0].pos = Some(Pos::new(9, 0)),
+            "planned cell 9 0",
+        );
+        refused(&|s| s.preview = Preview::Off, "without a preview");
+        assert!(Game::from_state(state).is_ok());
+    }
+
+    #[test]
     fn undo_takes_back_the_end_of_the_game() {
         let rules = Rules {
             width: 3,

@@ -329,6 +329,10 @@ impl App {
     pub fn act(&mut self, action: Action, now: Instant) {
         match action {
             Action::Quit => self.end(Ending::Quit),
+            // Saving takes the game as the engine has it, animation or not.
+            Action::SaveQuit if self.overlay == Overlay::None && !self.animation.over() => {
+                self.end(Ending::Saved);
+            }
             Action::Repaint => self.requests.repaint = true,
             Action::Suspend => self.requests.suspend = true,
             // An overlay takes the next key at once, animation or not.
@@ -393,7 +397,12 @@ impl App {
             }
             Action::NewGame if self.game.score() > 0 => self.overlay = Overlay::ConfirmNewGame,
             Action::NewGame => self.requests.new_game = true,
-            Action::Quit | Action::Repaint | Action::Suspend | Action::Autoplay | Action::Help => {}
+            Action::Quit
+            | Action::Repaint
+            | Action::Suspend
+            | Action::Autoplay
+            | Action::Help
+            | Action::SaveQuit => {}
         }
     }
 
@@ -416,12 +425,32 @@ impl App {
             return;
         }
         self.live.mark_undone();
-        self.live.set_score(self.game.score());
         self.assist.autoplay = false;
         self.assist.forget_pending();
         self.input.selected = None;
+        self.show_engine();
+    }
+
+    /// Shows the board, score and plan as the engine has them, at once.
+    fn show_engine(&mut self) {
+        self.live.set_score(self.game.score());
         self.animation.show(self.game.board(), self.game.score());
         self.planned = self.game.planned().to_vec();
+    }
+
+    /// A game resumed from a save: shown as it stands, no opening replayed;
+    /// `assisted` when help was used before it was saved.
+    pub fn resumed(mut self, assisted: bool) -> App {
+        self.show_engine();
+        if assisted {
+            self.live.mark_assisted();
+        }
+        self
+    }
+
+    /// The game as the engine has it.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// Starts or stops autoplay. Stopping drops its unanswered request and

@@ -4,7 +4,7 @@
 //! how large it must be.
 
 use super::frame::{Frame, Ink};
-use super::input::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, UNDO_KEY};
+use super::input::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 use super::view;
 
 /// Columns of the key names; longer names take a row of their own.
@@ -28,6 +28,7 @@ pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
         (AUTOPLAY_KEY, "autoplay on or off"),
         (UNDO_KEY, "take back a move"),
         (NEW_GAME_KEY, "new game"),
+        (SAVE_KEY, "save, quit; resume later"),
         (QUIT_KEY, "quit"),
     ];
     for (key, meaning) in game_keys {
@@ -127,8 +128,8 @@ mod tests {
     fn every_key_is_listed() {
         let lines = lines(&DEFAULT, 5);
         for key in [
-            "arrows", "h j k l", "space", "click", "?", "a", "u", "n", "q", "Ctrl-C", "Ctrl-L",
-            "Ctrl-Z", "F1",
+            "arrows", "h j k l", "space", "click", "?", "a", "u", "n", "s", "q", "Ctrl-C",
+            "Ctrl-L", "Ctrl-Z", "F1",
         ] {
             let listed = lines.iter().any(|l| l.starts_with(&format!("{key:8}")));
             assert!(listed, "{key:?} missing from {lines:?}");

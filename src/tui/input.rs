@@ -48,6 +48,8 @@ pub enum Action {
     NewGame,
     /// Show the keys and the scoring rule until the next key.
     Help,
+    /// Save the game to go on with next time, and quit.
+    SaveQuit,
     /// Any other key: ends a finished game, otherwise nothing.
     Other,
 }
@@ -103,6 +105,9 @@ pub const AUTOPLAY_KEY: char = 'a';
 pub const UNDO_KEY: char = 'u';
 /// The key that starts a new game, unless it is one of the `-C` keys.
 pub const NEW_GAME_KEY: char = 'n';
+/// The key that saves the game and quits, unless it is one of the `-C`
+/// keys.
+pub const SAVE_KEY: char = 's';
 
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys.
@@ -119,6 +124,7 @@ fn char_action(ch: char, keys: &[char; 5]) -> Action {
             AUTOPLAY_KEY => Action::Autoplay,
             UNDO_KEY => Action::Undo,
             NEW_GAME_KEY => Action::NewGame,
+            SAVE_KEY => Action::SaveQuit,
             _ => Action::Other,
         },
     }
@@ -211,6 +217,7 @@ mod tests {
         assert_eq!(action_for(&plain('a'), &keys), Some(Action::Act));
         assert_eq!(action_for(&plain('u'), &DEFAULT), Some(Action::Undo));
         assert_eq!(action_for(&plain('n'), &DEFAULT), Some(Action::NewGame));
+        assert_eq!(action_for(&plain('s'), &DEFAULT), Some(Action::SaveQuit));
         let keys = ['n', 'u', 'k', 'l', ' '];
         assert_eq!(
             action_for(&plain('n'), &keys),

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::Appearance;
 use crate::game::{Game, Preview, Rules};
-use crate::records::Store;
+use crate::records::{SaveSlot, SavedGame, Store};
 
 use app::{App, Live};
 use event::Message;
@@ -58,6 +58,11 @@ pub struct PlayConfig {
     pub appearance: Appearance,
     /// Whether and where the record is kept.
     pub records: RecordKeeping,
+    /// Where a game of these rules is saved to go on with later; `None`
+    /// when there is no place for it.
+    pub saves: Option<SaveSlot>,
+    /// Whether to go on with a saved game, if there is one (not `--new`).
+    pub resume: bool,
     /// Whether the built-in player starts playing at once (the autoplay key
     /// toggles it either way).
     pub autoplay: bool,
@@ -92,6 +97,8 @@ pub enum Ending {
     Panic,
     /// Reading or writing the terminal failed (it may have been closed).
     TerminalLost,
+    /// The player saved the game to go on with next time (`s`).
+    Saved,
 }
 
 /// The result of a finished game.
@@ -157,8 +164,27 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let color = view::use_color(config.appearance.mode);
     let style = view::Style::new(&config.appearance, rules.colors, color);
     let records = board_records(&config.records);
-    let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
-    let mut app = App::new(
+    let saved = match &config.saves {
+        Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
+            // Before the screen changes, so that it stays in sight.
+            let _ = writeln!(io::stderr(), "clines: {bad}");
+            None
+        }),
+        _ => None,
+    };
+    let resumed = saved.and_then(|saved| {
+        Game::from_state(saved.state)
+            .ok()
+            .map(|game| (game, saved.assisted))
+    });
+    let (game, opening, assisted) = match resumed {
+        Some((game, assisted)) => (game, Vec::new(), Some(assisted)),
+        None => {
+            let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
+            (game, opening, None)
+        }
+    };
+    let app = App::new(
         game,
         opening,
         style,
@@ -168,6 +194,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
+    let mut app = match assisted {
+        Some(assisted) => app.resumed(assisted),
+        None => app,
+    };
 
     let session = Arc::new(Session {
         live: app.live(),
@@ -190,8 +220,12 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut suspend = || guard.suspend();
     let mut seed = config.seed;
     let mut new_game = |app: &mut App| {
-        // The game that ends keeps its record as if it had been quit.
+        // The game that ends keeps its record as if it had been quit, and
+        // its save goes.
         let _ = keep_record(&session);
+        if let Some(slot) = &config.saves {
+            let _ = slot.remove();
+        }
         seed = seed.wrapping_add(1);
         let (game, opening) = Game::with_preview(rules, config.preview, seed);
         app.restart(
@@ -214,6 +248,12 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     );
     signals.close();
     drop(guard);
+    let ending = result
+        .as_ref()
+        .map_or(Ending::TerminalLost, |&ending| ending);
+    if let Some(slot) = &config.saves {
+        keep_game(slot, &app, ending);
+    }
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -236,6 +276,50 @@ fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
 /// Printed instead of saving when a move was taken back.
 const UNDONE: &str = "No record kept: a move was taken back in this game.";
+
+/// Saves the game to go on with next time when it was left unfinished on
+/// purpose (the save key) or by the terminal closing; any other ending
+/// removes the save, as the game is over. Says what became of it.
+fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
+    let left = matches!(
+        ending,
+        Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
+    );
+    let game = app.game();
+    let live = app.live();
+    let outcome = if left && !game.is_over() {
+        let saved = SavedGame {
+            state: game.state(),
+            assisted: live.assisted() || live.undone(),
+        };
+        slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
+            format!(
+                "clines: the game could not be saved in {}: {e}",
+                slot.path().display()
+            )
+        })
+    } else {
+        slot.remove().map(|()| None).map_err(|e| {
+            format!(
+                "clines: the saved game {} could not be removed: {e}",
+                slot.path().display()
+            )
+        })
+    };
+    // The terminal may be gone (SIGHUP): failed writes are ignored.
+    match outcome {
+        Ok(Some(notice)) => {
+            let _ = writeln!(io::stdout(), "{notice}");
+        }
+        Ok(None) => {}
+        Err(problem) => {
+            let _ = writeln!(io::stderr(), "{problem}");
+        }
+    }
+}
+
+/// Printed when the game was saved.
+const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
 
 /// What every way out of a game needs, shared with the panic hook.
 #[derive(Debug)]
