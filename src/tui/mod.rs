@@ -162,43 +162,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         return Err(Error::TooSmall(too_small.to_string()));
     }
     let color = view::use_color(config.appearance.mode);
-    let style = view::Style::new(&config.appearance, rules.colors, color);
-    let records = board_records(&config.records);
-    let saved = match &config.saves {
-        Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
-            // Before the screen changes, so that it stays in sight.
-            let _ = writeln!(io::stderr(), "clines: {bad}");
-            None
-        }),
-        _ => None,
-    };
-    let resumed = saved.and_then(|saved| {
-        Game::from_state(saved.state)
-            .ok()
-            .map(|game| (game, saved.assisted))
-    });
-    let (game, opening, assisted) = match resumed {
-        Some((game, assisted)) => (game, Vec::new(), Some(assisted)),
-        None => {
-            let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
-            (game, opening, None)
-        }
-    };
-    let app = App::new(
-        game,
-        opening,
-        style,
-        config.appearance.keys,
-        records,
-        (cols, rows),
-        Instant::now(),
-    )
-    .with_autoplay(config.autoplay, config.autoplay_delay);
-    let mut app = match assisted {
-        Some(assisted) => app.resumed(assisted),
-        None => app,
-    };
-
+    let mut app = first_game(&config, color, (cols, rows));
     let session = Arc::new(Session {
         live: app.live(),
         records: config.records,
@@ -261,6 +225,47 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
             end_session(&session, Ending::TerminalLost);
             Err(Error::Io(e))
         }
+    }
+}
+
+/// The app for the session's first game: the saved game of these rules,
+/// unless `--new` was given or there is none (a save that cannot be used
+/// is reported and set aside), else a new game.
+fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
+    let rules = config.rules;
+    let saved = match &config.saves {
+        Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
+            // Before the screen changes, so that it stays in sight.
+            let _ = writeln!(io::stderr(), "clines: {bad}");
+            None
+        }),
+        _ => None,
+    };
+    let resumed = saved.and_then(|saved| {
+        Game::from_state(saved.state)
+            .ok()
+            .map(|game| (game, saved.assisted))
+    });
+    let (game, opening, assisted) = match resumed {
+        Some((game, assisted)) => (game, Vec::new(), Some(assisted)),
+        None => {
+            let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
+            (game, opening, None)
+        }
+    };
+    let app = App::new(
+        game,
+        opening,
+        view::Style::new(&config.appearance, rules.colors, color),
+        config.appearance.keys,
+        board_records(&config.records),
+        size,
+        Instant::now(),
+    )
+    .with_autoplay(config.autoplay, config.autoplay_delay);
+    match assisted {
+        Some(assisted) => app.resumed(assisted),
+        None => app,
     }
 }
 
