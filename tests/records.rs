@@ -138,7 +138,11 @@ fn processes_saving_at_once_keep_the_higher() {
     let children: Vec<_> = (0..2)
         .map(|parity| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["concurrent_save_child", "--exact", "--test-threads=1"])
+                .args([
+                    "records::concurrent_save_child",
+                    "--exact",
+                    "--test-threads=1",
+                ])
                 .env(CHILD_DIR, home.path())
                 .env(CHILD_PARITY, parity.to_string())
                 .stdout(Stdio::piped())

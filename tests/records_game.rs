@@ -3,7 +3,7 @@
 //! with the mouse until it scores, then ended by a key or a real signal.
 //! Each test has its own temporary score directory.
 
-mod pty;
+use crate::pty;
 
 use std::collections::VecDeque;
 use std::fs;
