@@ -132,7 +132,7 @@ pub(super) fn read_record(path: &Path, kind: Kind) -> Result<Option<Record>, Ski
     let file = match file {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(SkipReason::Symlink),
+        Err(e) if refused_symlink(&e) => return Err(SkipReason::Symlink),
         Err(e) => return Err(SkipReason::Unreadable(e)),
     };
     let metadata = file.metadata().map_err(SkipReason::Unreadable)?;
@@ -153,6 +153,12 @@ pub(super) fn read_record(path: &Path, kind: Kind) -> Result<Option<Record>, Ski
         Kind::Cscore => parse_cscore(&bytes),
     }
     .map(Some)
+}
+
+/// Whether opening with `O_NOFOLLOW` failed because the path is a symlink:
+/// `ELOOP` on Linux and most systems, `EMLINK` on FreeBSD.
+fn refused_symlink(error: &io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
 }
 
 /// A `<user>.toml` record: TOML with an unsigned `score` and `set_at`.
@@ -218,6 +224,16 @@ fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
 mod tests {
     use super::*;
     use crate::records::test_util::cscore_bytes;
+
+    #[test]
+    fn a_symlink_refused_by_any_system_is_a_symlink() {
+        for errno in [libc::ELOOP, libc::EMLINK] {
+            assert!(refused_symlink(&io::Error::from_raw_os_error(errno)));
+        }
+        for errno in [libc::ENOENT, libc::EACCES, libc::ENOTDIR] {
+            assert!(!refused_symlink(&io::Error::from_raw_os_error(errno)));
+        }
+    }
 
     #[test]
     fn cscore_formats() {
