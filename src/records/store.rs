@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::format::{self, Kind, Record, SkipReason, Skipped, read_record};
+use super::format::{self, Kind, Record, SkipReason, Skipped, read_record, record_name};
 use super::hi_line::BoardRecords;
 use super::lookup::{NO_DIRECTORY, score_dir};
 use super::scan::scan;
@@ -214,6 +214,7 @@ impl Store {
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
         let dir = self.dir().ok_or(SaveError::NoDirectory)?;
         let lock = DirLock::acquire(dir)?;
+        lock.remove_stale_temps();
         let outcome = judge(score, self.standing(dir)?);
         if let SaveOutcome::Saved { .. } = outcome {
             let target = self.file(dir, Kind::Toml);
@@ -222,8 +223,7 @@ impl Store {
                     path: target.clone(),
                     source,
                 })?;
-            let temp_prefix = format!(".{}.toml", self.user);
-            replace_atomically(&lock, &temp_prefix, &target, text.as_bytes())?;
+            replace_atomically(&lock, &target, text.as_bytes())?;
         }
         Ok(outcome)
     }
@@ -314,6 +314,24 @@ impl DirLock {
         })
     }
 
+    /// Removes the temporary files of saves that were interrupted (a game
+    /// killed mid-save). Every save writes and renames its temporary file
+    /// while holding this lock, and the lock dies with its holder; so while
+    /// we hold it, any temporary file there belongs to a save that can no
+    /// longer finish, whatever its process id says and on whatever machine
+    /// it ran. Best effort: what cannot be removed (another user's file in
+    /// a sticky directory) is left for its owner's next save.
+    fn remove_stale_temps(&self) {
+        let Ok(listing) = fs::read_dir(&self.path) else {
+            return;
+        };
+        for item in listing.flatten() {
+            if item.file_name().to_str().is_some_and(is_temp_name) {
+                let _ = fs::remove_file(item.path());
+            }
+        }
+    }
+
     /// Flushes the directory, so that a rename in it survives a crash.
     fn sync(&self) -> Result<(), SaveError> {
         self.dir
@@ -323,16 +341,11 @@ impl DirLock {
 }
 
 /// Replaces `target` in the locked directory with a file holding `bytes`:
-/// a temporary file (named from `temp_prefix`) is written and fsynced, then
-/// renamed over `target`, which replaces a planted symlink rather than
-/// writing through it, then the directory is fsynced.
-fn replace_atomically(
-    lock: &DirLock,
-    temp_prefix: &str,
-    target: &Path,
-    bytes: &[u8],
-) -> Result<(), SaveError> {
-    let temp = write_temp(&lock.path, temp_prefix, bytes)?;
+/// a temporary file is written and fsynced, then renamed over `target`,
+/// which replaces a planted symlink rather than writing through it, then
+/// the directory is fsynced.
+fn replace_atomically(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    let temp = write_temp(lock, target, bytes)?;
     if let Err(e) = fs::rename(&temp, target) {
         // Best effort: the temporary file is ours and useless now.
         let _ = fs::remove_file(&temp);
@@ -341,14 +354,16 @@ fn replace_atomically(
     lock.sync()
 }
 
-/// Writes `bytes` to a new file `<temp_prefix>.<pid>.<n>.tmp` in `dir`,
-/// fsynced, and returns its path. Created exclusively and without following
-/// symlinks, so nothing planted under its name is written through.
-fn write_temp(dir: &Path, temp_prefix: &str, bytes: &[u8]) -> Result<PathBuf, SaveError> {
+/// Writes `bytes` to a new temporary file for `target` in the locked
+/// directory ([`temp_name`]), fsynced, and returns its path. Created
+/// exclusively and without following symlinks, so nothing planted under
+/// its name is written through.
+fn write_temp(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<PathBuf, SaveError> {
+    let target_name = target.file_name().unwrap_or_default().to_string_lossy();
     let pid = std::process::id();
     loop {
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{temp_prefix}.{pid}.{n}.tmp"));
+        let path = lock.path.join(temp_name(&target_name, pid, n));
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -370,6 +385,30 @@ fn write_temp(dir: &Path, temp_prefix: &str, bytes: &[u8]) -> Result<PathBuf, Sa
             }
         };
     }
+}
+
+/// The temporary file for `target_name` written by process `pid` as its
+/// `n`th: `.<target_name>.<pid>.<n>.tmp`, hidden from the scan.
+fn temp_name(target_name: &str, pid: u32, n: u32) -> String {
+    format!(".{target_name}.{pid}.{n}.tmp")
+}
+
+/// Whether `name` is a [`temp_name`] for some user's record file.
+fn is_temp_name(name: &str) -> bool {
+    let Some(inner) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let mut parts = inner.rsplitn(3, '.');
+    let (Some(n), Some(pid), Some(target)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    number(n)
+        && number(pid)
+        && record_name(target).is_some_and(|(user, _)| check_user_name(user).is_ok())
 }
 
 /// The higher of two optional records.
@@ -395,6 +434,49 @@ mod tests {
         cscore_bytes, entry, permissions_apply, store, temp_dir, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
+
+    #[test]
+    fn temp_names() {
+        assert!(is_temp_name(&temp_name("alice.toml", 12, 0)));
+        assert!(is_temp_name(".bob.cscore.1.22.tmp"));
+        for name in [
+            "alice.toml",
+            ".alice.toml",
+            ".alice.toml.1.tmp",
+            ".alice.toml.x.1.tmp",
+            ".alice.toml.1..tmp",
+            ".alice.txt.1.2.tmp",
+            ".a b.toml.1.2.tmp",
+            "..toml.1.2.tmp",
+            "alice.toml.1.2.tmp",
+        ] {
+            assert!(!is_temp_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_save_removes_the_temporary_files_of_interrupted_saves() {
+        let dir = temp_dir();
+        let stale = [".alice.toml.4000000.0.tmp", ".bob.toml.1.7.tmp"];
+        let kept = [".alice.toml.notes", "alice.tmp", ".config.tmp"];
+        for name in stale.iter().chain(&kept) {
+            fs::write(dir.path().join(name), "score = 1\nset_at = 1\n").unwrap();
+        }
+        let alice = store(dir.path(), "alice");
+        alice.save(3).unwrap();
+        // Also when nothing is written.
+        fs::write(dir.path().join(stale[1]), "").unwrap();
+        assert_eq!(alice.save(2).unwrap(), SaveOutcome::NotBeaten { record: 3 });
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|item| item.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let mut expected: Vec<_> = kept.iter().map(|name| name.to_string()).collect();
+        expected.push("alice.toml".to_string());
+        expected.sort();
+        assert_eq!(names, expected);
+    }
 
     #[test]
     fn judging_a_score() {
