@@ -61,15 +61,20 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List { score_dir } => {
-            let listing = records::list(score_dir.as_deref());
-            for warning in &listing.warnings {
-                report(&format!("clines: {warning}"));
+        Command::List { score_dir } => match records::list(score_dir.as_deref()) {
+            Ok(listing) => {
+                for warning in &listing.warnings {
+                    report(&format!("clines: {warning}"));
+                }
+                // `clines -l | head` closing the pipe early is not an error.
+                let _ = io::stdout().write_all(listing.text.as_bytes());
+                ExitCode::SUCCESS
             }
-            // `clines -l | head` closing the pipe early is not an error.
-            let _ = io::stdout().write_all(listing.text.as_bytes());
-            ExitCode::SUCCESS
-        }
+            Err(e) => {
+                report(&format!("clines: {e}"));
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 //! directory, and two processes of the same user saving at once.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -60,9 +61,9 @@ fn list_shows_every_record_best_first_and_warns_about_bad_files() {
 
     let output = clines(home.path(), Some(&scores), &["-l"]);
     assert!(output.status.success(), "{output:?}");
-    let mut expected = String::from(" bob     \t700\n zed     \t500\n");
+    let mut expected = String::from("  bob     \t700\n  zed     \t500\n");
     if let Some(me) = &me {
-        expected.push_str(&format!("*{me:<8}\t42\n"));
+        expected.push_str(&format!("* {me:<8}\t42\n"));
     }
     assert_eq!(text(&output.stdout), expected);
     let stderr = text(&output.stderr);
@@ -78,7 +79,7 @@ fn list_shows_every_record_best_first_and_warns_about_bad_files() {
 }
 
 #[test]
-fn list_without_records_prints_nothing() {
+fn list_without_records_says_so() {
     let home = tempfile::tempdir().unwrap();
     let empty = home.path().join("empty");
     fs::create_dir(&empty).unwrap();
@@ -87,9 +88,51 @@ fn list_without_records_prints_nothing() {
         let output = clines(home.path(), Some(dir), &["-l"]);
         assert!(output.status.success(), "{output:?}");
         assert_eq!(text(&output.stdout), "");
-        assert_eq!(text(&output.stderr), "");
+        assert_eq!(
+            text(&output.stderr),
+            format!("clines: no records yet in {}\n", dir.display())
+        );
     }
     assert!(!missing.exists(), "listing creates no directory");
+}
+
+#[test]
+fn list_fails_when_the_score_directory_cannot_be_read() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("file");
+    fs::write(&file, "").unwrap();
+    let output = clines(home.path(), Some(&file), &["-l"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "clines: the score directory {} is not a directory\n",
+            file.display()
+        )
+    );
+
+    let locked = home.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::write(locked.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads it anyway; the refusal is checked where permissions apply.
+    let applies = fs::read_dir(&locked).is_err();
+    let output = clines(home.path(), Some(&locked), &["-l"]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    if applies {
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.starts_with(&format!(
+                "clines: cannot read the score directory {}: ",
+                locked.display()
+            )),
+            "{stderr}"
+        );
+    } else {
+        assert_eq!(text(&output.stdout), "  amy     \t9\n");
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -97,11 +140,16 @@ fn list_without_records_prints_nothing() {
 fn list_falls_back_to_the_data_directory() {
     let home = tempfile::tempdir().unwrap();
     let data = home.path().join("data").join("clines");
-    fs::create_dir_all(&data).unwrap();
+    let scores = data.join("scores");
+    fs::create_dir_all(&scores).unwrap();
+    fs::write(scores.join("bob.toml"), "score = 12\nset_at = 1\n").unwrap();
+    // Where earlier versions kept records: still read, never reported.
     fs::write(data.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    fs::write(data.join("notes.toml"), "title = \"mine\"\n").unwrap();
     let output = clines(home.path(), None, &["-l"]);
     assert!(output.status.success(), "{output:?}");
-    assert_eq!(text(&output.stdout), " amy     \t9\n");
+    assert_eq!(text(&output.stdout), "  bob     \t12\n  amy     \t9\n");
+    assert_eq!(text(&output.stderr), "");
 }
 
 /// Not a test on its own: the role of each child process in
@@ -170,5 +218,8 @@ fn processes_saving_at_once_keep_the_higher() {
         .collect();
     assert_eq!(names, ["alice.toml"], "temporary files left behind");
     let output = clines(home.path(), Some(&scores), &["-l"]);
-    assert_eq!(text(&output.stdout), format!(" alice   \t{}\n", 2 * ROUNDS));
+    assert_eq!(
+        text(&output.stdout),
+        format!("  alice   \t{}\n", 2 * ROUNDS)
+    );
 }

@@ -312,7 +312,7 @@ fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
     check_exit(&mut term, &["New record saved!"], score);
     let file = record_file(&sandbox);
     assert_eq!(stored_score(&file), score);
-    assert_eq!(listing(&sandbox), format!("*{:<8}\t{score}\n", user()));
+    assert_eq!(listing(&sandbox), format!("* {:<8}\t{score}\n", user()));
 
     let saved = fs::read(&file).expect("the record");
     let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
@@ -406,7 +406,7 @@ fn another_users_higher_record_is_shown_and_kept() {
     check_exit(&mut term, &["New personal record saved!"], score);
     assert_eq!(
         listing(&sandbox),
-        format!(" zed     \t100000\n*{:<8}\t{score}\n", user())
+        format!("  zed     \t100000\n* {:<8}\t{score}\n", user())
     );
     assert_eq!(fs::read(&other).expect("zed's record"), cscore);
 

@@ -24,8 +24,8 @@ mod user;
 
 pub use format::{Record, SkipReason, Skipped};
 pub use hi_line::{BoardRecords, HiLine};
-pub use lookup::{SCORE_DIR_ENV, resolve_score_dir, score_dir};
-pub use scan::{Entry, Listing, Scan, format_listing, list, list_dir, scan};
+pub use lookup::{SCORE_DIR_ENV, ScoreDir, resolve_score_dir, score_dir};
+pub use scan::{Entry, ListError, Listing, Scan, format_listing, list, list_dir, scan, scan_all};
 pub use store::{SaveError, SaveOutcome, Store};
 pub use user::{UserError, check_user_name, current_user};
 

@@ -2,12 +2,13 @@
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::format::{SkipReason, Skipped, read_record, record_name};
-use super::lookup::{NO_DIRECTORY, score_dir};
+use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
 use super::user::{check_user_name, current_user};
 
 /// One user's best record, for the listing and the board.
@@ -32,52 +33,94 @@ pub struct Scan {
 /// `<user>.cscore` per user. A missing directory has no records. Files
 /// starting with `.` (our temporary files) and other extensions are ignored.
 pub fn scan(dir: &Path) -> io::Result<Scan> {
-    let mut scan = Scan::default();
-    let listing = match fs::read_dir(dir) {
-        Ok(listing) => listing,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(scan),
-        Err(e) => return Err(e),
-    };
-    let mut best: BTreeMap<String, u64> = BTreeMap::new();
-    for item in listing {
-        let item = item?;
-        // Users are ASCII names, so a name that is not UTF-8 is no record.
-        let Some(name) = item.file_name().to_str().map(str::to_string) else {
-            continue;
-        };
-        let Some((user, kind)) = record_name(&name) else {
-            continue;
-        };
-        let path = item.path();
-        if check_user_name(user).is_err() {
-            scan.skipped.push(Skipped {
-                path,
-                reason: SkipReason::BadName,
-            });
-            continue;
-        }
-        match read_record(&path, kind) {
-            Ok(None) => {}
-            Ok(Some(record)) => {
-                let score = best.entry(user.to_string()).or_default();
-                *score = (*score).max(record.score);
-            }
-            Err(reason) => scan.skipped.push(Skipped { path, reason }),
-        }
-    }
-    scan.entries = best
-        .into_iter()
-        .map(|(user, score)| Entry { user, score })
-        .collect();
-    // The map gave name order; a stable sort keeps it among equal scores.
-    scan.entries.sort_by_key(|entry| Reverse(entry.score));
-    scan.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(scan)
+    let mut found = Found::default();
+    found.read(dir)?;
+    Ok(found.into_scan())
 }
 
-/// The `clines -l` text: one line per entry, `*` before `current_user`
-/// (a space before others), the name padded to 8 columns (never cut), a
-/// tab and the score. Entries are printed in the order given.
+/// [`scan`] of the score directory, with the records of the legacy
+/// directory added (see [`ScoreDir::legacy`]): its files that are not
+/// usable records are not reported, nor is a failure to read it.
+pub fn scan_all(dir: &ScoreDir) -> io::Result<Scan> {
+    let mut found = Found::default();
+    found.read(&dir.path)?;
+    if let Some(legacy) = &dir.legacy {
+        let mut quiet = Found {
+            best: std::mem::take(&mut found.best),
+            skipped: Vec::new(),
+        };
+        // Whatever was read before a failure still counts.
+        let _ = quiet.read(legacy);
+        found.best = quiet.best;
+    }
+    Ok(found.into_scan())
+}
+
+/// The records read so far, by user, and the files left out.
+#[derive(Default)]
+struct Found {
+    /// Each user's best score.
+    best: BTreeMap<String, u64>,
+    /// Files that looked like records but could not be used.
+    skipped: Vec<Skipped>,
+}
+
+impl Found {
+    /// Adds the records in `dir`; a missing directory has none.
+    fn read(&mut self, dir: &Path) -> io::Result<()> {
+        let listing = match fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        for item in listing {
+            let item = item?;
+            // Users are ASCII names, so a name that is not UTF-8 is no record.
+            let Some(name) = item.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            let Some((user, kind)) = record_name(&name) else {
+                continue;
+            };
+            let path = item.path();
+            if check_user_name(user).is_err() {
+                self.skipped.push(Skipped {
+                    path,
+                    reason: SkipReason::BadName,
+                });
+                continue;
+            }
+            match read_record(&path, kind) {
+                Ok(None) => {}
+                Ok(Some(record)) => {
+                    let score = self.best.entry(user.to_string()).or_default();
+                    *score = (*score).max(record.score);
+                }
+                Err(reason) => self.skipped.push(Skipped { path, reason }),
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries best first, ties by name, and the skipped files by path.
+    fn into_scan(self) -> Scan {
+        let mut entries: Vec<Entry> = self
+            .best
+            .into_iter()
+            .map(|(user, score)| Entry { user, score })
+            .collect();
+        // The map gave name order; a stable sort keeps it among equal scores.
+        entries.sort_by_key(|entry| Reverse(entry.score));
+        let mut skipped = self.skipped;
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        Scan { entries, skipped }
+    }
+}
+
+/// The `clines -l` text: one line per entry, as the original prints it:
+/// `*` before `current_user` (a space before others), a space, the name
+/// padded to 8 columns (never cut), a tab and the score. Entries are
+/// printed in the order given.
 pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
     entries
         .iter()
@@ -87,7 +130,7 @@ pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
             } else {
                 ' '
             };
-            format!("{mark}{:<8}\t{}\n", entry.user, entry.score)
+            format!("{mark} {:<8}\t{}\n", entry.user, entry.score)
         })
         .collect()
 }
@@ -97,37 +140,74 @@ pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
 pub struct Listing {
     /// For stdout: the records, best first; empty when there are none.
     pub text: String,
-    /// For stderr, one line each: files skipped, or why nothing could be read.
+    /// For stderr, one line each: the files skipped, and a note when there
+    /// are no records at all.
     pub warnings: Vec<String>,
 }
 
+/// Why `clines -l` cannot list the records.
+#[derive(Debug)]
+pub enum ListError {
+    /// No score directory is known.
+    NoDirectory,
+    /// The score directory is a file or something else.
+    NotADirectory(PathBuf),
+    /// Reading the score directory failed.
+    Unreadable {
+        /// The score directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for ListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListError::NoDirectory => write!(f, "{NO_DIRECTORY}"),
+            ListError::NotADirectory(path) => write!(
+                f,
+                "the score directory {} is not a directory",
+                path.display()
+            ),
+            ListError::Unreadable { path, source } => write!(
+                f,
+                "cannot read the score directory {}: {source}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ListError {}
+
 /// Lists every user's records in the score directory (see [`score_dir`]),
 /// marking the current user's when their name is known and safe.
-pub fn list(config_score_dir: Option<&Path>) -> Listing {
-    let Some(dir) = score_dir(config_score_dir) else {
-        return Listing {
-            text: String::new(),
-            warnings: vec![NO_DIRECTORY.to_string()],
-        };
-    };
+pub fn list(config_score_dir: Option<&Path>) -> Result<Listing, ListError> {
+    let dir = score_dir(config_score_dir).ok_or(ListError::NoDirectory)?;
     list_dir(&dir, current_user().ok().as_deref())
 }
 
 /// [`list`] for a given directory and user.
-pub fn list_dir(dir: &Path, current_user: Option<&str>) -> Listing {
-    match scan(dir) {
-        Ok(scan) => Listing {
-            text: format_listing(&scan.entries, current_user),
-            warnings: scan.skipped.iter().map(Skipped::to_string).collect(),
-        },
-        Err(e) => Listing {
-            text: String::new(),
-            warnings: vec![format!(
-                "cannot read the score directory {}: {e}",
-                dir.display()
-            )],
-        },
+pub fn list_dir(dir: &ScoreDir, current_user: Option<&str>) -> Result<Listing, ListError> {
+    let scan = scan_all(dir).map_err(|source| {
+        if source.raw_os_error() == Some(libc::ENOTDIR) {
+            ListError::NotADirectory(dir.path.clone())
+        } else {
+            ListError::Unreadable {
+                path: dir.path.clone(),
+                source,
+            }
+        }
+    })?;
+    let mut warnings: Vec<String> = scan.skipped.iter().map(Skipped::to_string).collect();
+    if scan.entries.is_empty() {
+        warnings.push(format!("no records yet in {}", dir.path.display()));
     }
+    Ok(Listing {
+        text: format_listing(&scan.entries, current_user),
+        warnings,
+    })
 }
 
 #[cfg(test)]
@@ -148,9 +228,9 @@ mod tests {
         ];
         assert_eq!(
             format_listing(&entries, Some("al")),
-            " zoe     \t900\n*al      \t35\n bartholomew\t35\n eightchr\t0\n"
+            "  zoe     \t900\n* al      \t35\n  bartholomew\t35\n  eightchr\t0\n"
         );
-        assert_eq!(format_listing(&entries[..1], None), " zoe     \t900\n");
+        assert_eq!(format_listing(&entries[..1], None), "  zoe     \t900\n");
         assert_eq!(format_listing(&[], Some("al")), "");
     }
 
@@ -252,17 +332,20 @@ mod tests {
     #[test]
     fn listing_a_directory() {
         let dir = temp_dir();
-        assert!(
-            list_dir(&dir.path().join("missing"), Some("al"))
-                .text
-                .is_empty()
+        let missing = ScoreDir::new(dir.path().join("missing"));
+        let listing = list_dir(&missing, Some("al")).unwrap();
+        assert!(listing.text.is_empty());
+        assert_eq!(
+            listing.warnings,
+            [format!("no records yet in {}", missing.path.display())]
         );
-        assert!(!dir.path().join("missing").exists());
+        assert!(!missing.path.exists());
+        let here = ScoreDir::new(dir.path());
         write_toml(dir.path(), "al", 3);
         write_toml(dir.path(), "zed", 30);
         fs::write(dir.path().join("x.toml"), "nonsense").unwrap();
-        let listing = list_dir(dir.path(), Some("al"));
-        assert_eq!(listing.text, " zed     \t30\n*al      \t3\n");
+        let listing = list_dir(&here, Some("al")).unwrap();
+        assert_eq!(listing.text, "  zed     \t30\n* al      \t3\n");
         assert_eq!(listing.warnings.len(), 1);
         assert!(
             listing.warnings[0].contains("x.toml"),
@@ -270,13 +353,44 @@ mod tests {
             listing.warnings
         );
 
-        let file = dir.path().join("al.toml");
-        let listing = list_dir(&file, None);
-        assert!(listing.text.is_empty());
-        assert!(
-            listing.warnings[0].starts_with("cannot read the score directory"),
-            "{:?}",
-            listing.warnings
+        let file = ScoreDir::new(dir.path().join("al.toml"));
+        let error = list_dir(&file, None).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "the score directory {} is not a directory",
+                file.path.display()
+            )
         );
+    }
+
+    #[test]
+    fn records_in_the_legacy_directory_are_read_quietly() {
+        let data = temp_dir();
+        let dir = ScoreDir {
+            path: data.path().join("scores"),
+            legacy: Some(data.path().to_path_buf()),
+        };
+        write_toml(data.path(), "old", 40);
+        write_toml(data.path(), "both", 5);
+        // On macOS the config file shares the data directory.
+        fs::write(data.path().join("config.toml"), "width = 9\n").unwrap();
+        fs::create_dir(&dir.path).unwrap();
+        write_toml(&dir.path, "new", 20);
+        write_toml(&dir.path, "both", 9);
+        fs::write(dir.path.join("bad.toml"), "score =").unwrap();
+        let scan = scan_all(&dir).unwrap();
+        assert_eq!(
+            scan.entries,
+            [entry("old", 40), entry("new", 20), entry("both", 9)]
+        );
+        assert_eq!(scan.skipped.len(), 1, "{:?}", scan.skipped);
+        assert!(scan.skipped[0].path.ends_with("scores/bad.toml"));
+        // Only the score directory itself must be readable.
+        let gone = ScoreDir {
+            path: dir.path.clone(),
+            legacy: Some(data.path().join("missing")),
+        };
+        assert_eq!(scan_all(&gone).unwrap().entries.len(), 2);
     }
 }

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::format::{self, Kind, Record, SkipReason, Skipped, read_record, record_name};
 use super::hi_line::BoardRecords;
-use super::lookup::{NO_DIRECTORY, score_dir};
-use super::scan::scan;
+use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
 
@@ -63,6 +63,8 @@ pub enum SaveError {
         /// What went wrong.
         source: io::Error,
     },
+    /// The score directory's path names a file or something else.
+    NotADirectory(PathBuf),
     /// Another process held the directory's lock for too long.
     Locked {
         /// The score directory.
@@ -90,6 +92,11 @@ impl fmt::Display for SaveError {
                 path,
                 source,
             } => write!(f, "{action} {}: {source}", path.display()),
+            SaveError::NotADirectory(path) => write!(
+                f,
+                "the score directory {} exists but is not a directory",
+                path.display()
+            ),
             SaveError::Locked { path } => write!(
                 f,
                 "{} stayed locked by another game for {} s",
@@ -126,7 +133,7 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Save
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     /// The score directory, or `None` when none could be found.
-    dir: Option<PathBuf>,
+    dir: Option<ScoreDir>,
     /// The player; always a safe file name.
     user: String,
 }
@@ -137,9 +144,14 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 impl Store {
     /// The records of `user` in `dir`.
     pub fn new(dir: impl Into<PathBuf>, user: &str) -> Result<Store, UserError> {
+        Store::in_score_dir(ScoreDir::new(dir), user)
+    }
+
+    /// The records of `user` in `dir`, its legacy directory included.
+    pub fn in_score_dir(dir: ScoreDir, user: &str) -> Result<Store, UserError> {
         check_user_name(user)?;
         Ok(Store {
-            dir: Some(dir.into()),
+            dir: Some(dir),
             user: user.to_string(),
         })
     }
@@ -156,7 +168,7 @@ impl Store {
 
     /// The score directory, if one is known.
     pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
+        self.dir.as_ref().map(|dir| dir.path.as_path())
     }
 
     /// The player's name.
@@ -169,20 +181,29 @@ impl Store {
         dir.join(format!("{}.{}", self.user, kind.extension()))
     }
 
-    /// The player's record: the higher of `<user>.toml` and `<user>.cscore`.
-    /// A file that cannot be used is reported when the other gives nothing.
+    /// The player's record: the higher of `<user>.toml` and `<user>.cscore`,
+    /// in the score directory and the legacy one. A file in the score
+    /// directory that cannot be used is reported when no other file gives
+    /// a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
-        let Some(dir) = self.dir() else {
+        let Some(dir) = &self.dir else {
             return Ok(None);
         };
         let read = |kind| {
-            let path = self.file(dir, kind);
+            let path = self.file(&dir.path, kind);
             read_record(&path, kind).map_err(|reason| Skipped { path, reason })
         };
-        match (read(Kind::Toml), read(Kind::Cscore)) {
-            (Ok(a), Ok(b)) => Ok(higher(a, b)),
-            (Ok(Some(record)), Err(_)) | (Err(_), Ok(Some(record))) => Ok(Some(record)),
-            (Err(skipped), _) | (_, Err(skipped)) => Err(skipped),
+        let legacy = dir.legacy.as_deref().and_then(|legacy| {
+            let quietly = |kind| read_record(&self.file(legacy, kind), kind).unwrap_or_default();
+            higher(quietly(Kind::Toml), quietly(Kind::Cscore))
+        });
+        match (read(Kind::Toml), read(Kind::Cscore), legacy) {
+            (Ok(a), Ok(b), c) => Ok(higher(higher(a, b), c)),
+            (Ok(Some(record)), Err(_), c) | (Err(_), Ok(Some(record)), c) => {
+                Ok(higher(Some(record), c))
+            }
+            (_, _, Some(record)) => Ok(Some(record)),
+            (Err(skipped), _, None) | (_, Err(skipped), None) => Err(skipped),
         }
     }
 
@@ -190,8 +211,9 @@ impl Store {
     /// left out here; `clines -l` reports them.
     pub fn board_records(&self) -> BoardRecords {
         let entries = self
-            .dir()
-            .and_then(|dir| scan(dir).ok())
+            .dir
+            .as_ref()
+            .and_then(|dir| scan_all(dir).ok())
             .map(|scan| scan.entries)
             .unwrap_or_default();
         BoardRecords {
@@ -212,12 +234,12 @@ impl Store {
     /// atomically ([`replace_atomically`]), so a crash at any moment leaves
     /// either the old record or the new one.
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
-        let dir = self.dir().ok_or(SaveError::NoDirectory)?;
-        let lock = DirLock::acquire(dir)?;
+        let dir = self.dir.as_ref().ok_or(SaveError::NoDirectory)?;
+        let lock = DirLock::acquire(&dir.path)?;
         lock.remove_stale_temps();
         let outcome = judge(score, self.standing(dir)?);
         if let SaveOutcome::Saved { .. } = outcome {
-            let target = self.file(dir, Kind::Toml);
+            let target = self.file(&dir.path, Kind::Toml);
             let text =
                 format::toml_text(score, now_secs()).map_err(|source| SaveError::Encoding {
                     path: target.clone(),
@@ -229,32 +251,33 @@ impl Store {
     }
 
     /// The records a save is judged against, read under the lock.
-    fn standing(&self, dir: &Path) -> Result<Standing, SaveError> {
-        let own = self.stored_for_save(dir)?;
-        let everyone = scan(dir).map_err(io_error("reading the score directory", dir))?;
-        let others_best = everyone
-            .entries
-            .into_iter()
-            .filter(|entry| entry.user != self.user)
-            .map(|entry| entry.score)
-            .max();
+    fn standing(&self, dir: &ScoreDir) -> Result<Standing, SaveError> {
+        let mut own = self.stored_toml(&dir.path)?;
+        let everyone = scan_all(dir).map_err(io_error("reading the score directory", &dir.path))?;
+        let mut others_best = None;
+        // The player's entry adds the `.cscore` and legacy records: they
+        // are never written, so no save can lower them, and an unusable one
+        // counts as none.
+        for entry in everyone.entries {
+            if entry.user == self.user {
+                own = own.max(Some(entry.score));
+            } else {
+                others_best = others_best.max(Some(entry.score));
+            }
+        }
         Ok(Standing { own, others_best })
     }
 
-    /// The player's stored record. A symlink at `<user>.toml` counts as no
-    /// record (it is replaced, never read through); any other unusable
-    /// `<user>.toml` stops the save.
-    fn stored_for_save(&self, dir: &Path) -> Result<Option<u64>, SaveError> {
+    /// The score in the player's `<user>.toml`, the file a save replaces.
+    /// A symlink there counts as no record (it is replaced, never read
+    /// through); any other unusable file stops the save.
+    fn stored_toml(&self, dir: &Path) -> Result<Option<u64>, SaveError> {
         let path = self.file(dir, Kind::Toml);
-        let toml = match read_record(&path, Kind::Toml) {
-            Ok(record) => record,
-            Err(SkipReason::Symlink) => None,
-            Err(reason) => return Err(SaveError::StoredUnreadable(Skipped { path, reason })),
-        };
-        // An unusable `.cscore` counts as no record: it is never written,
-        // so no save can lower it.
-        let cscore = read_record(&self.file(dir, Kind::Cscore), Kind::Cscore).unwrap_or_default();
-        Ok(higher(toml, cscore).map(|record| record.score))
+        match read_record(&path, Kind::Toml) {
+            Ok(record) => Ok(record.map(|record| record.score)),
+            Err(SkipReason::Symlink) => Ok(None),
+            Err(reason) => Err(SaveError::StoredUnreadable(Skipped { path, reason })),
+        }
     }
 }
 
@@ -293,7 +316,13 @@ impl DirLock {
     /// Creates `dir` if needed and locks it, waiting up to [`LOCK_WAIT`] so
     /// that a stuck process cannot hang our exit forever.
     fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
-        fs::create_dir_all(dir).map_err(io_error("creating the score directory", dir))?;
+        fs::create_dir_all(dir).map_err(|source| {
+            if source.kind() == io::ErrorKind::AlreadyExists {
+                SaveError::NotADirectory(dir.to_path_buf())
+            } else {
+                io_error("creating the score directory", dir)(source)
+            }
+        })?;
         let file = OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
@@ -476,6 +505,51 @@ mod tests {
         expected.push("alice.toml".to_string());
         expected.sort();
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_score_directory_that_is_a_file_is_named_as_such() {
+        let dir = temp_dir();
+        let file = dir.path().join("scores");
+        fs::write(&file, "x").unwrap();
+        let message = store(&file, "alice").save(10).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "the record could not be saved: the score directory {} \
+                 exists but is not a directory",
+                file.display()
+            )
+        );
+    }
+
+    #[test]
+    fn legacy_records_count_and_stay_where_they_are() {
+        let data = temp_dir();
+        let dir = ScoreDir {
+            path: data.path().join("scores"),
+            legacy: Some(data.path().to_path_buf()),
+        };
+        write_toml(data.path(), "alice", 50);
+        write_toml(data.path(), "bob", 70);
+        let legacy_alice = fs::read(data.path().join("alice.toml")).unwrap();
+        let alice = Store::in_score_dir(dir.clone(), "alice").unwrap();
+        assert_eq!(alice.load().unwrap().unwrap().score, 50);
+        assert_eq!(alice.board_records().best, Some(entry("bob", 70)));
+        assert_eq!(
+            alice.save(40).unwrap(),
+            SaveOutcome::NotBeaten { record: 50 }
+        );
+        assert_eq!(
+            alice.save(60).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 60);
+        assert_eq!(
+            fs::read(data.path().join("alice.toml")).unwrap(),
+            legacy_alice
+        );
+        assert!(dir.path.join("alice.toml").is_file());
     }
 
     #[test]
