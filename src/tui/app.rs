@@ -582,9 +582,15 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them.
+    /// as it passes them; once the built-in player has helped, the score
+    /// will not be kept, so the line shows the records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        self.records.as_ref()?.hi_line(self.shown_score)
+        let kept = if self.live.assisted() {
+            0
+        } else {
+            self.shown_score
+        };
+        self.records.as_ref()?.hi_line(kept)
     }
 }
 
@@ -960,5 +966,34 @@ mod tests {
         assert_eq!(app.hi_line(), Some(other(20)));
         app.shown_score = 21;
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 21 }));
+    }
+
+    #[test]
+    fn an_assisted_game_shows_the_records_it_keeps() {
+        let (mut app, _) = app_with(&[], 100, 50);
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: Some(crate::records::Entry {
+                user: "ann".into(),
+                score: 20,
+            }),
+            own: Some(10),
+        });
+        app.shown_score = 30;
+        app.live.mark_assisted();
+        assert_eq!(
+            app.hi_line(),
+            Some(HiLine::Other {
+                name: "ann".into(),
+                score: 20,
+                you: 10,
+            })
+        );
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: None,
+            own: None,
+        });
+        assert_eq!(app.hi_line(), None, "no record, and none will be kept");
     }
 }
