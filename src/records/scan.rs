@@ -7,8 +7,10 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::format::{SkipReason, Skipped, read_record, record_name};
+use super::format::{Record, SkipReason, Skipped, read_record, record_name};
 use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::rule_set::RuleSet;
+use super::sys;
 use super::user::{check_user_name, current_user};
 
 /// One user's best record, for the listing and the board.
@@ -18,6 +20,9 @@ pub struct Entry {
     pub user: String,
     /// The user's best score.
     pub score: u64,
+    /// When it was set, in seconds since the Unix epoch; `None` when the
+    /// file does not say (the original's).
+    pub set_at: Option<u64>,
 }
 
 /// Every record in a directory.
@@ -29,25 +34,25 @@ pub struct Scan {
     pub skipped: Vec<Skipped>,
 }
 
-/// Reads every user's record in `dir`: the higher of `<user>.toml` and
-/// `<user>.cscore` per user. A missing directory has no records. Files
-/// starting with `.` (our temporary files) and other extensions are ignored.
+/// Reads every user's record of the default rule set in `dir`: the higher
+/// of `<user>.toml` and `<user>.cscore` per user. A missing directory has
+/// no records. Files starting with `.` (our temporary files) and other
+/// extensions are ignored.
 pub fn scan(dir: &Path) -> io::Result<Scan> {
-    let mut found = Found::default();
-    found.read(dir)?;
-    Ok(found.into_scan())
+    scan_all(&ScoreDir::new(dir), &RuleSet::default())
 }
 
-/// [`scan`] of the score directory, with the records of the legacy
-/// directory added (see [`ScoreDir::legacy`]): its files that are not
-/// usable records are not reported, nor is a failure to read it.
-pub fn scan_all(dir: &ScoreDir) -> io::Result<Scan> {
-    let mut found = Found::default();
+/// [`scan`] for the records of `rules` in the score directory, with those
+/// of the legacy directory added (see [`ScoreDir::legacy`]): its files
+/// that are not usable records are not reported, nor is a failure to read
+/// it.
+pub fn scan_all(dir: &ScoreDir, rules: &RuleSet) -> io::Result<Scan> {
+    let mut found = Found::new(rules);
     found.read(&dir.path)?;
     if let Some(legacy) = &dir.legacy {
         let mut quiet = Found {
             best: std::mem::take(&mut found.best),
-            skipped: Vec::new(),
+            ..Found::new(rules)
         };
         // Whatever was read before a failure still counts.
         let _ = quiet.read(legacy);
@@ -56,16 +61,27 @@ pub fn scan_all(dir: &ScoreDir) -> io::Result<Scan> {
     Ok(found.into_scan())
 }
 
-/// The records read so far, by user, and the files left out.
-#[derive(Default)]
-struct Found {
-    /// Each user's best score.
-    best: BTreeMap<String, u64>,
+/// The records of one rule set read so far, by user, and the files left
+/// out.
+struct Found<'a> {
+    /// The rule set whose records are read.
+    rules: &'a RuleSet,
+    /// Each user's best record.
+    best: BTreeMap<String, Record>,
     /// Files that looked like records but could not be used.
     skipped: Vec<Skipped>,
 }
 
-impl Found {
+impl Found<'_> {
+    /// Nothing found yet.
+    fn new(rules: &RuleSet) -> Found<'_> {
+        Found {
+            rules,
+            best: BTreeMap::new(),
+            skipped: Vec::new(),
+        }
+    }
+
     /// Adds the records in `dir`; a missing directory has none.
     fn read(&mut self, dir: &Path) -> io::Result<()> {
         let listing = match fs::read_dir(dir) {
@@ -90,11 +106,13 @@ impl Found {
                 });
                 continue;
             }
-            match read_record(&path, kind) {
+            match read_record(&path, kind, self.rules) {
                 Ok(None) => {}
                 Ok(Some(record)) => {
-                    let score = self.best.entry(user.to_string()).or_default();
-                    *score = (*score).max(record.score);
+                    let best = self.best.entry(user.to_string()).or_insert(record);
+                    if record.score > best.score {
+                        *best = record;
+                    }
                 }
                 Err(reason) => self.skipped.push(Skipped { path, reason }),
             }
@@ -107,7 +125,11 @@ impl Found {
         let mut entries: Vec<Entry> = self
             .best
             .into_iter()
-            .map(|(user, score)| Entry { user, score })
+            .map(|(user, record)| Entry {
+                user,
+                score: record.score,
+                set_at: record.set_at,
+            })
             .collect();
         // The map gave name order; a stable sort keeps it among equal scores.
         entries.sort_by_key(|entry| Reverse(entry.score));
@@ -119,7 +141,8 @@ impl Found {
 
 /// The `clines -l` text: one line per entry, as the original prints it:
 /// `*` before `current_user` (a space before others), a space, the name
-/// padded to 8 columns (never cut), a tab and the score. Entries are
+/// padded to 8 columns (never cut), a tab and the score; then, when known,
+/// a tab and the local date the record was set (`2026-11-23`). Entries are
 /// printed in the order given.
 pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
     entries
@@ -130,7 +153,12 @@ pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
             } else {
                 ' '
             };
-            format!("{mark} {:<8}\t{}\n", entry.user, entry.score)
+            let date = entry
+                .set_at
+                .and_then(sys::local_date)
+                .map(|(year, month, day)| format!("\t{year:04}-{month:02}-{day:02}"))
+                .unwrap_or_default();
+            format!("{mark} {:<8}\t{}{date}\n", entry.user, entry.score)
         })
         .collect()
 }
@@ -181,16 +209,21 @@ impl fmt::Display for ListError {
 
 impl std::error::Error for ListError {}
 
-/// Lists every user's records in the score directory (see [`score_dir`]),
-/// marking the current user's when their name is known and safe.
-pub fn list(config_score_dir: Option<&Path>) -> Result<Listing, ListError> {
+/// Lists every user's record of `rules` in the score directory (see
+/// [`score_dir`]), marking the current user's when their name is known and
+/// safe.
+pub fn list(config_score_dir: Option<&Path>, rules: &RuleSet) -> Result<Listing, ListError> {
     let dir = score_dir(config_score_dir).ok_or(ListError::NoDirectory)?;
-    list_dir(&dir, current_user().ok().as_deref())
+    list_dir(&dir, rules, current_user().ok().as_deref())
 }
 
 /// [`list`] for a given directory and user.
-pub fn list_dir(dir: &ScoreDir, current_user: Option<&str>) -> Result<Listing, ListError> {
-    let scan = scan_all(dir).map_err(|source| {
+pub fn list_dir(
+    dir: &ScoreDir,
+    rules: &RuleSet,
+    current_user: Option<&str>,
+) -> Result<Listing, ListError> {
+    let scan = scan_all(dir, rules).map_err(|source| {
         if source.raw_os_error() == Some(libc::ENOTDIR) {
             ListError::NotADirectory(dir.path.clone())
         } else {
@@ -202,7 +235,15 @@ pub fn list_dir(dir: &ScoreDir, current_user: Option<&str>) -> Result<Listing, L
     })?;
     let mut warnings: Vec<String> = scan.skipped.iter().map(Skipped::to_string).collect();
     if scan.entries.is_empty() {
-        warnings.push(format!("no records yet in {}", dir.path.display()));
+        let of_rules = if rules.is_default() {
+            String::new()
+        } else {
+            format!(" for {rules}")
+        };
+        warnings.push(format!(
+            "no records yet{of_rules} in {}",
+            dir.path.display()
+        ));
     }
     Ok(Listing {
         text: format_listing(&scan.entries, current_user),
@@ -215,7 +256,7 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::sys;
-    use crate::records::test_util::{cscore_bytes, entry, temp_dir, write_toml};
+    use crate::records::test_util::{cscore_bytes, entry, temp_dir, undated, write_toml};
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     #[test]
@@ -231,6 +272,16 @@ mod tests {
             "  zoe     \t900\n* al      \t35\n  bartholomew\t35\n  eightchr\t0\n"
         );
         assert_eq!(format_listing(&entries[..1], None), "  zoe     \t900\n");
+        let dated = Entry {
+            set_at: Some(1_700_000_000),
+            ..entry("zoe", 900)
+        };
+        let line = format_listing(&[dated], None);
+        // 2023-11-14 22:13:20 UTC: the 14th or 15th in any time zone.
+        assert!(
+            line == "  zoe     \t900\t2023-11-14\n" || line == "  zoe     \t900\t2023-11-15\n",
+            "{line:?}"
+        );
         assert_eq!(format_listing(&[], Some("al")), "");
     }
 
@@ -256,7 +307,7 @@ mod tests {
         fs::write(dir.path().join("README"), "junk").unwrap();
         let scan = scan(dir.path()).unwrap();
         assert_eq!(
-            scan.entries,
+            undated(scan.entries),
             [
                 entry("dan", 80),
                 entry("bob", 70),
@@ -297,7 +348,7 @@ mod tests {
         if !locked_skipped {
             entries.push(entry("locked", 1));
         }
-        assert_eq!(scan.entries, entries);
+        assert_eq!(undated(scan.entries), entries);
         let mut expected = vec![
             ("bad name.toml", "the file name is not a user name"),
             ("binary.toml", "corrupt: not UTF-8"),
@@ -333,7 +384,7 @@ mod tests {
     fn listing_a_directory() {
         let dir = temp_dir();
         let missing = ScoreDir::new(dir.path().join("missing"));
-        let listing = list_dir(&missing, Some("al")).unwrap();
+        let listing = list_dir(&missing, &RuleSet::default(), Some("al")).unwrap();
         assert!(listing.text.is_empty());
         assert_eq!(
             listing.warnings,
@@ -344,8 +395,13 @@ mod tests {
         write_toml(dir.path(), "al", 3);
         write_toml(dir.path(), "zed", 30);
         fs::write(dir.path().join("x.toml"), "nonsense").unwrap();
-        let listing = list_dir(&here, Some("al")).unwrap();
-        assert_eq!(listing.text, "  zed     \t30\n* al      \t3\n");
+        let listing = list_dir(&here, &RuleSet::default(), Some("al")).unwrap();
+        let (year, month, day) = sys::local_date(1_700_000_000).unwrap();
+        let date = format!("{year}-{month:02}-{day:02}");
+        assert_eq!(
+            listing.text,
+            format!("  zed     \t30\t{date}\n* al      \t3\t{date}\n")
+        );
         assert_eq!(listing.warnings.len(), 1);
         assert!(
             listing.warnings[0].contains("x.toml"),
@@ -354,7 +410,9 @@ mod tests {
         );
 
         let file = ScoreDir::new(dir.path().join("al.toml"));
-        let error = list_dir(&file, None).unwrap_err().to_string();
+        let error = list_dir(&file, &RuleSet::default(), None)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             format!(
@@ -379,9 +437,9 @@ mod tests {
         write_toml(&dir.path, "new", 20);
         write_toml(&dir.path, "both", 9);
         fs::write(dir.path.join("bad.toml"), "score =").unwrap();
-        let scan = scan_all(&dir).unwrap();
+        let scan = scan_all(&dir, &RuleSet::default()).unwrap();
         assert_eq!(
-            scan.entries,
+            undated(scan.entries),
             [entry("old", 40), entry("new", 20), entry("both", 9)]
         );
         assert_eq!(scan.skipped.len(), 1, "{:?}", scan.skipped);
@@ -391,6 +449,9 @@ mod tests {
             path: dir.path.clone(),
             legacy: Some(data.path().join("missing")),
         };
-        assert_eq!(scan_all(&gone).unwrap().entries.len(), 2);
+        assert_eq!(
+            scan_all(&gone, &RuleSet::default()).unwrap().entries.len(),
+            2
+        );
     }
 }

@@ -9,9 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::format::{self, Kind, Record, SkipReason, Skipped, read_record, record_name};
+use super::format::{
+    Contents, Kind, Record, RecordFile, SkipReason, Skipped, read_file, read_record, record_name,
+};
 use super::hi_line::BoardRecords;
 use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::rule_set::RuleSet;
 use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
@@ -136,6 +139,8 @@ pub struct Store {
     dir: Option<ScoreDir>,
     /// The player; always a safe file name.
     user: String,
+    /// The rule set whose record is read and saved.
+    rules: RuleSet,
 }
 
 /// Numbers temporary files apart within one process.
@@ -153,7 +158,14 @@ impl Store {
         Ok(Store {
             dir: Some(dir),
             user: user.to_string(),
+            rules: RuleSet::default(),
         })
+    }
+
+    /// The same player's records of the rule set `rules` (the default rule
+    /// set unless this is used).
+    pub fn with_rules(self, rules: RuleSet) -> Store {
+        Store { rules, ..self }
     }
 
     /// The real user's records in the score directory (see [`score_dir`]).
@@ -163,6 +175,7 @@ impl Store {
         Ok(Store {
             dir: score_dir(config_score_dir),
             user: current_user()?,
+            rules: RuleSet::default(),
         })
     }
 
@@ -181,8 +194,9 @@ impl Store {
         dir.join(format!("{}.{}", self.user, kind.extension()))
     }
 
-    /// The player's record: the higher of `<user>.toml` and `<user>.cscore`,
-    /// in the score directory and the legacy one. A file in the score
+    /// The player's record of the store's rule set: the higher of
+    /// `<user>.toml` and `<user>.cscore`, in the score directory and the
+    /// legacy one. A file in the score
     /// directory that cannot be used is reported when no other file gives
     /// a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
@@ -191,10 +205,11 @@ impl Store {
         };
         let read = |kind| {
             let path = self.file(&dir.path, kind);
-            read_record(&path, kind).map_err(|reason| Skipped { path, reason })
+            read_record(&path, kind, &self.rules).map_err(|reason| Skipped { path, reason })
         };
         let legacy = dir.legacy.as_deref().and_then(|legacy| {
-            let quietly = |kind| read_record(&self.file(legacy, kind), kind).unwrap_or_default();
+            let quietly =
+                |kind| read_record(&self.file(legacy, kind), kind, &self.rules).unwrap_or_default();
             higher(quietly(Kind::Toml), quietly(Kind::Cscore))
         });
         match (read(Kind::Toml), read(Kind::Cscore), legacy) {
@@ -213,7 +228,7 @@ impl Store {
         let entries = self
             .dir
             .as_ref()
-            .and_then(|dir| scan_all(dir).ok())
+            .and_then(|dir| scan_all(dir, &self.rules).ok())
             .map(|scan| scan.entries)
             .unwrap_or_default();
         BoardRecords {
@@ -237,23 +252,27 @@ impl Store {
         let dir = self.dir.as_ref().ok_or(SaveError::NoDirectory)?;
         let lock = DirLock::acquire(&dir.path)?;
         lock.remove_stale_temps();
-        let outcome = judge(score, self.standing(dir)?);
+        let target = self.file(&dir.path, Kind::Toml);
+        let mut file = self.stored_file(&target)?;
+        let outcome = judge(score, self.standing(dir, &file)?);
         if let SaveOutcome::Saved { .. } = outcome {
-            let target = self.file(&dir.path, Kind::Toml);
-            let text =
-                format::toml_text(score, now_secs()).map_err(|source| SaveError::Encoding {
-                    path: target.clone(),
-                    source,
-                })?;
+            let encoding = |source| SaveError::Encoding {
+                path: target.clone(),
+                source,
+            };
+            file.set(&self.rules, score, now_secs()).map_err(encoding)?;
+            let text = file.to_text().map_err(encoding)?;
             replace_atomically(&lock, &target, text.as_bytes())?;
         }
         Ok(outcome)
     }
 
-    /// The records a save is judged against, read under the lock.
-    fn standing(&self, dir: &ScoreDir) -> Result<Standing, SaveError> {
-        let mut own = self.stored_toml(&dir.path)?;
-        let everyone = scan_all(dir).map_err(io_error("reading the score directory", &dir.path))?;
+    /// The records a save is judged against, read under the lock: the
+    /// player's `file` and everyone's records of the store's rule set.
+    fn standing(&self, dir: &ScoreDir, file: &RecordFile) -> Result<Standing, SaveError> {
+        let mut own = file.record(&self.rules).map(|record| record.score);
+        let everyone = scan_all(dir, &self.rules)
+            .map_err(io_error("reading the score directory", &dir.path))?;
         let mut others_best = None;
         // The player's entry adds the `.cscore` and legacy records: they
         // are never written, so no save can lower them, and an unusable one
@@ -268,15 +287,20 @@ impl Store {
         Ok(Standing { own, others_best })
     }
 
-    /// The score in the player's `<user>.toml`, the file a save replaces.
-    /// A symlink there counts as no record (it is replaced, never read
-    /// through); any other unusable file stops the save.
-    fn stored_toml(&self, dir: &Path) -> Result<Option<u64>, SaveError> {
-        let path = self.file(dir, Kind::Toml);
-        match read_record(&path, Kind::Toml) {
-            Ok(record) => Ok(record.map(|record| record.score)),
-            Err(SkipReason::Symlink) => Ok(None),
-            Err(reason) => Err(SaveError::StoredUnreadable(Skipped { path, reason })),
+    /// The player's `<user>.toml` at `path`, the file a save replaces with
+    /// one record changed: empty when missing, or when a symlink (which is
+    /// replaced, never read through); any other unusable file stops the
+    /// save, since replacing it could lose records.
+    fn stored_file(&self, path: &Path) -> Result<RecordFile, SaveError> {
+        match read_file(path, Kind::Toml) {
+            Ok(Some(Contents::Toml(file))) => Ok(file),
+            Ok(None | Some(Contents::Cscore(_))) | Err(SkipReason::Symlink) => {
+                Ok(RecordFile::default())
+            }
+            Err(reason) => Err(SaveError::StoredUnreadable(Skipped {
+                path: path.to_path_buf(),
+                reason,
+            })),
         }
     }
 }
@@ -460,7 +484,7 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::test_util::{
-        cscore_bytes, entry, permissions_apply, store, temp_dir, write_toml,
+        cscore_bytes, entry, permissions_apply, store, temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
 
@@ -535,7 +559,10 @@ mod tests {
         let legacy_alice = fs::read(data.path().join("alice.toml")).unwrap();
         let alice = Store::in_score_dir(dir.clone(), "alice").unwrap();
         assert_eq!(alice.load().unwrap().unwrap().score, 50);
-        assert_eq!(alice.board_records().best, Some(entry("bob", 70)));
+        assert_eq!(
+            alice.board_records().best.map(|best| undated(vec![best])),
+            Some(vec![entry("bob", 70)])
+        );
         assert_eq!(
             alice.save(40).unwrap(),
             SaveOutcome::NotBeaten { record: 50 }
@@ -550,6 +577,59 @@ mod tests {
             legacy_alice
         );
         assert!(dir.path.join("alice.toml").is_file());
+    }
+
+    #[test]
+    fn each_rule_set_keeps_its_own_record_in_the_same_file() {
+        let dir = temp_dir();
+        let wide = RuleSet::new(crate::game::Rules {
+            width: 12,
+            ..Default::default()
+        });
+        fs::write(
+            dir.path().join("alice.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 300),
+        )
+        .unwrap();
+        write_toml(dir.path(), "bob", 100);
+        let alice = store(dir.path(), "alice");
+        let alice_wide = alice.clone().with_rules(wide.clone());
+        let bob_wide = store(dir.path(), "bob").with_rules(wide);
+        // The original's record counts for the default rules alone.
+        assert_eq!(alice_wide.load().unwrap(), None);
+        assert_eq!(alice_wide.board_records().best, None);
+        assert_eq!(
+            alice_wide.save(20).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(
+            bob_wide.save(10).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        assert_eq!(
+            alice_wide.save(15).unwrap(),
+            SaveOutcome::NotBeaten { record: 20 }
+        );
+        assert_eq!(
+            alice.save(301).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 301);
+        assert_eq!(alice_wide.load().unwrap().unwrap().score, 20);
+        assert_eq!(bob_wide.load().unwrap().unwrap().score, 10);
+        assert_eq!(store(dir.path(), "bob").load().unwrap().unwrap().score, 100);
+        let text = fs::read_to_string(dir.path().join("alice.toml")).unwrap();
+        assert!(
+            text.starts_with("score = 301\n")
+                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n"),
+            "{text}"
+        );
+        let wide_board = bob_wide.board_records();
+        assert_eq!(wide_board.own, Some(10));
+        assert_eq!(
+            wide_board.best.map(|best| (best.user, best.score)),
+            Some(("alice".to_string(), 20))
+        );
     }
 
     #[test]
@@ -753,6 +833,7 @@ mod tests {
         let no_dir = Store {
             dir: None,
             user: "alice".to_string(),
+            rules: RuleSet::default(),
         };
         assert!(
             no_dir

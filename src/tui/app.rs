@@ -953,6 +953,7 @@ mod tests {
             best: Some(crate::records::Entry {
                 user: "ann".into(),
                 score: 20,
+                set_at: None,
             }),
             own: Some(10),
         });
@@ -976,6 +977,7 @@ mod tests {
             best: Some(crate::records::Entry {
                 user: "ann".into(),
                 score: 20,
+                set_at: None,
             }),
             own: Some(10),
         });
