@@ -243,11 +243,11 @@ impl Store {
 
     /// Saves `score` as the player's record if it beats the stored one.
     ///
-    /// Two games may end at once, so the whole save runs under the
-    /// directory's lock ([`DirLock`]): the second save re-reads what the
-    /// first wrote and keeps the higher. The record is then replaced
-    /// atomically ([`replace_atomically`]), so a crash at any moment leaves
-    /// either the old record or the new one.
+    /// Two games may end at once, so the whole save runs under an
+    /// exclusive lock on the directory (`DirLock`): the second save re-reads
+    /// what the first wrote and keeps the higher. The file is then replaced
+    /// atomically (`replace_atomically`), so a crash at any moment leaves
+    /// either the old records or the new ones.
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
         let dir = self.dir.as_ref().ok_or(SaveError::NoDirectory)?;
         let lock = DirLock::acquire(&dir.path)?;
