@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Write};
 use crate::ai::{self, Player};
 use crate::board::{Color, Pos};
 use crate::game::{Game, MoveError, Rules};
+use crate::text;
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -92,7 +93,8 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         _ => Err(format!(
-            "unknown command '{command}' (commands: board status move put clear hint quit)"
+            "unknown command {} (commands: board status move put clear hint quit)",
+            text::quote(command)
         )),
     }
 }

@@ -17,6 +17,7 @@ use unicode_width::UnicodeWidthChar;
 
 use crate::board::MAX_COLORS;
 use crate::game::{RuleError, Rules};
+use crate::text;
 
 use config::{Config, ConfigLocation};
 
@@ -362,7 +363,9 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = Args::command().try_get_matches_from(args)?;
+    let matches = Args::command()
+        .try_get_matches_from(args)
+        .map_err(shown_safely)?;
     let args = Args::from_arg_matches(&matches)?;
     let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
     let config = match &env.config {
@@ -372,6 +375,28 @@ where
     Settings::merge(args, &matches, config)
         .resolve(env.no_color)
         .map_err(invalid)
+}
+
+/// A clap error whose quoted values (an unknown argument, a value clap
+/// refused) are escaped and cut, so that printing it cannot send the
+/// terminal an escape sequence or a megabyte of text.
+fn shown_safely(mut error: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let shown: Vec<_> = error
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(text) => Some((kind, ContextValue::String(text::excerpt(text)))),
+            ContextValue::Strings(texts) => Some((
+                kind,
+                ContextValue::Strings(texts.iter().map(|t| text::excerpt(t)).collect()),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (kind, value) in shown {
+        error.insert(kind, value);
+    }
+    error
 }
 
 /// Where a setting came from, so that a refusal can name it as it was given.
@@ -404,7 +429,7 @@ impl Source {
             Source::Default => "the default".to_string(),
             Source::Flag { flag, value } => format!("{flag} {value}"),
             Source::Config { file, key, value } => {
-                format!("{key} = {value} in {}", file.display())
+                format!("{key} = {value} in {}", text::path(file))
             }
         }
     }
@@ -415,7 +440,7 @@ impl Source {
             Source::Default => why.to_string(),
             Source::Flag { flag, value } => format!("{flag} {value}: {why}"),
             Source::Config { file, key, value } => {
-                format!("{}: {key} = {value}: {why}", file.display())
+                format!("{}: {key} = {value}: {why}", text::path(file))
             }
         }
     }
@@ -482,7 +507,7 @@ impl Settings {
         };
         let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
             if given(id) {
-                let shown = format!("{value:?}");
+                let shown = text::quote(&value);
                 Setting::flag(flag, value, shown)
             } else {
                 file.unwrap_or(Setting::default(value))
@@ -502,17 +527,17 @@ impl Settings {
             font: text("font", "-f", args.font, config.font),
             bw_font: args
                 .bw_font
-                .map(|v| Setting::flag("-F", v.clone(), format!("{v:?}")))
+                .map(|v| Setting::flag("-F", v.clone(), text::quote(&v)))
                 .or(config.bw_font),
             mode: args
                 .mode
-                .map(|v| Setting::flag("-m", v.clone(), v))
+                .map(|v| Setting::flag("-m", v.clone(), text::excerpt(&v)))
                 .or(config.mode),
             palette: args
                 .palette
                 .map(|v| {
                     let items = v.split(',').map(|n| n.trim().to_string()).collect();
-                    Setting::flag("-o", items, v)
+                    Setting::flag("-o", items, text::excerpt(&v))
                 })
                 .or(config.palette),
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
@@ -732,8 +757,9 @@ fn palette(
             Ok(n) if n > 0 => numbers.push(n),
             _ => {
                 return Err(list.source.refuse(&format!(
-                    "{item:?} is not a colour number; expected numbers from 1 to 255 \
-                     (0, black, is refused)"
+                    "{} is not a colour number; expected numbers from 1 to 255 \
+                     (0, black, is refused)",
+                    text::quote(item)
                 )));
             }
         }

@@ -9,4 +9,5 @@ pub mod board;
 pub mod cli;
 pub mod game;
 pub mod records;
+pub mod text;
 pub mod tui;

@@ -506,3 +506,28 @@ fn a_line_that_is_not_utf8_is_an_unknown_command() {
     assert!(answers[2].starts_with("error: usage: move"), "{answers:?}");
     assert_eq!(text(&output.stderr), "");
 }
+
+#[test]
+fn quoted_commands_are_escaped_and_cut() {
+    let long = "x".repeat(3000);
+    let input = format!("\u{1b}]0;pwned\u{7}\n\u{202e}evil \u{9b}31m\n{long}\nstatus\n");
+    let output = run_all(&["--seed", "17"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for answer in &answers[..3] {
+        assert!(answer.starts_with("error: unknown command"), "{answer:?}");
+        assert!(
+            answer.chars().all(|c| c == '…' || (' '..='~').contains(&c)),
+            "{answer:?}"
+        );
+        assert!(answer.len() < 200, "{answer:?}");
+    }
+    assert!(
+        answers[0].contains(r#""\u{1b}]0;pwned\u{7}""#),
+        "{answers:?}"
+    );
+    assert!(answers[1].contains(r"\u{202e}evil"), "{answers:?}");
+    assert!(answers[2].contains("xxxxxxxxxx…\""), "{answers:?}");
+    assert!(answers[3].starts_with("score=0 "), "{answers:?}");
+}

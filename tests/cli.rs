@@ -210,6 +210,47 @@ fn duplicate_colours_warn_then_play() {
     assert!(text(&output.stdout).starts_with("score=0 "));
 }
 
+/// Whether `bytes` are plain printable text: ASCII from space to `~`, the
+/// excerpt mark `…` and newlines.
+fn printable(bytes: &[u8]) -> bool {
+    text(bytes)
+        .chars()
+        .all(|c| c == '\n' || c == '…' || (' '..='~').contains(&c))
+}
+
+#[test]
+fn quoted_values_are_escaped_and_cut() {
+    let home = tempfile::tempdir().unwrap();
+    let long = "k".repeat(100_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&["-w", "\u{1b}[31m9"], r"'\u{1b}[31m9'"),
+        (&["--\u{1b}]0;x\u{7}"], r"'--\u{1b}]0;x\u{7}'"),
+        (&["-m", "\u{9b}31m"], r"-m \u{9b}31m:"),
+        (&["-o", "7,\u{1b}[2J"], r#""\u{1b}[2J""#),
+        (&["-f", "\u{202e}ab"], r#"-f "\u{202e}ab""#),
+        (&["-C", &long], "kkkk…\": expected exactly 5 keys"),
+        (&["-w", &long], "kkkk…' for"),
+        (&[&long], "kkkk…' found"),
+    ];
+    for (args, says) in cases {
+        let output = clines(home.path(), args, &[], "");
+        assert_refused(&output, &[says]);
+        assert!(printable(&output.stderr), "{:?}", text(&output.stderr));
+        assert!(output.stderr.len() < 1000, "{} bytes", output.stderr.len());
+    }
+    // Values and names from the config file too.
+    let file = home.path().join("x\u{1b}[31m.toml");
+    fs::write(&file, format!("keys = \"{long}\"\n")).unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let output = clines(home.path(), &["--batch"], &env, "");
+    assert_refused(
+        &output,
+        &[r"x\u{1b}[31m.toml", "kkkk…\": expected", "got 100000"],
+    );
+    assert!(printable(&output.stderr), "{:?}", text(&output.stderr));
+    assert!(output.stderr.len() < 1000, "{} bytes", output.stderr.len());
+}
+
 /// Every option clap knows: its short and long names, with dashes.
 fn clap_options() -> Vec<(Option<String>, Option<String>)> {
     Args::command()

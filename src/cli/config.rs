@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use directories::ProjectDirs;
 
 use super::{Setting, Source};
+use crate::text;
 
 /// The keys a config file may hold.
 const KEYS: [&str; 14] = [
@@ -95,7 +96,7 @@ pub(super) fn load(location: &ConfigLocation) -> Result<Config, String> {
             };
             return Err(format!(
                 "{}: cannot read the config file{named}: {e}",
-                file.display()
+                text::path(file)
             ));
         }
     };
@@ -111,16 +112,22 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
         let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
         format!(
             "{}: invalid TOML{at}: {}",
-            file.display(),
-            e.message().trim_end()
+            text::path(file),
+            e.message()
+                .trim_end()
+                .lines()
+                .map(text::escape)
+                .collect::<Vec<_>>()
+                .join("\n")
         )
     })?;
     let mut config = Config::default();
     for (key, value) in &table {
         let Some(&key) = KEYS.iter().find(|&&k| k == key) else {
             return Err(format!(
-                "{}: unknown key {key:?}; the keys are {}",
-                file.display(),
+                "{}: unknown key {}; the keys are {}",
+                text::path(file),
+                text::quote(key),
                 KEYS.join(", ")
             ));
         };
@@ -172,7 +179,10 @@ impl Entry<'_> {
         Source::Config {
             file: self.file.to_path_buf(),
             key: self.key,
-            value: self.value.to_string(),
+            value: match self.value {
+                toml::Value::String(value) => text::quote(value),
+                value => text::excerpt(&value.to_string()),
+            },
         }
     }
 
