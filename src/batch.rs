@@ -19,10 +19,19 @@ pub fn run<R: BufRead, W: Write>(
 ) -> io::Result<()> {
     let (mut game, _) = Game::new(rules, seed);
     let mut player = Player::new(rules);
-    // Read as bytes: a line that is not UTF-8 is a bad command to answer,
-    // not a reason to end the session.
-    for line in input.split(b'\n') {
-        let line = String::from_utf8_lossy(&line?).into_owned();
+    let mut lines = Lines::new(input);
+    while let Some(line) = lines.next_line()? {
+        let line = match line {
+            Line::Text(line) => line,
+            Line::TooLong => {
+                writeln!(
+                    output,
+                    "error: line longer than {MAX_LINE} bytes, ignored (commands are short)"
+                )?;
+                output.flush()?;
+                continue;
+            }
+        };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -47,6 +56,97 @@ pub fn run<R: BufRead, W: Write>(
         output.flush()?;
     }
     output.flush()
+}
+
+/// The longest command line read, in bytes. The longest command is a few
+/// dozen; the cap keeps memory flat whatever arrives (`/dev/zero` never
+/// sends a newline).
+pub const MAX_LINE: usize = 4096;
+
+/// One line of input.
+enum Line {
+    /// A line within [`MAX_LINE`], without its newline; bytes that are not
+    /// UTF-8 replaced, so that it is a bad command to answer rather than a
+    /// reason to end the session.
+    Text(String),
+    /// A line longer than [`MAX_LINE`] that is not a comment. Reported as
+    /// soon as the cap is passed; the rest of the line is skipped unread.
+    TooLong,
+}
+
+/// The input split into lines of at most [`MAX_LINE`] bytes, in bounded
+/// memory.
+struct Lines<R> {
+    input: R,
+    /// The line read so far.
+    line: Vec<u8>,
+    /// Skipping the rest of an over-long line, up to its newline.
+    skipping: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R) -> Lines<R> {
+        Lines {
+            input,
+            line: Vec::with_capacity(MAX_LINE),
+            skipping: false,
+        }
+    }
+
+    /// The next line, or `None` at the end of the input. An over-long
+    /// comment is skipped silently, like any comment.
+    fn next_line(&mut self) -> io::Result<Option<Line>> {
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                // The end of the input ends a last line without a newline.
+                self.skipping = false;
+                if self.line.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(self.take()));
+            }
+            let newline = available.iter().position(|&b| b == b'\n');
+            let used = newline.map_or(available.len(), |at| at + 1);
+            if !self.skipping {
+                let content = &available[..newline.unwrap_or(available.len())];
+                if self.line.len() + content.len() > MAX_LINE {
+                    let first = self
+                        .line
+                        .iter()
+                        .chain(content)
+                        .find(|b| !b.is_ascii_whitespace());
+                    let comment = first == Some(&b'#');
+                    self.line.clear();
+                    self.skipping = newline.is_none();
+                    self.input.consume(used);
+                    if comment {
+                        continue;
+                    }
+                    return Ok(Some(Line::TooLong));
+                }
+                self.line.extend_from_slice(content);
+            }
+            self.input.consume(used);
+            if newline.is_some() {
+                if std::mem::take(&mut self.skipping) {
+                    continue;
+                }
+                return Ok(Some(self.take()));
+            }
+        }
+    }
+
+    /// The line read so far, leaving the buffer empty for the next.
+    fn take(&mut self) -> Line {
+        let line = Line::Text(String::from_utf8_lossy(&self.line).into_owned());
+        self.line.clear();
+        line
+    }
 }
 
 /// The one-line answer to a command other than `board` and `quit`.
@@ -150,5 +250,66 @@ pub fn color_char(color: Color) -> char {
         0 => '.',
         1..=9 => char::from(b'0' + color),
         _ => char::from(b'a' + color - 10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::BufReader;
+
+    use super::*;
+
+    /// The lines `Lines` finds in `input`, read through a buffer of
+    /// `capacity` bytes: `None` for an over-long line.
+    fn lines(input: &[u8], capacity: usize) -> Vec<Option<String>> {
+        let mut lines = Lines::new(BufReader::with_capacity(capacity, input));
+        let mut found = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            found.push(match line {
+                Line::Text(text) => Some(text),
+                Line::TooLong => None,
+            });
+        }
+        found
+    }
+
+    #[test]
+    fn lines_up_to_the_cap_are_read_whole_in_any_chunks() {
+        let longest = "m".repeat(MAX_LINE);
+        let input = format!("status\n\n{longest}\nlast");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [Some("status"), Some(""), Some(&longest), Some("last")]
+                    .map(|line| line.map(str::to_string)),
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_longer_line_is_one_too_long_and_the_next_is_read() {
+        let over = "m".repeat(MAX_LINE + 1);
+        let input = format!("{over}\nstatus\n{over}{over}");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [None, Some("status".to_string()), None],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_comment_is_skipped() {
+        let comment = format!("  # {}", "c".repeat(3 * MAX_LINE));
+        let input = format!("{comment}\nstatus\n{comment}");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [Some("status".to_string())],
+                "capacity {capacity}"
+            );
+        }
     }
 }

@@ -531,3 +531,38 @@ fn quoted_commands_are_escaped_and_cut() {
     assert!(answers[2].contains("xxxxxxxxxx…\""), "{answers:?}");
     assert!(answers[3].starts_with("score=0 "), "{answers:?}");
 }
+
+#[test]
+fn an_over_long_line_is_answered_once_without_being_read_whole() {
+    // 20 MB with no newline, then more commands: one short error, then the
+    // rest is played, and the program ends with its input.
+    let mut input = "\0".repeat(20_000_000);
+    input.push_str("\nstatus\n# ");
+    input.push_str(&"c".repeat(20_000));
+    input.push_str("\nstatus\n");
+    let output = run_all(&["--seed", "18"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 3, "{:?}", text(&output.stdout).get(..200));
+    assert_eq!(
+        answers[0],
+        "error: line longer than 4096 bytes, ignored (commands are short)"
+    );
+    assert!(answers[1].starts_with("score=0 "), "{answers:?}");
+    assert_eq!(answers[1], answers[2]);
+}
+
+#[test]
+fn an_over_long_line_is_answered_before_its_newline() {
+    let mut game = Batch::start(&["--seed", "19"]);
+    let stdin = game.stdin.as_mut().unwrap();
+    stdin.write_all(&[b'x'; 5000]).unwrap();
+    stdin.flush().unwrap();
+    assert!(
+        game.read_line("5000 bytes")
+            .starts_with("error: line longer")
+    );
+    game.send(" and the rest of it");
+    assert!(game.ask("status").starts_with("score=0 "));
+    assert!(game.finish().success());
+}
