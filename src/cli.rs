@@ -7,6 +7,7 @@
 
 mod config;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -325,7 +326,8 @@ where
 {
     let parsed = parse_in(args, &Environment::of_process())?;
     for warning in &parsed.warnings {
-        eprintln!("warning: {warning}");
+        // Not eprintln!, which panics when standard error is closed or full.
+        let _ = writeln!(std::io::stderr(), "warning: {warning}");
     }
     Ok(parsed.command)
 }

@@ -251,6 +251,52 @@ fn quoted_values_are_escaped_and_cut() {
     assert!(output.stderr.len() < 1000, "{} bytes", output.stderr.len());
 }
 
+/// Runs `clines args` with standard error on `/dev/full`, where every
+/// write fails, as on a closed pipe or terminal.
+#[cfg(target_os = "linux")]
+fn with_stderr_full(home: &Path, args: &[&str], stdin: &str) -> Output {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("CLINES_SCORE_DIR", home.join("scores"))
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failing_standard_error_never_panics() {
+    let home = tempfile::tempdir().unwrap();
+    // A warning, then the game plays.
+    let output = with_stderr_full(home.path(), &["--batch", "-o", "7,1,1,3,4,5"], "status\n");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output.stdout).starts_with("score=0 "));
+    // Refusals, clap's and ours, and a failure while playing.
+    for args in [&["-w", "x"][..], &["-w0"], &["--nonsense"]] {
+        assert_eq!(
+            with_stderr_full(home.path(), args, "").status.code(),
+            Some(2)
+        );
+    }
+    let output = with_stderr_full(home.path(), &["--batch"], "");
+    assert_eq!(output.status.code(), Some(0));
+    fs::write(home.path().join("scores"), "a file").unwrap();
+    let output = with_stderr_full(home.path(), &["-l"], "");
+    assert_ne!(output.status.code(), Some(101));
+}
+
 /// Every option clap knows: its short and long names, with dashes.
 fn clap_options() -> Vec<(Option<String>, Option<String>)> {
     Args::command()
