@@ -370,13 +370,16 @@ where
         .map_err(shown_safely)?;
     let args = Args::from_arg_matches(&matches)?;
     let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
-    let config = match &env.config {
+    let (config, mut warnings) = match &env.config {
         Some(location) => config::load(location).map_err(invalid)?,
-        None => Config::default(),
+        None => (Config::default(), Vec::new()),
     };
-    Settings::merge(args, &matches, config)
+    let mut parsed = Settings::merge(args, &matches, config)
         .resolve(env.no_color)
-        .map_err(invalid)
+        .map_err(invalid)?;
+    warnings.append(&mut parsed.warnings);
+    parsed.warnings = warnings;
+    Ok(parsed)
 }
 
 /// A clap error whose quoted values (an unknown argument, a value clap

@@ -6,13 +6,13 @@
 //! that every refusal names the file, the key and what the key accepts.
 
 use std::fs;
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
 use super::{Setting, Source};
-use crate::text;
+use crate::{files, text};
 
 /// The keys a config file may hold.
 const KEYS: [&str; 14] = [
@@ -79,32 +79,72 @@ pub(super) struct Config {
     pub(super) score_dir: Option<Setting<PathBuf>>,
 }
 
-/// Reads the config file. A missing file gives no settings unless it was
-/// named explicitly; any other problem is a message naming the file.
-pub(super) fn load(location: &ConfigLocation) -> Result<Config, String> {
+/// Reads the config file, with any warning about it. A missing file gives
+/// no settings unless it was named explicitly; any other problem is a
+/// message naming the file.
+pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<String>), String> {
     let file = &location.path;
-    let text = match fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !location.required => {
-            return Ok(Config::default());
-        }
-        Err(e) => {
-            let named = if location.required {
-                " (named by CLINES_CONFIG)"
-            } else {
-                ""
-            };
-            return Err(format!(
-                "{}: cannot read the config file{named}: {e}",
-                text::path(file)
-            ));
-        }
+    let refuse = |e: io::Error| {
+        let named = if location.required {
+            " (named by CLINES_CONFIG)"
+        } else {
+            ""
+        };
+        format!(
+            "{}: cannot read the config file{named}: {e}",
+            text::path(file)
+        )
     };
-    parse(&text, file)
+    let text = match read(file) {
+        Ok(text) => text,
+        Err(e) if location.required => return Err(refuse(e)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok((Config::default(), Vec::new()));
+        }
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            // Only a file that is there and cannot be read is an error; a
+            // directory that cannot be searched may well hold none.
+            return match exists(file) {
+                Some(true) => Err(refuse(e)),
+                Some(false) => Ok((Config::default(), Vec::new())),
+                None => Ok((
+                    Config::default(),
+                    vec![format!(
+                        "cannot look for a config file in {}: {e}; playing with the defaults",
+                        file.parent().map(text::path).unwrap_or_default()
+                    )],
+                )),
+            };
+        }
+        Err(e) => return Err(refuse(e)),
+    };
+    parse(&text, file).map(|config| (config, Vec::new()))
+}
+
+/// The text of the file at `path`, which must be a regular file (a FIFO
+/// there would hang the start).
+fn read(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    files::open_regular(path)?.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Whether something is at `path`, found by looking at it or, when its
+/// directory cannot be searched, by listing that directory; `None` when
+/// neither is allowed.
+fn exists(path: &Path) -> Option<bool> {
+    match fs::symlink_metadata(path) {
+        Ok(_) => return Some(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Some(false),
+        Err(_) => {}
+    }
+    let name = path.file_name()?;
+    let mut entries = fs::read_dir(path.parent()?).ok()?;
+    Some(entries.any(|entry| entry.is_ok_and(|entry| entry.file_name() == name)))
 }
 
 /// Reads the text of a config file; `file` names it in messages.
-pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String> {
+pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e
             .span()
