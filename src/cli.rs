@@ -140,7 +140,8 @@ pub struct Args {
     )]
     pub keys: String,
 
-    /// Colour-mode glyphs: cursor, chip, jumping chip (exactly 3 characters)
+    /// Colour-mode glyphs: cursor, chip, jumping chip (exactly 3 visible,
+    /// single-width characters)
     #[arg(
         short = 'f',
         long = "font",
@@ -171,8 +172,8 @@ pub struct Args {
     )]
     pub mode: Option<String>,
 
-    /// Colour numbers 1-255 for the cursor, then one per chip colour
-    /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7]
+    /// Colour numbers 1-255 (not 16, black) for the cursor, then one per chip colour
+    /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7 and 16]
     #[arg(
         short = 'o',
         long = "palette",
@@ -273,10 +274,15 @@ impl Appearance {
     }
 }
 
-/// The cursor's white (7), then colours 1, 2, 3, … skipping 7.
+/// The cursor's white (7), then colours 1, 2, 3, … skipping 7 and black
+/// (16), which would not show on the board.
 pub fn default_palette(colors: usize) -> Vec<u8> {
     std::iter::once(7)
-        .chain((1..=u8::MAX).filter(|&c| c != 7).take(colors))
+        .chain(
+            (1..=u8::MAX)
+                .filter(|&c| c != 7 && !BLACK.contains(&c))
+                .take(colors),
+        )
         .collect()
 }
 
@@ -705,18 +711,40 @@ impl Settings {
     }
 }
 
-/// The characters of a glyph string, each of which must take exactly one
-/// column on screen.
+/// The characters of a glyph string, each of which must be visible and take
+/// exactly one column on screen.
 fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
     let glyphs: Vec<char> = text.value.chars().collect();
-    match glyphs.iter().find(|g| g.width() != Some(1)) {
+    match glyphs
+        .iter()
+        .find_map(|&g| unfit_glyph(g).map(|why| (g, why)))
+    {
         None => Ok(glyphs),
-        Some(g) if g.width() == Some(2) => Err(format!(
-            "{g:?} is a double-width glyph; every glyph must take one column"
+        Some((g, why)) => Err(format!(
+            "{g:?} (U+{:04X}) {why}; every glyph must be visible and take one column",
+            u32::from(g)
         )),
-        Some(g) => Err(format!(
-            "{g:?} does not take one column on screen; every glyph must"
-        )),
+    }
+}
+
+/// Blank glyphs that are not Unicode white space: they take a column and
+/// draw nothing, so a chip drawn with one would vanish.
+const BLANK_GLYPHS: [char; 1] = ['\u{2800}'];
+
+/// Why `glyph` cannot draw a chip or the cursor, if it cannot.
+fn unfit_glyph(glyph: char) -> Option<&'static str> {
+    if glyph.is_control() {
+        Some("is a control character")
+    } else if matches!(glyph, '\u{2028}' | '\u{2029}') {
+        Some("is a line separator, which breaks the grid")
+    } else if glyph.is_whitespace() || BLANK_GLYPHS.contains(&glyph) {
+        Some("is blank and would draw nothing")
+    } else {
+        match glyph.width() {
+            Some(1) => None,
+            Some(2) => Some("is a double-width glyph"),
+            _ => Some("takes no column on screen (zero-width)"),
+        }
     }
 }
 
@@ -748,6 +776,10 @@ fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
     }
 }
 
+/// The colour numbers that are black in every terminal palette (0, and 16
+/// in the 256-colour cube), invisible on the board's black background.
+const BLACK: [u8; 2] = [0, 16];
+
 /// The palette: at least `colors + 1` numbers from 1 to 255, of which the
 /// first `colors + 1` are kept. Repeated colours are allowed with a warning.
 fn palette(
@@ -759,11 +791,18 @@ fn palette(
     let mut numbers = Vec::with_capacity(list.value.len());
     for item in &list.value {
         match item.parse::<u8>() {
-            Ok(n) if n > 0 => numbers.push(n),
+            Ok(n) if !BLACK.contains(&n) => numbers.push(n),
+            Ok(_) => {
+                return Err(list.source.refuse(&format!(
+                    "{} is black, which would not show on the board's black background; \
+                     expected numbers from 1 to 255 other than 16",
+                    text::quote(item)
+                )));
+            }
             _ => {
                 return Err(list.source.refuse(&format!(
                     "{} is not a colour number; expected numbers from 1 to 255 \
-                     (0, black, is refused)",
+                     (0 and 16, black, are refused)",
                     text::quote(item)
                 )));
             }

@@ -207,6 +207,11 @@ fn colours_from_1_to_35() {
     assert_eq!(rules.colors, 35);
     assert_eq!(appearance.palette, default_palette(35));
     assert_eq!(appearance.palette.len(), 36);
+    assert!(
+        !appearance.palette.contains(&16),
+        "black is not a chip colour"
+    );
+    assert_eq!(appearance.palette[14..16], [15, 17]);
     for bad in ["0", "36", "300", "100000000000"] {
         refused(&["-c", bad], &[&format!("-c {bad}"), "from 1 to 35"]);
     }
@@ -258,6 +263,29 @@ fn font_exactly_three_single_width_glyphs() {
     refused(&["-f", "I🙂o"], &["double-width"]);
     refused(&["-f", "Ie\u{301}"], &["one column"]);
     refused(&["-f", "I\to"], &["one column"]);
+}
+
+#[test]
+fn invisible_glyphs_are_refused() {
+    let cases = [
+        ("   ", "' ' (U+0020) is blank"),
+        ("I\u{a0}o", "'\\u{a0}' (U+00A0) is blank"),
+        ("I\u{2800}o", "(U+2800) is blank"),
+        ("I\u{3000}o", "(U+3000) is blank"),
+        ("I\u{2028}o", "(U+2028) is a line separator"),
+        ("I\u{2029}o", "is a line separator"),
+        ("I\u{200b}o", "(U+200B) takes no column"),
+        ("I\u{feff}o", "zero-width"),
+        ("I\u{ffa0}o", "zero-width"),
+        ("I\u{1b}o", "'\\u{1b}' (U+001B) is a control character"),
+    ];
+    for (font, says) in cases {
+        refused(&["-f", font], &[says, "must be visible"]);
+        let bw_font = format!("{font}VvAa.'Zz");
+        refused(&["-F", &bw_font], &[says, "must be visible"]);
+    }
+    // Visible glyphs from beyond ASCII are still welcome.
+    assert!(appearance_of(&["-f", "@\u{2588}\u{e000}"]).is_ok());
 }
 
 #[test]
@@ -313,6 +341,8 @@ fn palette_needs_a_colour_per_chip_from_1_to_255() {
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
     refused(&["-c2", "-o", "7,1"], &["-o 7,1", "at least 3", "got 2"]);
     refused(&["-o", "7,1,2,0,4,5"], &["\"0\"", "1 to 255", "black"]);
+    refused(&["-o", "7,1,2,16,4,5"], &["\"16\"", "black background"]);
+    refused(&["-o", "16,1,2,3,4,5"], &["\"16\"", "black background"]);
     refused(&["-o", "7,1,2,256,4,5"], &["\"256\"", "1 to 255"]);
     refused(&["-o", "7,1,red,3,4,5"], &["\"red\"", "1 to 255"]);
     refused(&["-o", "7,1,2,3,4,5,0"], &["\"0\""]);
