@@ -252,7 +252,18 @@ fn game_over_when_the_computer_cannot_throw() {
     assert_eq!(status, "score=0 free=2 streak=0 over=yes");
     assert_eq!(board, ["123", "45.", "2.1"]);
     assert_eq!(game.ask("move 0 0 2 1"), "error: game over");
+    assert_eq!(game.ask("hint"), "error: game over");
+    assert_eq!(game.ask("put 3 0 1"), "error: off the board");
     assert_eq!((game.board(3), game.ask("status")), (board, status));
+    // Setting up a position starts play again from it, and status agrees.
+    assert_eq!(game.ask("put 0 0 0"), "ok");
+    assert_eq!(game.ask("status"), "score=0 free=3 streak=0 over=no");
+    assert_eq!(
+        game.ask("move 1 0 0 0"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    assert_eq!(game.ask("clear"), "ok");
+    assert_eq!(game.ask("status"), "score=0 free=9 streak=0 over=no");
     assert!(game.finish().success());
 }
 
