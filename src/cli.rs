@@ -502,13 +502,16 @@ struct Settings {
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
+    /// The config file's values that flags replaced: unused, but checked.
+    overridden: Config,
 }
 
 impl Settings {
     /// Lays the options given on the command line over the config file; what
     /// neither gives keeps clap's default.
-    fn merge(args: Args, matches: &ArgMatches, config: Config) -> Settings {
+    fn merge(args: Args, matches: &ArgMatches, mut config: Config) -> Settings {
         let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        let overridden = config.take_overridden(|id| given(id));
         let number = |id: &str, flag: &'static str, value: usize, file: Option<Setting<usize>>| {
             if given(id) {
                 Setting::flag(flag, value, value.to_string())
@@ -559,6 +562,7 @@ impl Settings {
                 config.autoplay_delay,
             ),
             score_dir: config.score_dir.map(|s| s.value),
+            overridden,
         }
     }
 
@@ -566,31 +570,14 @@ impl Settings {
     /// asks for black and white when no mode is forced.
     fn resolve(self, no_color: bool) -> Result<Parsed, String> {
         let rules = self.rules()?;
+        self.overridden.check(rules.cells()).map_err(|e| {
+            format!("{e} (a config file value must be right even where an option overrides it)")
+        })?;
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
         let keys = distinct_keys(&self.keys)?;
-        let font = glyphs(&self.font)
-            .and_then(|font| {
-                font.try_into().map_err(|font: Vec<char>| {
-                    format!(
-                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
-                        font.len()
-                    )
-                })
-            })
-            .map_err(|why| self.font.source.refuse(&why))?;
-        let mode = match &self.mode {
-            None => None,
-            Some(mode) => Some(match mode.value.as_str() {
-                "c" => ColorMode::Color,
-                "b" => ColorMode::Mono,
-                _ => {
-                    return Err(mode
-                        .source
-                        .refuse("the mode must be c (colour) or b (black and white)"));
-                }
-            }),
-        };
+        let font = font(&self.font)?;
+        let mode = self.mode.as_ref().map(color_mode).transpose()?;
         let (bw_font, mode) = self.bw_font(colors, mode, no_color)?;
         let mut warnings = Vec::new();
         let palette = match &self.palette {
@@ -711,6 +698,31 @@ impl Settings {
     }
 }
 
+/// The `-f` glyphs: exactly three.
+fn font(font: &Setting<String>) -> Result<[char; 3], String> {
+    glyphs(font)
+        .and_then(|glyphs| {
+            glyphs.try_into().map_err(|glyphs: Vec<char>| {
+                format!(
+                    "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
+                    glyphs.len()
+                )
+            })
+        })
+        .map_err(|why| font.source.refuse(&why))
+}
+
+/// The `-m` mode: `c` or `b`.
+fn color_mode(mode: &Setting<String>) -> Result<ColorMode, String> {
+    match mode.value.as_str() {
+        "c" => Ok(ColorMode::Color),
+        "b" => Ok(ColorMode::Mono),
+        _ => Err(mode
+            .source
+            .refuse("the mode must be c (colour) or b (black and white)")),
+    }
+}
+
 /// The characters of a glyph string, each of which must be visible and take
 /// exactly one column on screen.
 fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
@@ -780,14 +792,8 @@ fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
 /// in the 256-colour cube), invisible on the board's black background.
 const BLACK: [u8; 2] = [0, 16];
 
-/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
-/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
-fn palette(
-    list: &Setting<Vec<String>>,
-    colors: usize,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<u8>, String> {
-    let needed = colors + 1;
+/// The colour numbers of a palette, each from 1 to 255 and not black.
+fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, String> {
     let mut numbers = Vec::with_capacity(list.value.len());
     for item in &list.value {
         match item.parse::<u8>() {
@@ -808,6 +814,18 @@ fn palette(
             }
         }
     }
+    Ok(numbers)
+}
+
+/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
+/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
+fn palette(
+    list: &Setting<Vec<String>>,
+    colors: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, String> {
+    let needed = colors + 1;
+    let mut numbers = palette_numbers(list)?;
     if numbers.len() < needed {
         return Err(list.source.refuse(&format!(
             "expected at least {needed} colour numbers (the cursor, then one per colour \

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
-use super::{Setting, Source};
+use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source};
+use crate::board::MAX_COLORS;
+use crate::game::{MAX_LINE, MAX_SIDE};
 use crate::{files, text};
 
 /// The keys a config file may hold.
@@ -77,6 +79,71 @@ pub(super) struct Config {
     pub(super) autoplay: Option<Setting<bool>>,
     pub(super) autoplay_delay: Option<Setting<usize>>,
     pub(super) score_dir: Option<Setting<PathBuf>>,
+}
+
+impl Config {
+    /// Takes out the values that options on the command line replace:
+    /// `given` says whether the option with clap's id was given.
+    pub(super) fn take_overridden(&mut self, given: impl Fn(&str) -> bool) -> Config {
+        fn take<T>(given: bool, value: &mut Option<T>) -> Option<T> {
+            if given { value.take() } else { None }
+        }
+        Config {
+            width: take(given("width"), &mut self.width),
+            height: take(given("height"), &mut self.height),
+            colors: take(given("colors"), &mut self.colors),
+            line: take(given("line"), &mut self.line),
+            next: take(given("next"), &mut self.next),
+            first: take(given("first"), &mut self.first),
+            keys: take(given("keys"), &mut self.keys),
+            font: take(given("font"), &mut self.font),
+            bw_font: take(given("bw_font"), &mut self.bw_font),
+            mode: take(given("mode"), &mut self.mode),
+            palette: take(given("palette"), &mut self.palette),
+            autoplay: None,
+            autoplay_delay: take(given("autoplay_delay"), &mut self.autoplay_delay),
+            score_dir: None,
+        }
+    }
+
+    /// Checks the values that options replaced, each on its own: a bad
+    /// value in the file is an error even when it is not used. What depends
+    /// on other settings is judged by the game in use: `next` and `first`
+    /// against its `cells`; how many glyphs or colours are enough is left
+    /// to the values in use.
+    pub(super) fn check(&self, cells: usize) -> Result<(), String> {
+        let within =
+            |setting: &Option<Setting<usize>>, min: usize, max: usize, cells: &str| match setting {
+                Some(s) if !(min..=max).contains(&s.value) => Err(s.source.refuse(&format!(
+                    "expected a whole number from {min} to {max}{cells}"
+                ))),
+                _ => Ok(()),
+            };
+        let side = MAX_SIDE;
+        within(&self.width, 1, side, "")?;
+        within(&self.height, 1, side, "")?;
+        within(&self.colors, 1, usize::from(MAX_COLORS), "")?;
+        within(&self.line, 2, MAX_LINE, "")?;
+        within(&self.next, 0, cells, " (the number of cells)")?;
+        within(&self.first, 1, cells, " (the number of cells)")?;
+        within(&self.autoplay_delay, 0, MAX_AUTOPLAY_DELAY_MS, "")?;
+        if let Some(keys) = &self.keys {
+            super::distinct_keys(keys)?;
+        }
+        if let Some(font) = &self.font {
+            super::font(font)?;
+        }
+        if let Some(bw_font) = &self.bw_font {
+            super::glyphs(bw_font).map_err(|why| bw_font.source.refuse(&why))?;
+        }
+        if let Some(mode) = &self.mode {
+            super::color_mode(mode)?;
+        }
+        if let Some(palette) = &self.palette {
+            super::palette_numbers(palette)?;
+        }
+        Ok(())
+    }
 }
 
 /// Reads the config file, with any warning about it. A missing file gives

@@ -488,6 +488,84 @@ fn flags_override_the_config() {
 }
 
 #[test]
+fn a_bad_config_value_is_refused_even_when_a_flag_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "width = 1001",
+            &["-w6"],
+            &["width = 1001", "from 1 to 1000"],
+        ),
+        (
+            "height = 0",
+            &["-t", "4"],
+            &["height = 0", "from 1 to 1000"],
+        ),
+        ("colors = 36", &["-c3"], &["colors = 36", "from 1 to 35"]),
+        ("line = 1", &["-i4"], &["line = 1", "from 2 to 1000"]),
+        ("next = 82", &["-n2"], &["next = 82", "from 0 to 81"]),
+        ("first = 0", &["-N2"], &["first = 0", "from 1 to 81"]),
+        (
+            "autoplay_delay = 10001",
+            &["--autoplay-delay=5"],
+            &["autoplay_delay = 10001"],
+        ),
+        (
+            "keys = \"hhjkl\"",
+            &["-C", "wasd "],
+            &["keys = \"hhjkl\"", "given twice"],
+        ),
+        (
+            "font = \"IO\"",
+            &["-f", "@Oo"],
+            &["font = \"IO\"", "exactly 3"],
+        ),
+        (
+            "bw_font = \"*O \"",
+            &["-F", "*OoVvAa.'Zz"],
+            &["bw_font", "is blank"],
+        ),
+        (
+            "mode = \"x\"",
+            &["-mc"],
+            &["mode = \"x\"", "c (colour) or b"],
+        ),
+        (
+            "palette = [7, 16, 2]",
+            &["-o", "7,1,2,3,4,5"],
+            &["palette = [7, 16", "black"],
+        ),
+    ];
+    for (config, args, says) in cases {
+        let env = with_config(dir.path(), config);
+        let mut says = says.to_vec();
+        says.push("config.toml");
+        refused_in(args, &env, &says);
+    }
+    // What depends on other settings is judged by the game in use: next =
+    // 100 fits a 20 by 20 board, and a short palette fits fewer colours.
+    let env = with_config(
+        dir.path(),
+        "next = 100\npalette = [7, 1]\nbw_font = \"*Oo\"",
+    );
+    assert!(
+        play_in(
+            &[
+                "-w20",
+                "-t20",
+                "-n3",
+                "-o",
+                "7,1,2,3,4,5",
+                "-F",
+                "*OoVvAa.'Zz"
+            ],
+            &env
+        )
+        .is_ok()
+    );
+}
+
+#[test]
 fn config_refusals_name_file_key_and_accepted() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.toml").display().to_string();
