@@ -2,12 +2,33 @@
 //! line on the output, flushed as it goes, so that a script or an agent can
 //! converse with the game over pipes.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::ai::{self, Player};
-use crate::board::{Color, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::game::{Game, MoveError, Rules};
 use crate::text;
+
+/// Why a headless game stopped before its input ended.
+#[derive(Debug)]
+pub enum Error {
+    /// The commands could not be read.
+    Read(io::Error),
+    /// An answer could not be written (a closed pipe among others).
+    Write(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Read(e) => write!(f, "cannot read the commands: {e}"),
+            Error::Write(e) => write!(f, "cannot write the answers: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -16,19 +37,18 @@ pub fn run<R: BufRead, W: Write>(
     seed: u64,
     input: R,
     mut output: W,
-) -> io::Result<()> {
+) -> Result<(), Error> {
     let (mut game, _) = Game::new(rules, seed);
     let mut player = Player::new(rules);
     let mut lines = Lines::new(input);
-    while let Some(line) = lines.next_line()? {
+    while let Some(line) = lines.next_line().map_err(Error::Read)? {
         let line = match line {
             Line::Text(line) => line,
             Line::TooLong => {
-                writeln!(
-                    output,
-                    "error: line longer than {MAX_LINE} bytes, ignored (commands are short)"
-                )?;
-                output.flush()?;
+                let answer = format!(
+                    "error: line longer than {MAX_LINE} bytes, ignored (commands are short)\n"
+                );
+                send(&mut output, &answer)?;
                 continue;
             }
         };
@@ -39,23 +59,28 @@ pub fn run<R: BufRead, W: Write>(
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or_default();
         let args: Vec<&str> = words.collect();
-        match command {
+        let answer = match command {
             "quit" if args.is_empty() => break,
-            "board" if args.is_empty() => write_board(&game, &mut output)?,
-            "hint" => {
-                let answer =
-                    hint(&game, &mut player, seed, &args).unwrap_or_else(|e| format!("error: {e}"));
-                writeln!(output, "{answer}")?;
-            }
-            _ => {
-                let answer =
-                    answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
-                writeln!(output, "{answer}")?;
-            }
+            "board" if args.is_empty() => board(&game),
+            "hint" => hint(&game, &mut player, seed, &args),
+            _ => answer(&mut game, command, &args),
+        };
+        let mut answer = answer.unwrap_or_else(|e| format!("error: {e}"));
+        if !answer.ends_with('\n') {
+            answer.push('\n');
         }
-        output.flush()?;
+        send(&mut output, &answer)?;
     }
-    output.flush()
+    output.flush().map_err(Error::Write)
+}
+
+/// Writes one answer and flushes it, so that the other side can read it
+/// before sending the next command.
+fn send<W: Write>(output: &mut W, answer: &str) -> Result<(), Error> {
+    output
+        .write_all(answer.as_bytes())
+        .and_then(|()| output.flush())
+        .map_err(Error::Write)
 }
 
 /// The longest command line read, in bytes. The longest command is a few
@@ -211,7 +236,19 @@ fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<St
             "hint {} {} {} {}",
             chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y
         )),
-        None => Err("no move: the board holds no chip that can move".into()),
+        None => Err(no_move(game.board())),
+    }
+}
+
+/// Why the player found no move on `board`: with a chip and an empty cell
+/// some chip always borders the empty cells, so one of them is missing.
+fn no_move(board: &Board) -> String {
+    if board.chip_count() == 0 {
+        "no move: the board has no chip".into()
+    } else if board.free() == 0 {
+        "no move: the board is full, with no empty cell to move to".into()
+    } else {
+        "no move: no chip can reach an empty cell".into()
     }
 }
 
@@ -234,14 +271,14 @@ fn numbers<const N: usize>(args: &[&str], usage: &str) -> Result<[usize; N], Str
 }
 
 /// `h` lines of `w` characters: `.` for empty, `1`–`9` then `a`–`z`.
-fn write_board<W: Write>(game: &Game, output: &mut W) -> io::Result<()> {
+fn board(game: &Game) -> Result<String, String> {
     let board = game.board();
     let mut text = String::with_capacity((board.width() + 1) * board.height());
     for row in board.cells().chunks(board.width()) {
         text.extend(row.iter().map(|&c| color_char(c)));
         text.push('\n');
     }
-    output.write_all(text.as_bytes())
+    Ok(text)
 }
 
 /// The character for a cell's contents in `board` output.

@@ -7,10 +7,12 @@
 
 mod config;
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{StringValueParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
@@ -71,7 +73,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        value_parser = Utf8(whole_number("from 1 to 1000"))
     )]
     pub width: usize,
 
@@ -82,7 +84,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        value_parser = Utf8(whole_number("from 1 to 1000"))
     )]
     pub height: usize,
 
@@ -93,7 +95,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 5,
-        value_parser = whole_number("from 1 to 35")
+        value_parser = Utf8(whole_number("from 1 to 35"))
     )]
     pub colors: usize,
 
@@ -104,7 +106,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 5,
-        value_parser = whole_number("from 2 to 1000")
+        value_parser = Utf8(whole_number("from 2 to 1000"))
     )]
     pub line: usize,
 
@@ -115,7 +117,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 3,
-        value_parser = whole_number("from 0 to the number of cells")
+        value_parser = Utf8(whole_number("from 0 to the number of cells"))
     )]
     pub next: usize,
 
@@ -126,7 +128,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = 3,
-        value_parser = whole_number("from 1 to the number of cells")
+        value_parser = Utf8(whole_number("from 1 to the number of cells"))
     )]
     pub first: usize,
 
@@ -136,6 +138,7 @@ pub struct Args {
         long = "keys",
         value_name = "KEYS",
         allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new()),
         default_value = "hjkl "
     )]
     pub keys: String,
@@ -147,6 +150,7 @@ pub struct Args {
         long = "font",
         value_name = "GLYPHS",
         allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new()),
         default_value = "IOo"
     )]
     pub font: String,
@@ -157,7 +161,8 @@ pub struct Args {
         short = 'F',
         long = "bw-font",
         value_name = "GLYPHS",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub bw_font: Option<String>,
 
@@ -168,7 +173,8 @@ pub struct Args {
         short = 'm',
         long = "mode",
         value_name = "c|b",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub mode: Option<String>,
 
@@ -178,7 +184,8 @@ pub struct Args {
         short = 'o',
         long = "palette",
         value_name = "LIST",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub palette: Option<String>,
 
@@ -189,7 +196,7 @@ pub struct Args {
     /// Seed the random generator, making the game repeatable (no records)
     /// [default: random]
     #[arg(long = "seed", value_name = "S",
-        allow_hyphen_values = true, value_parser = whole_number_u64)]
+        allow_hyphen_values = true, value_parser = Utf8(whole_number_u64))]
     pub seed: Option<u64>,
 
     /// Let the built-in player play from the start; the a key starts and
@@ -204,7 +211,7 @@ pub struct Args {
         value_name = "MS",
         allow_hyphen_values = true,
         default_value_t = DEFAULT_AUTOPLAY_DELAY_MS,
-        value_parser = whole_number("from 0 to 10000")
+        value_parser = Utf8(whole_number("from 0 to 10000"))
     )]
     pub autoplay_delay: usize,
 }
@@ -213,6 +220,39 @@ pub struct Args {
 pub const DEFAULT_AUTOPLAY_DELAY_MS: usize = 300;
 /// The longest pause autoplay accepts, in milliseconds.
 pub const MAX_AUTOPLAY_DELAY_MS: usize = 10_000;
+
+/// A clap value parser that first checks that the value is text, so that
+/// one that is not UTF-8 is refused naming its option (clap's own message
+/// names none), then hands it to the parser it wraps.
+#[derive(Clone)]
+struct Utf8<P>(P);
+
+impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<P::Value, clap::Error> {
+        if value.to_str().is_none() {
+            let short = arg.and_then(|a| a.get_short()).map(|c| format!("-{c}"));
+            let long = arg.and_then(|a| a.get_long()).map(|l| format!("--{l}"));
+            let option = [short, long]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let message = format!(
+                "invalid value '{}' for '{option}': not valid UTF-8 text\n",
+                text::excerpt(&value.to_string_lossy())
+            );
+            return Err(clap::Error::raw(ErrorKind::InvalidUtf8, message).with_cmd(cmd));
+        }
+        self.0.parse_ref(cmd, arg, value)
+    }
+}
 
 /// A clap value parser for a whole number, whose refusal says what the
 /// option accepts.
@@ -413,8 +453,13 @@ fn shown_safely(mut error: clap::Error) -> clap::Error {
 /// Where a setting came from, so that a refusal can name it as it was given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Source {
-    /// The built-in default.
-    Default,
+    /// The built-in default of an option not given.
+    Default {
+        /// The option's flag, such as `-n`.
+        flag: &'static str,
+        /// The default value, as `-h` shows it.
+        value: String,
+    },
     /// A command-line option: the short flag and the value as given.
     Flag {
         /// The flag, such as `-w`.
@@ -437,7 +482,7 @@ impl Source {
     /// The setting as it was given: `-m b`, or `mode = "b" in FILE`.
     fn describe(&self) -> String {
         match self {
-            Source::Default => "the default".to_string(),
+            Source::Default { flag, value } => format!("{flag} {value} (the default)"),
             Source::Flag { flag, value } => format!("{flag} {value}"),
             Source::Config { file, key, value } => {
                 format!("{key} = {value} in {}", text::path(file))
@@ -448,7 +493,11 @@ impl Source {
     /// A refusal of this value: what was given, then why it is refused.
     fn refuse(&self, why: &str) -> String {
         match self {
-            Source::Default => why.to_string(),
+            // Only a default that does not fit other settings is refused
+            // (-n 3 on a board of 2 cells): say which option to give.
+            Source::Default { flag, value } => {
+                format!("{flag} {value} (the default): {why}; give {flag} a value in that range")
+            }
             Source::Flag { flag, value } => format!("{flag} {value}: {why}"),
             Source::Config { file, key, value } => {
                 format!("{}: {key} = {value}: {why}", text::path(file))
@@ -473,11 +522,11 @@ impl<T> Setting<T> {
         }
     }
 
-    /// A built-in default.
-    fn default(value: T) -> Setting<T> {
+    /// The built-in default of the option `flag`, shown as `shown`.
+    fn default(flag: &'static str, value: T, shown: String) -> Setting<T> {
         Setting {
             value,
-            source: Source::Default,
+            source: Source::Default { flag, value: shown },
         }
     }
 }
@@ -516,7 +565,7 @@ impl Settings {
             if given(id) {
                 Setting::flag(flag, value, value.to_string())
             } else {
-                file.unwrap_or(Setting::default(value))
+                file.unwrap_or_else(|| Setting::default(flag, value, value.to_string()))
             }
         };
         let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
@@ -524,7 +573,10 @@ impl Settings {
                 let shown = text::quote(&value);
                 Setting::flag(flag, value, shown)
             } else {
-                file.unwrap_or(Setting::default(value))
+                file.unwrap_or_else(|| {
+                    let shown = text::quote(&value);
+                    Setting::default(flag, value, shown)
+                })
             }
         };
         Settings {

@@ -409,8 +409,11 @@ fn rule_flags_take_values_attached_or_separate() {
 
 #[test]
 fn a_bad_rule_value_is_one_line_naming_the_flag_and_range() {
-    let cases: [(&[&str], &str, &str); 7] = [
+    let cases: [(&[&str], &str, &str); 9] = [
         (&["-w0"], "-w 0", "1 to 1000"),
+        // A board under 3 cells with -n or -N left at its default.
+        (&["-w1", "-t1"], "-n 3 (the default)", "0 to 1"),
+        (&["-w2", "-t1", "-n1"], "-N 3 (the default)", "1 to 2"),
         (&["-t", "1001"], "-t 1001", "1 to 1000"),
         (&["-c36"], "-c 36", "1 to 35"),
         (&["-c", "0"], "-c 0", "1 to 35"),
@@ -575,5 +578,36 @@ fn an_over_long_line_is_answered_before_its_newline() {
     );
     game.send(" and the rest of it");
     assert!(game.ask("status").starts_with("score=0 "));
+    assert!(game.finish().success());
+}
+
+#[test]
+fn unreadable_standard_input_is_named() {
+    let home = TempDir::new().unwrap();
+    let directory = std::fs::File::open(home.path()).unwrap();
+    let output = clines(&home, &[]).stdin(directory).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout), "");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("clines: cannot read standard input: "),
+        "{stderr:?}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+}
+
+#[test]
+fn hint_says_why_there_is_no_move() {
+    let mut game = Batch::start(&["-w3", "-t3", "--seed", "20"]);
+    assert_eq!(game.ask("clear"), "ok");
+    assert_eq!(game.ask("hint"), "error: no move: the board has no chip");
+    let full: Vec<_> = (0..9).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.put_all(&full);
+    assert_eq!(
+        game.ask("hint"),
+        "error: no move: the board is full, with no empty cell to move to"
+    );
+    assert_eq!(game.ask("put 1 1 0"), "ok");
+    assert!(game.ask("hint").starts_with("hint "));
     assert!(game.finish().success());
 }

@@ -362,6 +362,33 @@ fn duplicate_palette_colours_warn_then_play() {
 }
 
 #[test]
+fn values_that_are_not_utf8_name_their_option() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let bytes = |text: &[u8]| OsString::from_vec(text.to_vec());
+    let cases: &[(&[&[u8]], &str)] = &[
+        (&[b"-C", b"\xff"], "'-C, --keys'"),
+        (&[b"-C\xffjkl "], "'-C, --keys'"),
+        (&[b"--keys=\xff"], "'-C, --keys'"),
+        (&[b"-f", b"I\xffo"], "'-f, --font'"),
+        (&[b"-F", b"\xff"], "'-F, --bw-font'"),
+        (&[b"-m\xff"], "'-m, --mode'"),
+        (&[b"-o", b"7,\xff"], "'-o, --palette'"),
+        (&[b"-w", b"\xff"], "'-w, --width'"),
+        (&[b"-N\xff"], "'-N, --first'"),
+        (&[b"--seed", b"1\xff"], "'--seed'"),
+        (&[b"--autoplay-delay=\xff"], "'--autoplay-delay'"),
+    ];
+    for (args, option) in cases {
+        let args = std::iter::once(bytes(b"clines")).chain(args.iter().map(|a| bytes(a)));
+        let message = parse_in(args, &plain()).unwrap_err().to_string();
+        assert!(message.contains(option), "{message}");
+        assert!(message.contains("not valid UTF-8"), "{message}");
+        assert_eq!(message.matches("error:").count(), 1, "{message}");
+    }
+}
+
+#[test]
 fn unknown_flags_refused() {
     for bad in [&["-x"][..], &["--colour", "5"], &["-w"], &["extra"]] {
         let e = parse_with(bad, &plain()).unwrap_err();
