@@ -568,17 +568,18 @@ impl Settings {
                 file.unwrap_or_else(|| Setting::default(flag, value, value.to_string()))
             }
         };
-        let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
-            if given(id) {
-                let shown = text::quote(&value);
-                Setting::flag(flag, value, shown)
-            } else {
-                file.unwrap_or_else(|| {
+        let string =
+            |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
+                if given(id) {
                     let shown = text::quote(&value);
-                    Setting::default(flag, value, shown)
-                })
-            }
-        };
+                    Setting::flag(flag, value, shown)
+                } else {
+                    file.unwrap_or_else(|| {
+                        let shown = text::quote(&value);
+                        Setting::default(flag, value, shown)
+                    })
+                }
+            };
         Settings {
             list: args.list,
             batch: args.batch,
@@ -589,8 +590,8 @@ impl Settings {
             line: number("line", "-i", args.line, config.line),
             next: number("next", "-n", args.next, config.next),
             first: number("first", "-N", args.first, config.first),
-            keys: text("keys", "-C", args.keys, config.keys),
-            font: text("font", "-f", args.font, config.font),
+            keys: string("keys", "-C", args.keys, config.keys),
+            font: string("font", "-f", args.font, config.font),
             bw_font: args
                 .bw_font
                 .map(|v| Setting::flag("-F", v.clone(), text::quote(&v)))
