@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
-use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source};
-use crate::board::MAX_COLORS;
-use crate::game::{MAX_LINE, MAX_SIDE};
+use crate::game::Rule;
 use crate::{files, text};
+
+use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
 
 /// The keys a config file may hold.
 const KEYS: [&str; 14] = [
@@ -119,13 +119,20 @@ impl Config {
                 ))),
                 _ => Ok(()),
             };
-        let side = MAX_SIDE;
-        within(&self.width, 1, side, "")?;
-        within(&self.height, 1, side, "")?;
-        within(&self.colors, 1, usize::from(MAX_COLORS), "")?;
-        within(&self.line, 2, MAX_LINE, "")?;
-        within(&self.next, 0, cells, " (the number of cells)")?;
-        within(&self.first, 1, cells, " (the number of cells)")?;
+        let rules = [
+            (Rule::Width, &self.width),
+            (Rule::Height, &self.height),
+            (Rule::Colors, &self.colors),
+            (Rule::Line, &self.line),
+            (Rule::Next, &self.next),
+            (Rule::First, &self.first),
+        ];
+        for (rule, setting) in rules {
+            match rule.fixed_max() {
+                Some(max) => within(setting, rule.min(), max, "")?,
+                None => within(setting, rule.min(), cells, " (the number of cells)")?,
+            }
+        }
         within(&self.autoplay_delay, 0, MAX_AUTOPLAY_DELAY_MS, "")?;
         if let Some(keys) = &self.keys {
             super::distinct_keys(keys)?;
@@ -240,12 +247,12 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
         };
         let entry = Entry { file, key, value };
         match key {
-            "width" => config.width = Some(entry.number("from 1 to 1000")?),
-            "height" => config.height = Some(entry.number("from 1 to 1000")?),
-            "colors" => config.colors = Some(entry.number("from 1 to 35")?),
-            "line" => config.line = Some(entry.number("from 2 to 1000")?),
-            "next" => config.next = Some(entry.number("from 0 to the number of cells")?),
-            "first" => config.first = Some(entry.number("from 1 to the number of cells")?),
+            "width" => config.width = Some(entry.number(&accepted_range(Rule::Width))?),
+            "height" => config.height = Some(entry.number(&accepted_range(Rule::Height))?),
+            "colors" => config.colors = Some(entry.number(&accepted_range(Rule::Colors))?),
+            "line" => config.line = Some(entry.number(&accepted_range(Rule::Line))?),
+            "next" => config.next = Some(entry.number(&accepted_range(Rule::Next))?),
+            "first" => config.first = Some(entry.number(&accepted_range(Rule::First))?),
             "keys" => {
                 config.keys =
                     Some(entry.string("5 different keys: left, down, up, right, action")?);
@@ -265,7 +272,9 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
             "palette" => config.palette = Some(entry.palette()?),
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
-                config.autoplay_delay = Some(entry.number("of milliseconds from 0 to 10000")?);
+                config.autoplay_delay = Some(entry.number(&format!(
+                    "of milliseconds from 0 to {MAX_AUTOPLAY_DELAY_MS}"
+                ))?);
             }
             _ => config.score_dir = Some(entry.directory()?),
         }
