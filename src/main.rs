@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use clines::batch;
 use clines::cli::{self, Command};
 use clines::records::{self, RuleSet, Store};
 use clines::tui;
@@ -12,12 +13,18 @@ fn main() -> ExitCode {
     match command {
         Command::Batch { rules, seed } => {
             let seed = seed.unwrap_or_else(os_seed);
-            match clines::batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
+            match batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe means the other side is done with us.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    report(&format!("clines: {e}"));
+                Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    ExitCode::SUCCESS
+                }
+                Err(batch::Error::Read(e)) => {
+                    report(&format!("clines: cannot read standard input: {e}"));
+                    ExitCode::FAILURE
+                }
+                Err(batch::Error::Write(e)) => {
+                    report(&format!("clines: cannot write standard output: {e}"));
                     ExitCode::FAILURE
                 }
             }
