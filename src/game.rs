@@ -68,7 +68,7 @@ impl Rules {
         self.width * self.height
     }
 
-    /// Whether these are the default rules, under which records are kept.
+    /// Whether these are the default rules, the original's.
     pub fn is_default(&self) -> bool {
         *self == Rules::default()
     }
@@ -552,23 +552,36 @@ impl Game {
     }
 
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
-    /// For setting up positions in tests and the headless mode. The moves
-    /// before it can no longer be taken back. A planned cell that now
-    /// holds a chip is handled as one the player moved onto.
+    /// For setting up positions in tests and the headless mode: play goes
+    /// on from the board it leaves, even in a game that was over. The moves
+    /// before it can no longer be taken back. A planned cell that now holds
+    /// a chip is handled as one the player moved onto.
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
         }
         self.board.set(pos, color);
-        self.history.clear();
+        self.set_up();
         Ok(())
     }
 
-    /// Empties the board, keeping the score. The moves before it can no
-    /// longer be taken back.
+    /// Empties the board, keeping the score. Like [`Game::put`], it sets up
+    /// a position to play on, so a game that was over goes on, and the moves
+    /// before it can no longer be taken back.
     pub fn clear(&mut self) {
         self.board.clear();
+        self.set_up();
+    }
+
+    /// After the board was set up by hand: the moves before cannot be taken
+    /// back, and a game that was over goes on, with its next throw planned
+    /// again when there is a preview.
+    fn set_up(&mut self) {
         self.history.clear();
+        if self.over {
+            self.over = false;
+            self.plan_next();
+        }
     }
 
     /// The computer throws `count` chips, or ends the game when there is no
@@ -601,7 +614,14 @@ impl Game {
         }
         if self.board.is_full() {
             self.end(events);
-        } else if self.preview != Preview::Off {
+        } else {
+            self.plan_next();
+        }
+    }
+
+    /// With a preview, decides the next throw on the board as it is.
+    fn plan_next(&mut self) {
+        if self.preview != Preview::Off {
             self.plan = Some(preview::plan(
                 &self.board,
                 self.preview,
@@ -1019,6 +1039,28 @@ mod tests {
             MoveError::GameOver,
             (at(1, 1), at(1, 2)),
         );
+    }
+
+    #[test]
+    fn setting_up_a_position_revives_a_game_that_was_over() {
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert!(game.is_over());
+        game.put(at(0, 0), None).unwrap();
+        assert!(!game.is_over());
+        assert!(game.play(at(1, 0), at(0, 0)).is_ok());
+
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        let score = game.score();
+        game.clear();
+        assert!(!game.is_over());
+        assert_eq!(game.score(), score);
+        // A refused put changes nothing, the end of the game included.
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(game.put(at(3, 0), None), Err(MoveError::OffBoard));
+        assert!(game.is_over());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! in colour and in black and white; where a game is seeded, what it must
 //! show is learnt from the headless mode with the same seed.
 
-mod pty;
+use crate::pty;
 
 use pty::{Key, Options, TIMEOUT, Term};
 
