@@ -339,43 +339,94 @@ fn preview_in_full_and_mini_mode_in_colour_and_mono() {
     }
 }
 
-/// The colour numbers of a 9 × 9 board in mini mode with cells of 2 (an
-/// 80 × 24 terminal in colour): 0 for an empty cell, ignoring the cursor's
-/// cell (0, 0).
-fn mini_board(screen: &vt100::Screen) -> Vec<Vec<u8>> {
-    (0..9)
-        .map(|y| {
-            (0..9)
-                .map(|x| {
-                    let (ch, ink) = cell(screen, 2 * y + 1, 2 * x + 1);
-                    match (ch, ink) {
-                        _ if (x, y) == (0, 0) => 0,
-                        ('O', vt100::Color::Idx(n)) => n,
-                        _ => 0,
-                    }
-                })
-                .collect()
-        })
-        .collect()
+/// A terminal the default 9 × 9 board is shown on: its size, the cell size
+/// it gives, and whether it is in black and white.
+#[derive(Clone, Copy, Debug)]
+struct Screen {
+    cols: u16,
+    rows: u16,
+    s: u16,
+    mono: bool,
 }
 
-/// `board` with the cursor's cell (0, 0) counted as empty.
-fn without_home(mut board: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    board[0][0] = 0;
-    board
-}
+/// Mini mode (cells of 2), in colour.
+const MINI_COLOUR: Screen = Screen {
+    cols: 80,
+    rows: 24,
+    s: 2,
+    mono: false,
+};
+/// Full mode (cells of 5), in black and white.
+const FULL_MONO: Screen = Screen {
+    cols: 100,
+    rows: 50,
+    s: 5,
+    mono: true,
+};
 
-/// Waits for the mini board to show `board` (but for cell (0, 0)).
-fn expect_mini_board(term: &Term, board: &[Vec<u8>], what: &str) {
-    let want = without_home(board.to_vec());
-    term.expect(what, |screen| {
-        let shown = mini_board(screen);
-        if shown == want {
-            Ok(())
-        } else {
-            Err(format!("{shown:?}"))
-        }
-    });
+impl Screen {
+    /// The `-m` option for this screen.
+    fn mode(self) -> &'static str {
+        if self.mono { "-mb" } else { "-mc" }
+    }
+
+    /// Starts `clines args` on this screen in `sandbox`, stderr apart.
+    fn spawn(self, sandbox: &pty::Sandbox, args: &[&str]) -> Term {
+        Term::spawn(
+            CLINES,
+            Options::new(self.cols, self.rows)
+                .args(args.iter().copied())
+                .arg(self.mode())
+                .sandbox(sandbox)
+                .separate_stderr(),
+        )
+    }
+
+    /// Clicks the middle of cell `(x, y)`'s interior.
+    fn click(self, term: &mut Term, (x, y): (usize, usize)) {
+        let l = self.s - 1;
+        term.click(x as u16 * self.s + 1 + l / 2, y as u16 * self.s + 1 + l / 2);
+    }
+
+    /// The board shown: the colour of each cell's chip (0 for none), read
+    /// where every chip has a glyph (the middle of a diamond's widest row,
+    /// or a mini cell's top-left), by colour or by glyph; the cursor's cell
+    /// (0, 0) counts as empty.
+    fn board(self, screen: &vt100::Screen) -> Vec<Vec<u8>> {
+        let l = self.s - 1;
+        (0..9u16)
+            .map(|y| {
+                (0..9u16)
+                    .map(|x| {
+                        let (row, col) = (y * self.s + 1 + l / 2, x * self.s + 1 + l / 2);
+                        match cell(screen, row, col) {
+                            _ if (x, y) == (0, 0) => 0,
+                            (glyph, _) if self.mono => "OVA.Z"
+                                .chars()
+                                .position(|g| g == glyph)
+                                .map_or(0, |i| i as u8 + 1),
+                            ('O', vt100::Color::Idx(n)) => n,
+                            _ => 0,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Waits for the screen to show `board` (but for cell (0, 0)).
+    fn expect_board(self, term: &Term, board: &[Vec<u8>], what: &str) {
+        let mut want = board.to_vec();
+        want[0][0] = 0;
+        term.expect(what, |screen| {
+            let shown = self.board(screen);
+            if shown == want {
+                Ok(())
+            } else {
+                Err(format!("{shown:?}"))
+            }
+        });
+    }
 }
 
 /// A chip of `board` and an empty cell in the bottom row it can move to:
@@ -392,33 +443,37 @@ fn some_move(board: &[Vec<u8>]) -> ((usize, usize), (usize, usize)) {
     (from, to)
 }
 
+/// The headless `move` command for `(from, to)`.
+fn move_command((from, to): ((usize, usize), (usize, usize))) -> String {
+    format!("move {} {} {} {}", from.0, from.1, to.0, to.1)
+}
+
 #[test]
 fn undo_takes_back_moves_to_the_opening_and_the_same_move_brings_the_same_throw() {
-    let args = ["--seed", "51"];
-    let opening = board(&args, &[], 9);
-    let mut term = spawn(80, 24, &["--seed", "51", "-mc"]);
-    expect_mini_board(&term, &opening, "the opening");
-    let (from, to) = some_move(&opening);
-    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
-    let after = board(&args, &[&command], 9);
-    let click = |term: &mut Term, (x, y): (usize, usize)| {
-        term.click(2 * x as u16 + 1, 2 * y as u16 + 1);
-    };
-    click(&mut term, from);
-    click(&mut term, to);
-    // Typed during the move: it finishes, then is taken back.
-    term.key(Key::Char('u'));
-    expect_mini_board(&term, &opening, "the opening again after u");
-    click(&mut term, from);
-    click(&mut term, to);
-    expect_mini_board(&term, &after, "the same throw after the same move");
-    term.key(Key::Char('u'));
-    expect_mini_board(&term, &opening, "the opening once more");
-    // Nothing more to take back: a beep.
-    let bells = term.bells();
-    term.key(Key::Char('u'));
-    assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
-    quit(&mut term);
+    for screen in [MINI_COLOUR, FULL_MONO] {
+        let sandbox = pty::Sandbox::new();
+        let args = ["--seed", "51"];
+        let opening = board(&args, &[], 9);
+        let (from, to) = some_move(&opening);
+        let after = board(&args, &[&move_command((from, to))], 9);
+        let mut term = screen.spawn(&sandbox, &args);
+        screen.expect_board(&term, &opening, "the opening");
+        screen.click(&mut term, from);
+        screen.click(&mut term, to);
+        // Typed during the move: it finishes, then is taken back.
+        term.key(Key::Char('u'));
+        screen.expect_board(&term, &opening, "the opening again after u");
+        screen.click(&mut term, from);
+        screen.click(&mut term, to);
+        screen.expect_board(&term, &after, "the same throw after the same move");
+        term.key(Key::Char('u'));
+        screen.expect_board(&term, &opening, "the opening once more");
+        // Nothing more to take back: a beep.
+        let bells = term.bells();
+        term.key(Key::Char('u'));
+        assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
+        quit(&mut term);
+    }
 }
 
 #[test]
@@ -442,6 +497,7 @@ fn f1_shows_every_key_and_any_key_closes_it() {
             "a  ",
             "u  ",
             "n  ",
+            "s  ",
             "q  ",
             "Ctrl-C",
             "Ctrl-\\",
@@ -475,77 +531,118 @@ fn help_on_a_small_terminal_says_how_large_it_must_be() {
 }
 
 #[test]
-fn new_game_after_game_over_and_mid_game_after_confirming() {
-    // A 2 × 2 board filled by the opening: game over at once.
-    let mut term = spawn(80, 24, &["-w2", "-t2", "-N4", "--seed", "61"]);
-    term.expect_text("n starts a new game");
-    let second = board(&["-w2", "-t2", "-N4", "--seed", "62"], &[], 2);
-    term.key(Key::Char('n'));
-    term.expect("the next game, seeded 62", |screen| {
-        let shown: Vec<u8> = [(0, 0), (1, 0), (0, 1), (1, 1)]
-            .iter()
-            // Cells of 11 at 80 × 24: the middle of a diamond.
-            .map(|&(x, y)| match cell(screen, 11 * y + 6, 11 * x + 6) {
-                (_, vt100::Color::Idx(n)) => n,
-                _ => 0,
-            })
-            .collect();
-        // Cell (0, 0) is under the cursor.
-        let want: Vec<u8> = second.concat();
-        if shown[1..] == want[1..] && screen.contents().contains("n starts a new game") {
-            Ok(())
-        } else {
-            Err(format!("{shown:?}"))
-        }
-    });
-    term.key(Key::Char('x'));
-    let status = term.wait_exit(TIMEOUT);
-    assert_eq!(status.code(), Some(0));
-    term.assert_restored();
+fn new_game_after_game_over_in_colour_and_mono() {
+    // A 2 × 2 board filled by the opening: game over at once. At 80 × 24
+    // its cells are 11 wide: full mode.
+    for mono in [false, true] {
+        let mode = if mono { "-mb" } else { "-mc" };
+        let mut term = spawn(80, 24, &["-w2", "-t2", "-N4", "--seed", "61", mode]);
+        term.expect_text("n starts a new game");
+        let second = board(&["-w2", "-t2", "-N4", "--seed", "62"], &[], 2);
+        term.key(Key::Char('n'));
+        term.expect("the next game, seeded 62", |screen| {
+            let shown: Vec<u8> = [(1, 0), (0, 1), (1, 1)]
+                .iter()
+                .map(|&(x, y)| match cell(screen, 11 * y + 6, 11 * x + 6) {
+                    (glyph, _) if mono => "OVA.Z"
+                        .chars()
+                        .position(|g| g == glyph)
+                        .map_or(0, |i| i as u8 + 1),
+                    (_, vt100::Color::Idx(n)) => n,
+                    _ => 0,
+                })
+                .collect();
+            // Cell (0, 0) is under the cursor.
+            let want = &second.concat()[1..];
+            if shown == want && screen.contents().contains("n starts a new game") {
+                Ok(())
+            } else {
+                Err(format!("{shown:?}"))
+            }
+        });
+        term.key(Key::Char('x'));
+        let status = term.wait_exit(TIMEOUT);
+        assert_eq!(status.code(), Some(0));
+        term.assert_restored();
+    }
+}
 
-    // One colour, lines of 2: any move next to another chip scores.
-    let args = ["-c1", "-i2", "--seed", "63"];
-    let opening = board(&args, &[], 9);
+/// A move that scores on `board` under `-c1 -i2` (one colour, lines of 2):
+/// the first chip to an empty cell beside the second.
+fn scoring_move(board: &[Vec<u8>]) -> ((usize, usize), (usize, usize)) {
     let chips: Vec<(usize, usize)> = (0..81)
         .map(|i| (i % 9, i / 9))
-        .filter(|&(x, y)| opening[y][x] != 0)
+        .filter(|&(x, y)| board[y][x] != 0)
         .collect();
     let (a, b) = (chips[0], chips[1]);
     let beside = [(b.0 + 1, b.1), (b.0.wrapping_sub(1), b.1), (b.0, b.1 + 1)]
         .into_iter()
-        .find(|&(x, y)| x < 9 && y < 9 && opening[y][x] == 0)
+        .find(|&(x, y)| x < 9 && y < 9 && board[y][x] == 0)
         .unwrap();
-    let mut all = args.to_vec();
-    all.push("-mc");
-    let mut term = spawn(80, 24, &all);
-    term.expect_text("|");
-    term.click(2 * a.0 as u16 + 1, 2 * a.1 as u16 + 1);
-    term.click(2 * beside.0 as u16 + 1, 2 * beside.1 as u16 + 1);
-    term.expect_text("[ s: ");
-    term.key(Key::Char('n'));
-    term.expect_text("New game? Press n again,");
-    term.key(Key::Char('j'));
-    term.expect_screen("the box gone, the game kept", |screen| {
-        let text = screen.contents();
-        !text.contains("New game?") && text.contains("[ s: ")
-    });
-    term.key(Key::Char('n'));
-    term.expect_text("New game? Press n again,");
-    term.key(Key::Char('n'));
-    let next = board(&["-c1", "-i2", "--seed", "64"], &[], 9);
-    term.expect("the next game, seeded 64, with no score", |screen| {
-        let text = screen.contents();
-        if text.contains("[ s: ") || text.contains("New game?") {
-            return Err("still the old game".into());
-        }
-        let shown = mini_board(screen);
-        if shown == without_home(next.clone()) {
-            Ok(())
+    (a, beside)
+}
+
+#[test]
+fn new_game_mid_game_asks_first_in_full_and_mini_mode() {
+    for screen in [MINI_COLOUR, FULL_MONO] {
+        let sandbox = pty::Sandbox::new();
+        let args = ["-c1", "-i2", "--seed", "63"];
+        let opening = board(&args, &[], 9);
+        let (from, to) = scoring_move(&opening);
+        let mut term = screen.spawn(&sandbox, &args);
+        screen.expect_board(&term, &opening, "the opening");
+        screen.click(&mut term, from);
+        screen.click(&mut term, to);
+        term.expect_screen("a score", |s| s.contents().contains(": 2 ]"));
+        term.key(Key::Char('n'));
+        term.expect_text("New game? Press n again,");
+        term.key(Key::Char('j'));
+        term.expect_screen("the box gone, the game kept", |s| {
+            let text = s.contents();
+            !text.contains("New game?") && text.contains(": 2 ]")
+        });
+        term.key(Key::Char('n'));
+        term.expect_text("New game? Press n again,");
+        term.key(Key::Char('n'));
+        let next = board(&["-c1", "-i2", "--seed", "64"], &[], 9);
+        screen.expect_board(&term, &next, "the next game, seeded 64");
+        term.expect_screen("no score", |s| !s.contents().contains(": 2 ]"));
+        quit(&mut term);
+    }
+}
+
+#[test]
+fn a_new_game_saves_the_record_of_the_one_it_ends_first() {
+    // Unseeded, so records are kept: the board is read off the screen.
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let mut term = screen.spawn(&sandbox, &["-c1", "-i2"]);
+    let opening = term.expect("the opening", |s| {
+        let board = screen.board(s);
+        let chips = board.concat().iter().filter(|&&c| c != 0).count();
+        if chips >= 2 {
+            Ok(board)
         } else {
-            Err(format!("{shown:?}"))
+            Err(format!("{board:?}"))
         }
     });
+    let (from, to) = scoring_move(&opening);
+    screen.click(&mut term, from);
+    screen.click(&mut term, to);
+    term.expect_screen("a score", |s| s.contents().contains("[ s: "));
+    term.keys(&[Key::Char('n'), Key::Char('n')]);
+    term.expect_screen("the new game", |s| !s.contents().contains("[ s: "));
     quit(&mut term);
+    assert!(term.contents().contains("Scores earned : 0"));
+    let mut list = std::process::Command::new(CLINES);
+    list.args(["-l", "-c1", "-i2"]);
+    sandbox.apply(&mut list);
+    let listing = list.output().expect("clines -l runs");
+    let listed = String::from_utf8_lossy(&listing.stdout);
+    assert!(
+        listed.starts_with('*'),
+        "the record of the first game: {listed:?}"
+    );
 }
 
 /// The saved games in the sandbox's score directory.
@@ -561,88 +658,110 @@ fn saves(sandbox: &pty::Sandbox) -> Vec<std::path::PathBuf> {
     found
 }
 
-/// Starts `clines args` at 80 × 24 in colour in `sandbox`, stderr apart.
-fn spawn_in(sandbox: &pty::Sandbox, args: &[&str]) -> Term {
-    Term::spawn(
-        CLINES,
-        Options::new(80, 24)
-            .args(args.iter().copied())
-            .arg("-mc")
-            .sandbox(sandbox)
-            .separate_stderr(),
-    )
-}
-
 #[test]
 fn a_saved_game_resumes_and_ends_with_q_or_starts_afresh_with_new() {
-    let sandbox = pty::Sandbox::new();
-    let args = ["-p", "cells", "--seed", "71"];
-    let opening = board(&args, &[], 9);
-    let (from, to) = some_move(&opening);
-    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
-    let after = board(&args, &[&command], 9);
-    let planned = next(&args, &[&command]);
+    for screen in [MINI_COLOUR, FULL_MONO] {
+        let sandbox = pty::Sandbox::new();
+        let args = ["-p", "cells", "--seed", "71"];
+        let opening = board(&args, &[], 9);
+        let (from, to) = some_move(&opening);
+        let command = move_command((from, to));
+        let after = board(&args, &[&command], 9);
+        let planned = next(&args, &[&command]);
 
-    let mut term = spawn_in(&sandbox, &args);
-    expect_mini_board(&term, &opening, "the opening");
-    term.click(2 * from.0 as u16 + 1, 2 * from.1 as u16 + 1);
-    term.click(2 * to.0 as u16 + 1, 2 * to.1 as u16 + 1);
-    expect_mini_board(&term, &after, "the board after the move");
-    term.key(Key::Char('s'));
-    assert_eq!(term.wait_exit(TIMEOUT).code(), Some(0));
-    term.assert_restored();
-    assert!(
-        term.contents().contains("Game saved"),
-        "{}",
-        term.contents()
-    );
-    assert_eq!(saves(&sandbox).len(), 1);
+        let mut term = screen.spawn(&sandbox, &args);
+        screen.expect_board(&term, &opening, "the opening");
+        screen.click(&mut term, from);
+        screen.click(&mut term, to);
+        screen.expect_board(&term, &after, "the board after the move");
+        term.key(Key::Char('s'));
+        assert_eq!(term.wait_exit(TIMEOUT).code(), Some(0));
+        term.assert_restored();
+        assert!(
+            term.contents().contains("Game saved"),
+            "{}",
+            term.contents()
+        );
+        assert_eq!(saves(&sandbox).len(), 1);
 
-    // Another seed, the same rules: the saved game, plan included.
-    let mut term = spawn_in(&sandbox, &["-p", "cells", "--seed", "5"]);
-    expect_mini_board(&term, &after, "the saved game");
-    term.expect("its plan", |screen| {
-        check_preview(screen, &planned, 2, false)
-    });
-    // --new elsewhere leaves the save alone meanwhile.
-    let mut fresh = spawn_in(&sandbox, &["-p", "cells", "--seed", "71", "--new"]);
-    expect_mini_board(&fresh, &opening, "a new game with --new");
-    quit(&mut fresh);
-    assert_eq!(saves(&sandbox).len(), 0, "the game --new began has ended");
-    // q ends the resumed game too.
-    quit(&mut term);
-    assert_eq!(saves(&sandbox).len(), 0);
-    let mut term = spawn_in(&sandbox, &args);
-    expect_mini_board(&term, &opening, "a new game");
-    quit(&mut term);
+        // Another seed, the same rules: the saved game, plan included.
+        let mut term = screen.spawn(&sandbox, &["-p", "cells", "--seed", "5"]);
+        screen.expect_board(&term, &after, "the saved game");
+        term.expect("its plan", |s| {
+            check_preview(s, &planned, screen.s, screen.mono)
+        });
+        // --new elsewhere leaves the save alone meanwhile.
+        let mut fresh = screen.spawn(&sandbox, &["-p", "cells", "--seed", "71", "--new"]);
+        screen.expect_board(&fresh, &opening, "a new game with --new");
+        quit(&mut fresh);
+        assert_eq!(saves(&sandbox).len(), 0, "the game --new began has ended");
+        // q ends the resumed game too.
+        quit(&mut term);
+        assert_eq!(saves(&sandbox).len(), 0);
+        let mut term = screen.spawn(&sandbox, &args);
+        screen.expect_board(&term, &opening, "a new game");
+        quit(&mut term);
+    }
 }
 
 #[test]
-fn the_terminal_closing_saves_the_game() {
+fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
     let args = ["--seed", "72"];
     let opening = board(&args, &[], 9);
     let (from, to) = some_move(&opening);
-    let command = format!("move {} {} {} {}", from.0, from.1, to.0, to.1);
-    let after = board(&args, &[&command], 9);
-    let mut term = spawn_in(&sandbox, &args);
-    expect_mini_board(&term, &opening, "the opening");
-    term.click(2 * from.0 as u16 + 1, 2 * from.1 as u16 + 1);
-    term.click(2 * to.0 as u16 + 1, 2 * to.1 as u16 + 1);
-    expect_mini_board(&term, &after, "the board after the move");
+    let after = board(&args, &[&move_command((from, to))], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "the opening");
+    screen.click(&mut term, from);
+    screen.click(&mut term, to);
+    screen.expect_board(&term, &after, "the board after the move");
     term.signal(libc::SIGHUP);
     assert!(term.wait_exit(TIMEOUT).success());
     assert_eq!(saves(&sandbox).len(), 1);
-    let mut term = spawn_in(&sandbox, &args);
-    expect_mini_board(&term, &after, "the game, resumed");
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &after, "the game, resumed");
     quit(&mut term);
+
+    // 2 × 2 with three chips: saved, resumed, then any move ends it.
+    let args = ["-w2", "-t2", "-N3", "--seed", "74"];
+    let mut term = spawn_in_sandbox(&sandbox, &args);
+    term.expect_text("|");
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+    let two = board(&args, &[], 2);
+    let empty = (0..4)
+        .map(|i| (i % 2, i / 2))
+        .find(|&(x, y)| two[y][x] == 0)
+        .unwrap();
+    let chip = (0..4)
+        .map(|i| (i % 2, i / 2))
+        .find(|&(x, y)| two[y][x] != 0)
+        .unwrap();
+    let mut term = spawn_in_sandbox(&sandbox, &args);
+    term.expect_text("|");
+    let at = |(x, y): (usize, usize)| (11 * x as u16 + 6, 11 * y as u16 + 6);
+    term.click(at(chip).0, at(chip).1);
+    term.click(at(empty).0, at(empty).1);
+    term.expect_text("Game over, press a key...");
+    term.key(Key::Char('x'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 0, "a finished game removes its save");
+}
+
+/// `clines args` at 80 × 24 in `sandbox`.
+fn spawn_in_sandbox(sandbox: &pty::Sandbox, args: &[&str]) -> Term {
+    MINI_COLOUR.spawn(sandbox, args)
 }
 
 #[test]
 fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
     let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
     let args = ["--seed", "73"];
-    let mut term = spawn_in(&sandbox, &args);
+    let mut term = screen.spawn(&sandbox, &args);
     term.expect_text("|");
     term.key(Key::Char('s'));
     assert!(term.wait_exit(TIMEOUT).success());
@@ -651,8 +770,8 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
     };
     std::fs::write(save, "score = \"lots\"\n").unwrap();
     let opening = board(&args, &[], 9);
-    let mut term = spawn_in(&sandbox, &args);
-    expect_mini_board(&term, &opening, "a new game");
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "a new game");
     quit(&mut term);
     let stderr = term.stderr();
     assert!(
