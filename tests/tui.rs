@@ -1456,6 +1456,23 @@ fn sigtstp_suspends_and_sigcont_repaints() {
 }
 
 #[test]
+fn a_burst_of_input_is_handled_without_waiting_for_more() {
+    let (mut term, view) = start(100, 50, 95, &[], &[]);
+    // 1,000 arrows, 3,000 bytes in one write: the cursor ends at the top.
+    term.send(&b"\x1b[A".repeat(1000));
+    let (x, _) = view.cursor.expect("the cursor is shown");
+    expect_view(
+        &term,
+        &view.with_cursor(Some((x, 0))),
+        "the cursor at the top",
+    );
+    // The game read every byte: one more key is handled at once.
+    let burst: Vec<u8> = b"\x1b[B".repeat(1000).into_iter().chain(*b"q").collect();
+    term.send(&burst);
+    check_exit(&mut term, 0);
+}
+
+#[test]
 fn game_over_box_then_any_key_ends() {
     // Two columns never make a line of five: four chips fill the board.
     let (mut term, view) = {
