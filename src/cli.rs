@@ -37,6 +37,8 @@ built-in player (a hint or autoplay) keeps none.
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
+Ctrl-Z suspends the whole job. The game draws on standard output, which must
+be a terminal that can move its cursor; --batch plays without one.
 See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
