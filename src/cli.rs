@@ -32,9 +32,9 @@ const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] 
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Records are kept only with the default
--w -t -c -i -n -N, no --seed, and no help from the built-in player (a hint or
-autoplay).
+named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N keeps its own records
+(-l with them lists that table); a game with --seed or with help from the
+built-in player (a hint or autoplay) keeps none.
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
@@ -384,6 +384,8 @@ pub enum Command {
     List {
         /// The config file's `score_dir`, as in [`Command::Play`].
         score_dir: Option<PathBuf>,
+        /// The rules whose records are listed.
+        rules: Rules,
     },
 }
 
@@ -677,6 +679,7 @@ impl Settings {
         let command = if self.list {
             Command::List {
                 score_dir: self.score_dir,
+                rules,
             }
         } else if self.batch {
             Command::Batch {

@@ -58,7 +58,7 @@ impl Rules {
         self.width * self.height
     }
 
-    /// Whether these are the default rules, under which records are kept.
+    /// Whether these are the default rules, the original's.
     pub fn is_default(&self) -> bool {
         *self == Rules::default()
     }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clines::batch;
 use clines::cli::{self, Command};
-use clines::records::{self, Store};
+use clines::records::{self, RuleSet, Store};
 use clines::tui;
 
 fn main() -> ExitCode {
@@ -38,9 +38,9 @@ fn main() -> ExitCode {
             autoplay_delay,
         } => {
             // Decided on the options as given, before any seed is drawn.
-            let records = if records::records_enabled(&rules, seed) {
+            let records = if records::records_enabled(seed) {
                 match Store::open(score_dir.as_deref()) {
-                    Ok(store) => tui::RecordKeeping::KeptIn(store),
+                    Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules))),
                     Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
                 }
             } else {
@@ -68,14 +68,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List { score_dir } => {
-            let listing = records::list(score_dir.as_deref());
-            for warning in &listing.warnings {
-                report(&format!("clines: {warning}"));
+        Command::List { score_dir, rules } => {
+            match records::list(score_dir.as_deref(), &RuleSet::new(rules)) {
+                Ok(listing) => {
+                    for warning in &listing.warnings {
+                        report(&format!("clines: {warning}"));
+                    }
+                    // `clines -l | head` closing the pipe early is not an error.
+                    let _ = io::stdout().write_all(listing.text.as_bytes());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    report(&format!("clines: {e}"));
+                    ExitCode::FAILURE
+                }
             }
-            // `clines -l | head` closing the pipe early is not an error.
-            let _ = io::stdout().write_all(listing.text.as_bytes());
-            ExitCode::SUCCESS
         }
     }
 }

@@ -137,7 +137,13 @@ fn boolean_flags_combine() {
         ErrorKind::DisplayVersion
     );
     let list = parse_with(&["-l", "-w9"], &plain()).unwrap().command;
-    assert_eq!(list, Command::List { score_dir: None });
+    assert_eq!(
+        list,
+        Command::List {
+            score_dir: None,
+            rules: Rules::default()
+        }
+    );
     let batch = parse_with(&["--batch", "--seed", "42", "-w5"], &plain()).unwrap();
     assert_eq!(
         batch.command,
@@ -490,7 +496,9 @@ score_dir = "/srv/clines"
     assert_eq!(
         list,
         Command::List {
-            score_dir: Some(PathBuf::from("/srv/clines"))
+            score_dir: Some(PathBuf::from("/srv/clines")),
+            // The listing is of the rule set the config plays.
+            rules
         }
     );
 }
