@@ -6,7 +6,7 @@
 //! the same seed and rules (`clines --batch --seed S`, then `board`), so no
 //! test hard-codes where chips are; moves are cross-checked the same way.
 
-mod pty;
+use crate::pty;
 
 use pty::{Key, Options, TIMEOUT, Term};
 

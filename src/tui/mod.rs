@@ -66,8 +66,8 @@ pub struct PlayConfig {
 /// Whether and where a game's record is kept.
 #[derive(Clone, Debug)]
 pub enum RecordKeeping {
-    /// Records are off for this game (rules off the defaults, a fixed
-    /// seed): nothing is read or written, no `hi` line.
+    /// Records are off for this game (a fixed seed): nothing is read or
+    /// written, no `hi` line.
     Off,
     /// Records are on, but this player's store could not be opened; the
     /// message says why and is printed once the terminal is restored.

@@ -11,9 +11,10 @@
 //! real environment.
 
 use std::ffi::OsStr;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use crate::files;
 
 /// The directories ncurses searches after the environment's, in its order.
 const SYSTEM_DIRS: [&str; 4] = [
@@ -115,10 +116,12 @@ fn find<T>(term: &str, dirs: &[PathBuf], parse: impl Fn(&[u8]) -> Option<T>) -> 
         .find_map(|path| parse(&read_entry(&path)?))
 }
 
-/// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if readable.
+/// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if it is a
+/// readable regular file. Anything else (a FIFO would hang the start) is
+/// passed over like a missing entry, as the search goes on to the next.
 fn read_entry(path: &Path) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
-    File::open(path)
+    files::open_regular(path)
         .ok()?
         .take(MAX_ENTRY_SIZE)
         .read_to_end(&mut bytes)
@@ -409,6 +412,29 @@ mod tests {
         assert_eq!(find_colors("", &dirs), None);
         // Found as first/./../second/x/xterm if paths were let through.
         assert_eq!(find_colors("../second/x/xterm", &dirs), None);
+    }
+
+    #[test]
+    fn a_fifo_or_directory_in_the_way_is_passed_over() {
+        let root = tempfile::tempdir().unwrap();
+        let (first, second) = (root.path().join("first"), root.path().join("second"));
+        install(
+            &second,
+            "x",
+            "xterm",
+            &entry(false, "x", 1, &numbers_with_colors(Some(8))),
+        );
+        std::fs::create_dir_all(first.join("x").join("xterm")).unwrap();
+        std::fs::create_dir_all(first.join("78")).unwrap();
+        let fifo = first.join("78").join("xterm");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let dirs = vec![first, second];
+        // On a thread, so that a hang fails the test instead of stalling it.
+        let (send, found) = std::sync::mpsc::channel();
+        std::thread::spawn(move || send.send(find_colors("xterm", &dirs)));
+        let found = found.recv_timeout(std::time::Duration::from_secs(30));
+        assert_eq!(found, Ok(Some(8)));
     }
 
     #[test]
