@@ -91,6 +91,8 @@ struct LoopRequests {
     bell: bool,
     repaint: bool,
     suspend: bool,
+    /// Take the terminal again: the process was continued (SIGCONT).
+    continued: bool,
     /// How the game ended, once it has; never taken, the loop stops on it.
     ending: Option<Ending>,
     /// The player asked for a new game, the record of this one to be
@@ -274,6 +276,17 @@ impl App {
     /// Takes the request to stop until continued (Ctrl-Z).
     pub fn take_suspend(&mut self) -> bool {
         std::mem::take(&mut self.requests.suspend)
+    }
+
+    /// The process was continued (SIGCONT) after a stop, however it came:
+    /// the terminal must be taken again and the screen repainted.
+    pub fn continued(&mut self) {
+        self.requests.continued = true;
+    }
+
+    /// Takes the request to take the terminal again after a stop.
+    pub fn take_continued(&mut self) -> bool {
+        std::mem::take(&mut self.requests.continued)
     }
 
     /// Takes the request for a beep.

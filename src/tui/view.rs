@@ -273,10 +273,18 @@ pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
 
 /// Draws the required-size lines and the request to resize.
 pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
-    for (row, line) in too_small.lines.iter().enumerate() {
-        frame.text(row, 0, line, style.board);
+    // Each line wraps onto the next rows at the terminal's width, as the
+    // original's does, so that all of it can be read.
+    let width = frame.cols().max(1);
+    let lines = too_small.lines.iter().map(String::as_str).chain([RESIZE]);
+    let mut row = 0;
+    for line in lines {
+        let chars: Vec<char> = line.chars().collect();
+        for piece in chars.chunks(width) {
+            frame.text(row, 0, &String::from_iter(piece), style.board);
+            row += 1;
+        }
     }
-    frame.text(too_small.lines.len(), 0, RESIZE, style.board);
 }
 
 /// The coming throw on the top border, right-aligned: `[`, each chip's
