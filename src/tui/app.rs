@@ -610,7 +610,12 @@ impl App {
                 self.autoplay(now);
                 return;
             };
-            self.perform(action, now);
+            // A key typed ahead may answer the box an earlier one opened.
+            if self.overlay == Overlay::None {
+                self.perform(action, now);
+            } else {
+                self.close_overlay(action);
+            }
         }
     }
 
@@ -959,6 +964,30 @@ mod tests {
             "autoplay goes on, so the game is assisted"
         );
         assert_eq!(app.input.cursor, Pos::new(0, 0));
+    }
+
+    #[test]
+    fn new_game_typed_twice_during_a_move_asks_then_confirms() {
+        // Four 1s in row 0: the fifth scores, and its flash takes a while.
+        let setup = [
+            (1, 0, 1),
+            (2, 0, 1),
+            (3, 0, 1),
+            (4, 0, 1),
+            (0, 3, 1),
+            (8, 8, 2),
+        ];
+        let (mut app, now) = app_with(&setup, 100, 50);
+        app.act(Action::Click { row: 16, col: 1 }, now);
+        app.act(Action::Click { row: 1, col: 1 }, now);
+        assert!(app.animating());
+        app.act(Action::NewGame, now);
+        app.act(Action::NewGame, now);
+        assert!(!app.take_new_game(), "both wait for the move on screen");
+        app.advance(now + Duration::from_secs(10));
+        assert!(app.game.score() > 0);
+        assert!(app.take_new_game(), "the second answered the first's box");
+        assert_eq!(app.overlay, Overlay::None);
     }
 
     #[test]
