@@ -5,14 +5,13 @@
 //! Every setting remembers where it came from (a flag, a config key or the
 //! default) so that a refusal names it the way the user wrote it.
 
+mod cells;
 mod config;
 mod values;
 
 use std::ffi::OsStr;
-use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
 use clap::builder::{StringValueParser, TypedValueParser};
@@ -27,6 +26,7 @@ use crate::text;
 use config::{Config, ConfigLocation};
 use values::{BLACK, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed};
 
+pub use cells::CellShape;
 pub use config::KEYS as CONFIG_KEYS;
 
 /// The original's synopsis, plus the options the clone adds.
@@ -339,46 +339,6 @@ pub enum ColorMode {
     Color,
     /// Chips told apart by glyph only.
     Mono,
-}
-
-/// The shape of the board's cells (`--cells`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CellShape {
-    /// Square, as large as the terminal allows: the original's look.
-    #[default]
-    Square,
-    /// 3 characters wide and 1 high, whatever the terminal's size.
-    Wide,
-}
-
-impl CellShape {
-    /// The names `--cells` accepts, in order.
-    pub const NAMES: [&'static str; 2] = ["square", "wide"];
-}
-
-impl fmt::Display for CellShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CellShape::Square => CellShape::NAMES[0],
-            CellShape::Wide => CellShape::NAMES[1],
-        })
-    }
-}
-
-impl FromStr for CellShape {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<CellShape, String> {
-        match text {
-            "square" => Ok(CellShape::Square),
-            "wide" => Ok(CellShape::Wide),
-            _ => Err(format!(
-                "the cells must be {} (sized to the terminal) or {} (3 characters by 1)",
-                CellShape::NAMES[0],
-                CellShape::NAMES[1]
-            )),
-        }
-    }
 }
 
 /// How the game looks and which keys it takes; none of this changes the rules.
