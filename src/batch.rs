@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 
 use crate::ai::{self, Player};
 use crate::board::{Board, Color, Pos};
-use crate::game::{Game, MoveError, Rules};
+use crate::game::{Game, MoveError, Preview, Rules};
 use crate::text;
 
 /// Why a headless game stopped before its input ended.
@@ -30,15 +30,16 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Plays one game, reading commands from `input` and answering on `output`
-/// until `quit` or the end of the input.
+/// Plays one game under `rules` with `preview`, reading commands from
+/// `input` and answering on `output` until `quit` or the end of the input.
 pub fn run<R: BufRead, W: Write>(
     rules: Rules,
+    preview: Preview,
     seed: u64,
     input: R,
     mut output: W,
 ) -> Result<(), Error> {
-    let (mut game, _) = Game::new(rules, seed);
+    let (mut game, _) = Game::with_preview(rules, preview, seed);
     let mut player = Player::new(rules);
     let mut lines = Lines::new(input);
     while let Some(line) = lines.next_line().map_err(Error::Read)? {
@@ -215,10 +216,19 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             game.clear();
             Ok("ok".into())
         }
+        "next" => {
+            no_args(command, args)?;
+            next(game)
+        }
+        "undo" => {
+            no_args(command, args)?;
+            game.undo().map_err(|e| e.to_string())?;
+            Ok(format!("ok score={}", game.score()))
+        }
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         _ => Err(format!(
-            "unknown command {} (commands: board status move put clear hint quit)",
+            "unknown command {} (commands: board status move put clear hint next undo quit)",
             text::quote(command)
         )),
     }
@@ -250,6 +260,30 @@ fn no_move(board: &Board) -> String {
     } else {
         "no move: no chip can reach an empty cell".into()
     }
+}
+
+/// The planned throw: `next C C C` with `--preview colors`, `next X Y C
+/// X Y C X Y C` with `--preview cells`, where a chip the board had no room
+/// for when the throw was planned shows `- -` for its cell.
+fn next(game: &Game) -> Result<String, String> {
+    if game.preview() == Preview::Off {
+        return Err("no preview in this game (start it with --preview colors or cells)".into());
+    }
+    if game.is_over() {
+        return Err(MoveError::GameOver.to_string());
+    }
+    let mut answer = String::from("next");
+    for planned in game.planned() {
+        if game.preview() == Preview::Cells {
+            match planned.pos {
+                Some(pos) => answer.push_str(&format!(" {} {}", pos.x, pos.y)),
+                None => answer.push_str(" - -"),
+            }
+        }
+        answer.push(' ');
+        answer.push(color_char(planned.color));
+    }
+    Ok(answer)
 }
 
 fn no_args(command: &str, args: &[&str]) -> Result<(), String> {

@@ -5,6 +5,7 @@
 //! Every setting remembers where it came from (a flag, a config key or the
 //! default) so that a refusal names it the way the user wrote it.
 
+mod cells;
 mod config;
 mod values;
 
@@ -19,25 +20,30 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use crate::board::MAX_COLORS;
-use crate::game::{Rule, RuleError, Rules};
+use crate::game::{Preview, Rule, RuleError, Rules};
 use crate::text;
 
 use config::{Config, ConfigLocation};
-use values::{BLACK, color_mode, distinct_keys, font, glyphs, palette, palette_numbers};
+use values::{BLACK, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed};
+
+pub use cells::CellShape;
+pub use config::KEYS as CONFIG_KEYS;
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
 named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N keeps its own records
-(-l with them lists that table); a game with --seed or with help from the
-built-in player (a hint or autoplay) keeps none.
+(-l with them lists that table); a game with --seed, with --preview, or with
+help (a hint, autoplay or an undo) keeps none.
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
-? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
+? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
+new game, s saves the game and quits (clines resumes it), q quits, F1 shows
+every key; -C keys win over ?, a, u, n, s and q.
 Ctrl-Z suspends the whole job. The game draws on standard output, which must
 be a terminal that can move its cursor; --batch plays without one.
 See clines(6).";
@@ -192,6 +198,29 @@ pub struct Args {
     )]
     pub palette: Option<String>,
 
+    /// Show the computer's next throw: its colours (colors), or its colours
+    /// and the cells it will land on (cells, Color Lines 98 rules); off
+    /// shows nothing (no record is kept with a preview) [default: off]
+    #[arg(
+        short = 'p',
+        long = "preview",
+        value_name = "MODE",
+        allow_hyphen_values = true
+    )]
+    pub preview: Option<String>,
+
+    /// Cell shape: square (sized to the terminal, the original's look) or
+    /// wide (3 characters by 1 with grid lines, a 9x9 board in 37x19)
+    /// [default: square]
+    #[arg(long = "cells", value_name = "SHAPE", allow_hyphen_values = true)]
+    pub cells: Option<String>,
+
+    /// Start a new game even when a game of these rules was saved (the s
+    /// key, or the terminal closing); the save is replaced when this game
+    /// is saved, removed when it ends
+    #[arg(long = "new")]
+    pub new: bool,
+
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
     #[arg(long = "batch")]
     pub batch: bool,
@@ -328,6 +357,8 @@ pub struct Appearance {
     /// ANSI colour numbers: cursor, then one per chip colour (exactly
     /// `colors + 1` after [`parse`]).
     pub palette: Vec<u8>,
+    /// The shape of the cells.
+    pub cells: CellShape,
 }
 
 impl Appearance {
@@ -339,6 +370,7 @@ impl Appearance {
             bw_font: DEFAULT_BW_FONT.chars().collect(),
             mode: None,
             palette: default_palette(colors),
+            cells: CellShape::Square,
         }
     }
 }
@@ -362,12 +394,16 @@ pub enum Command {
     Play {
         /// The rules of the game.
         rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
         /// A fixed seed, or `None` to seed from the operating system.
         seed: Option<u64>,
         /// How it looks.
         appearance: Appearance,
         /// Whether the built-in player plays from the start.
         autoplay: bool,
+        /// Whether to start afresh rather than resume a saved game.
+        new: bool,
         /// How long autoplay shows each move before making it.
         autoplay_delay: Duration,
         /// The records directory named by the config file's `score_dir`, or
@@ -379,6 +415,8 @@ pub enum Command {
     Batch {
         /// The rules of the game.
         rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
         /// A fixed seed, or `None` to seed from the operating system.
         seed: Option<u64>,
     },
@@ -579,6 +617,9 @@ struct Settings {
     bw_font: Option<Setting<String>>,
     mode: Option<Setting<String>>,
     palette: Option<Setting<Vec<String>>>,
+    preview: Option<Setting<String>>,
+    cells: Option<Setting<String>>,
+    new: bool,
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
@@ -648,6 +689,15 @@ impl Settings {
                     Setting::flag("-o", items, text::excerpt(&v))
                 })
                 .or(config.palette),
+            preview: args
+                .preview
+                .map(|v| Setting::flag("-p", v.clone(), v))
+                .or(config.preview),
+            cells: args
+                .cells
+                .map(|v| Setting::flag("--cells", v.clone(), v))
+                .or(config.cells),
+            new: args.new,
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
             autoplay_delay: number(
                 "autoplay_delay",
@@ -667,6 +717,8 @@ impl Settings {
         self.overridden.check(rules.cells()).map_err(|e| {
             format!("{e} (a config file value must be right even where an option overrides it)")
         })?;
+        let preview = self.preview.as_ref().map(parsed).transpose()?;
+        let cells = self.cells.as_ref().map(parsed).transpose()?;
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
         let keys = distinct_keys(&self.keys)?;
@@ -686,11 +738,13 @@ impl Settings {
         } else if self.batch {
             Command::Batch {
                 rules,
+                preview: preview.unwrap_or_default(),
                 seed: self.seed,
             }
         } else {
             Command::Play {
                 rules,
+                preview: preview.unwrap_or_default(),
                 seed: self.seed,
                 appearance: Appearance {
                     keys,
@@ -698,8 +752,10 @@ impl Settings {
                     bw_font,
                     mode,
                     palette,
+                    cells: cells.unwrap_or_default(),
                 },
                 autoplay: self.autoplay,
+                new: self.new,
                 autoplay_delay,
                 score_dir: self.score_dir,
             }

@@ -3,6 +3,13 @@
 //!
 //! Pure, like the board: the game owns a seeded generator and returns what
 //! happened as [`Event`]s for a front end to animate. It never sleeps.
+//!
+//! Two additions to the original's rules live in their own modules: the
+//! next-chip preview ([`Preview`], in `preview`) and taking moves back
+//! ([`Game::undo`], in `undo`).
+
+mod preview;
+mod undo;
 
 use std::fmt;
 
@@ -10,6 +17,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::board::{self, Board, Chip, Color, Pos};
+
+pub use preview::{Planned, Preview};
+use undo::Record;
 
 /// The rules a game is played by: the original's `-w -t -c -i -n -N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -265,6 +275,19 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// Why an undo was refused: no move has been made since the opening (or
+/// since the board was last set up with [`Game::put`] or [`Game::clear`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NothingToUndo;
+
+impl fmt::Display for NothingToUndo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("nothing to undo")
+    }
+}
+
+impl std::error::Error for NothingToUndo {}
+
 /// What one accepted player move did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
@@ -290,8 +313,9 @@ pub fn endless_throws(throws: usize, next: usize) -> bool {
     throws == MAX_THROWS_ONTO_EMPTY || throws * next >= MAX_CHIPS_ONTO_EMPTY
 }
 
-/// A game in progress.
-#[derive(Clone, Debug)]
+/// A game in progress. Two games are equal when everything about them is,
+/// the generator's position and the moves that can be taken back included.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     rules: Rules,
     board: Board,
@@ -299,6 +323,12 @@ pub struct Game {
     streak: u32,
     over: bool,
     rng: ChaCha8Rng,
+    preview: Preview,
+    /// The computer's next throw, decided in advance when a preview is on
+    /// (`None` without a preview, and once the game is over).
+    plan: Option<Vec<Planned>>,
+    /// One record per move that can still be taken back, oldest first.
+    history: Vec<Record>,
 }
 
 impl Game {
@@ -312,6 +342,17 @@ impl Game {
     /// # Panics
     /// When the rules are invalid; check them with [`Rules::validate`].
     pub fn new(rules: Rules, seed: u64) -> (Game, Vec<Event>) {
+        Game::with_preview(rules, Preview::Off, seed)
+    }
+
+    /// [`Game::new`] with a next-chip preview. The opening throw is not
+    /// previewed; every throw after it is decided at the end of the turn
+    /// before (see [`Game::planned`]). With [`Preview::Off`] this is
+    /// exactly [`Game::new`].
+    ///
+    /// # Panics
+    /// When the rules are invalid; check them with [`Rules::validate`].
+    pub fn with_preview(rules: Rules, preview: Preview, seed: u64) -> (Game, Vec<Event>) {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
@@ -322,6 +363,9 @@ impl Game {
             streak: 0,
             over: false,
             rng: ChaCha8Rng::from_seed(seed_key(seed)),
+            preview,
+            plan: None,
+            history: Vec::new(),
         };
         let mut events = Vec::new();
         game.computer_turn(rules.first, &mut events);
@@ -355,6 +399,18 @@ impl Game {
         self.over
     }
 
+    /// How much of the next throw the player is shown.
+    pub fn preview(&self) -> Preview {
+        self.preview
+    }
+
+    /// The computer's next throw as decided so far: one entry per chip,
+    /// with its cell under [`Preview::Cells`]. Empty without a preview and
+    /// once the game is over.
+    pub fn planned(&self) -> &[Planned] {
+        self.plan.as_deref().unwrap_or_default()
+    }
+
     /// Checks a player move without making it: the path the chip would walk.
     pub fn check_move(&self, from: Pos, to: Pos) -> Result<Vec<Pos>, MoveError> {
         if self.over {
@@ -377,6 +433,13 @@ impl Game {
     /// throws. An illegal move is refused and changes nothing.
     pub fn play(&mut self, from: Pos, to: Pos) -> Result<Turn, MoveError> {
         let path = self.check_move(from, to)?;
+        let mut record = Record::before(
+            self.score,
+            self.streak,
+            self.over,
+            self.rng.get_word_pos(),
+            self.plan.clone(),
+        );
         let color = self.board.get(from).expect("checked: a chip is there");
         self.board.set(from, None);
         self.board.set(to, Some(color));
@@ -401,6 +464,8 @@ impl Game {
             });
         }
         self.begin_player_turn(&mut events);
+        record.changed(&self.board, &events);
+        self.history.push(record);
         Ok(Turn {
             events,
             removed,
@@ -408,30 +473,129 @@ impl Game {
         })
     }
 
+    /// Takes back the last move and everything that followed it (its
+    /// removals, the computer's throw, the end of the game): the board,
+    /// score, streak, planned throw and random generator are as they were
+    /// before it, so the same move brings the same throw again. Moves can
+    /// be taken back one after another up to the opening.
+    pub fn undo(&mut self) -> Result<(), NothingToUndo> {
+        let record = self.history.pop().ok_or(NothingToUndo)?;
+        record.restore_cells(&mut self.board);
+        self.score = record.score;
+        self.streak = record.streak;
+        self.over = record.over;
+        self.rng.set_word_pos(record.word_pos);
+        self.plan = record.plan;
+        Ok(())
+    }
+
+    /// How many moves [`Game::undo`] can take back.
+    pub fn undoable(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Everything needed to go on with this game later (see
+    /// [`Game::from_state`]), but the moves that could be taken back.
+    pub fn state(&self) -> GameState {
+        GameState {
+            rules: self.rules,
+            preview: self.preview,
+            cells: self.board.cells().to_vec(),
+            score: self.score,
+            streak: self.streak,
+            over: self.over,
+            key: self.rng.get_seed(),
+            word_pos: self.rng.get_word_pos(),
+            plan: self.plan.clone(),
+        }
+    }
+
+    /// The game `state` describes, which then plays on exactly as the game
+    /// it was taken from would have; no move can be taken back before it.
+    /// A state that no game can be in is refused, saying what is wrong.
+    pub fn from_state(state: GameState) -> Result<Game, String> {
+        let rules = state.rules;
+        rules.validate().map_err(|e| e.to_string())?;
+        if state.cells.len() != rules.cells() {
+            return Err(format!(
+                "{} cells for a {}x{} board",
+                state.cells.len(),
+                rules.width,
+                rules.height
+            ));
+        }
+        if let Some(&bad) = state.cells.iter().find(|&&c| c > rules.colors) {
+            return Err(format!("colour {bad} with {} colours", rules.colors));
+        }
+        let mut board = Board::new(rules.width, rules.height);
+        for (i, &color) in state.cells.iter().enumerate() {
+            board.set(board.pos(i), (color > 0).then_some(color));
+        }
+        if let Some(plan) = &state.plan {
+            check_plan(plan, &board, &rules, state.preview)?;
+        } else if state.preview != Preview::Off && !state.over {
+            return Err("a preview game with no planned throw".into());
+        }
+        let mut rng = ChaCha8Rng::from_seed(state.key);
+        rng.set_word_pos(state.word_pos);
+        Ok(Game {
+            rules,
+            board,
+            score: state.score,
+            streak: state.streak,
+            over: state.over,
+            rng,
+            preview: state.preview,
+            plan: state.plan,
+            history: Vec::new(),
+        })
+    }
+
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
     /// For setting up positions in tests and the headless mode: play goes
-    /// on from the board it leaves, even in a game that was over.
+    /// on from the board it leaves, even in a game that was over. The moves
+    /// before it can no longer be taken back. A planned cell that now holds
+    /// a chip is handled as one the player moved onto.
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
         }
         self.board.set(pos, color);
-        self.over = false;
+        self.set_up();
         Ok(())
     }
 
     /// Empties the board, keeping the score. Like [`Game::put`], it sets up
-    /// a position to play on, so a game that was over goes on.
+    /// a position to play on, so a game that was over goes on, and the moves
+    /// before it can no longer be taken back.
     pub fn clear(&mut self) {
         self.board.clear();
-        self.over = false;
+        self.set_up();
+    }
+
+    /// After the board was set up by hand: the moves before cannot be taken
+    /// back, and a game that was over goes on, with its next throw planned
+    /// again when there is a preview.
+    fn set_up(&mut self) {
+        self.history.clear();
+        if self.over {
+            self.over = false;
+            self.plan_next();
+        }
     }
 
     /// The computer throws `count` chips, or ends the game when there is no
     /// room for them; lines the throw forms are removed with no streak
     /// bonus, and a full board ends the game.
+    ///
+    /// With a preview the throw is the planned one (the opening has none),
+    /// and once it has landed the next one is planned.
     fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>) {
-        let Some(chips) = self.board.throw(&mut self.rng, count, self.rules.colors) else {
+        let thrown = match self.plan.take() {
+            Some(plan) => preview::throw(&mut self.board, &mut self.rng, &plan),
+            None => self.board.throw(&mut self.rng, count, self.rules.colors),
+        };
+        let Some(chips) = thrown else {
             self.end(events);
             return;
         };
@@ -450,6 +614,21 @@ impl Game {
         }
         if self.board.is_full() {
             self.end(events);
+        } else {
+            self.plan_next();
+        }
+    }
+
+    /// With a preview, decides the next throw on the board as it is.
+    fn plan_next(&mut self) {
+        if self.preview != Preview::Off {
+            self.plan = Some(preview::plan(
+                &self.board,
+                self.preview,
+                &mut self.rng,
+                self.rules.next,
+                self.rules.colors,
+            ));
         }
     }
 
@@ -475,8 +654,64 @@ impl Game {
 
     fn end(&mut self, events: &mut Vec<Event>) {
         self.over = true;
+        self.plan = None;
         events.push(Event::GameOver);
     }
+}
+
+/// A game's whole state, as [`Game::state`] gives it and
+/// [`Game::from_state`] takes it: plain data for saving a game to go on with
+/// later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// The rules.
+    pub rules: Rules,
+    /// The preview.
+    pub preview: Preview,
+    /// The board, row-major: 0 for an empty cell, else the chip's colour.
+    pub cells: Vec<Color>,
+    /// Points earned.
+    pub score: u64,
+    /// Scoring moves in a row in the current player turn.
+    pub streak: u32,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// The generator's ChaCha8 key.
+    pub key: [u8; 32],
+    /// The generator's position in its stream, in 32-bit words.
+    pub word_pos: u128,
+    /// The planned throw; `None` without a preview or after the end.
+    pub plan: Option<Vec<Planned>>,
+}
+
+/// Checks that `plan` is one a game under `rules` and `preview` can have:
+/// one chip per `next`, colours in range, cells (with [`Preview::Cells`]
+/// only) on the board and distinct.
+fn check_plan(
+    plan: &[Planned],
+    board: &Board,
+    rules: &Rules,
+    preview: Preview,
+) -> Result<(), String> {
+    if preview == Preview::Off {
+        return Err("a planned throw without a preview".into());
+    }
+    if plan.len() != rules.next {
+        return Err(format!("{} planned chips for {}", plan.len(), rules.next));
+    }
+    let mut cells = Vec::new();
+    for planned in plan {
+        if !(1..=rules.colors).contains(&planned.color) {
+            return Err(format!("planned colour {}", planned.color));
+        }
+        if let Some(pos) = planned.pos {
+            if preview != Preview::Cells || !board.contains(pos) || cells.contains(&pos) {
+                return Err(format!("planned cell {} {}", pos.x, pos.y));
+            }
+            cells.push(pos);
+        }
+    }
+    Ok(())
 }
 
 /// The 32-byte ChaCha8 key for a `--seed` value: four SplitMix64 outputs,

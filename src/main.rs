@@ -5,15 +5,21 @@ use std::process::ExitCode;
 
 use clines::batch;
 use clines::cli::{self, Command};
+use clines::game::Preview;
 use clines::records::{self, RuleSet, Store};
 use clines::tui;
 
 fn main() -> ExitCode {
     let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
     match command {
-        Command::Batch { rules, seed } => {
+        Command::Batch {
+            rules,
+            preview,
+            seed,
+        } => {
             let seed = seed.unwrap_or_else(os_seed);
-            match batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
+            let (input, output) = (io::stdin().lock(), io::stdout().lock());
+            match batch::run(rules, preview, seed, input, output) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe means the other side is done with us.
                 Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -31,14 +37,17 @@ fn main() -> ExitCode {
         }
         Command::Play {
             rules,
+            preview,
             seed,
             appearance,
             score_dir,
             autoplay,
             autoplay_delay,
+            new,
         } => {
-            // Decided on the options as given, before any seed is drawn.
-            let records = if records::records_enabled(seed) {
+            // Decided on the options as given, before any seed is drawn. A
+            // preview makes the game easier: no record.
+            let records = if records::records_enabled(seed) && preview == Preview::Off {
                 match Store::open(score_dir.as_deref()) {
                     Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules))),
                     Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
@@ -46,8 +55,15 @@ fn main() -> ExitCode {
             } else {
                 tui::RecordKeeping::Off
             };
+            // Saves need the user and directory only, whatever the records.
+            let saves = Store::open(score_dir.as_deref())
+                .ok()
+                .and_then(|store| records::SaveSlot::new(&store, rules, preview));
             let config = tui::PlayConfig {
                 rules,
+                preview,
+                saves,
+                resume: !new,
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 records,

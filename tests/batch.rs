@@ -611,3 +611,220 @@ fn hint_says_why_there_is_no_move() {
     assert!(game.ask("hint").starts_with("hint "));
     assert!(game.finish().success());
 }
+
+/// The answer to `next` as (cell, colour) pairs; the cell is `None` with
+/// `--preview colors`.
+fn planned(answer: &str, cells: bool) -> Vec<(Option<(usize, usize)>, char)> {
+    let words: Vec<&str> = answer
+        .strip_prefix("next ")
+        .unwrap_or_else(|| panic!("not a next answer: {answer:?}"))
+        .split(' ')
+        .collect();
+    let colour = |w: &str| w.chars().next().unwrap();
+    if cells {
+        words
+            .chunks(3)
+            .map(|c| {
+                (
+                    Some((c[0].parse().unwrap(), c[1].parse().unwrap())),
+                    colour(c[2]),
+                )
+            })
+            .collect()
+    } else {
+        words.iter().map(|w| (None, colour(w))).collect()
+    }
+}
+
+/// The character at `(x, y)` of a board as `board` prints it.
+fn cell(board: &[String], (x, y): (usize, usize)) -> char {
+    board[y].as_bytes()[x] as char
+}
+
+/// The chips of a board as `(x, y, colour character)`, row by row.
+fn chips_of(board: &[String]) -> Vec<(usize, usize, char)> {
+    let mut chips = Vec::new();
+    for (y, row) in board.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            if c != '.' {
+                chips.push((x, y, c));
+            }
+        }
+    }
+    chips
+}
+
+/// `board` with the chip at `from` moved to `to`.
+fn moved(board: &[String], from: (usize, usize), to: (usize, usize)) -> Vec<String> {
+    let mut board = board.to_vec();
+    let colour = cell(&board, from).to_string();
+    board[from.1].replace_range(from.0..from.0 + 1, ".");
+    board[to.1].replace_range(to.0..to.0 + 1, &colour);
+    board
+}
+
+#[test]
+fn preview_colors_names_the_colours_the_next_throw_brings() {
+    for seed in ["1", "2", "3"] {
+        let mut game = Batch::start(&["--preview", "colors", "--seed", seed]);
+        let next = game.ask("next");
+        let mut colours: Vec<char> = planned(&next, false).iter().map(|p| p.1).collect();
+        assert_eq!(colours.len(), 3, "{next}");
+        let before = game.board(9);
+        let (x, y, _) = chips_of(&before)[0];
+        // The opening's three chips cannot make a line: this move is quiet.
+        let to = if (x, y) == (0, 8) { (1, 8) } else { (0, 8) };
+        let answer = game.ask(&format!("move {x} {y} {} {}", to.0, to.1));
+        assert_eq!(answer, "ok removed=0 points=0 score=0");
+        let moved = moved(&before, (x, y), to);
+        let after = game.board(9);
+        let mut thrown: Vec<char> = chips_of(&after)
+            .iter()
+            .filter(|&&(x, y, _)| cell(&moved, (x, y)) == '.')
+            .map(|c| c.2)
+            .collect();
+        colours.sort_unstable();
+        thrown.sort_unstable();
+        assert_eq!(thrown, colours, "seed {seed}: {before:?} then {after:?}");
+        assert!(game.ask("next").starts_with("next "));
+        assert!(game.finish().success());
+    }
+}
+
+#[test]
+fn preview_cells_shows_where_the_throw_lands_and_a_taken_cell_moves_its_chip() {
+    for seed in ["4", "5", "6"] {
+        let mut game = Batch::start(&["-p", "cells", "--seed", seed]);
+        let next = planned(&game.ask("next"), true);
+        assert_eq!(next.len(), 3);
+        let before = game.board(9);
+        for &(pos, _) in &next {
+            assert_eq!(cell(&before, pos.unwrap()), '.', "planned on an empty cell");
+        }
+        let (x, y, colour) = chips_of(&before)[0];
+        // Onto the first planned cell: its chip of the throw lands elsewhere.
+        let (tx, ty) = next[0].0.unwrap();
+        let answer = game.ask(&format!("move {x} {y} {tx} {ty}"));
+        assert_eq!(answer, "ok removed=0 points=0 score=0");
+        let after = game.board(9);
+        assert_eq!(cell(&after, (tx, ty)), colour, "the moved chip stays");
+        for &(pos, c) in &next[1..] {
+            assert_eq!(cell(&after, pos.unwrap()), c, "seed {seed}: {after:?}");
+        }
+        let moved = moved(&before, (x, y), (tx, ty));
+        let elsewhere: Vec<(usize, usize, char)> = chips_of(&after)
+            .into_iter()
+            .filter(|&(x, y, _)| {
+                cell(&moved, (x, y)) == '.' && next.iter().all(|p| p.0 != Some((x, y)))
+            })
+            .collect();
+        assert_eq!(elsewhere.len(), 1, "seed {seed}: {after:?}");
+        assert_eq!(elsewhere[0].2, next[0].1);
+
+        // A move elsewhere throws exactly what was shown.
+        let next = planned(&game.ask("next"), true);
+        let (x, y, _) = chips_of(&after)[0];
+        let to = (0..81)
+            .map(|i| (i % 9, i / 9))
+            .find(|&p| cell(&after, p) == '.' && next.iter().all(|n| n.0 != Some(p)))
+            .unwrap();
+        let answer = game.ask(&format!("move {x} {y} {} {}", to.0, to.1));
+        assert!(answer.starts_with("ok "), "{answer}");
+        let board = game.board(9);
+        if answer == "ok removed=0 points=0 score=0" {
+            for &(pos, c) in &next {
+                assert_eq!(cell(&board, pos.unwrap()), c, "seed {seed}: {board:?}");
+            }
+        }
+        assert!(game.finish().success());
+    }
+}
+
+#[test]
+fn next_is_refused_without_a_preview_and_after_the_end() {
+    let mut game = Batch::start(&["--seed", "7"]);
+    let answer = game.ask("next");
+    assert!(
+        answer.starts_with("error: ") && answer.contains("--preview"),
+        "{answer}"
+    );
+    assert!(game.finish().success());
+
+    let mut game = Batch::start(&["-w3", "-t3", "-p", "colors", "--seed", "6"]);
+    assert_eq!(game.ask("next 1"), "error: usage: next (no arguments)");
+    let chips: Vec<_> = (0..7).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.set_up(&chips);
+    assert_eq!(
+        game.ask("move 2 1 2 2"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    assert_eq!(game.ask("next"), "error: game over");
+    // Setting up a position revives the game, with a throw planned again.
+    assert_eq!(game.ask("put 0 0 0"), "ok");
+    let next = game.ask("next");
+    assert_eq!(planned(&next, false).len(), 3, "{next}");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn undo_takes_moves_back_to_the_opening_and_the_same_move_brings_the_same_throw() {
+    for preview in ["off", "colors", "cells"] {
+        let mut game = Batch::start(&["-p", preview, "--seed", "8"]);
+        let mut states = Vec::new();
+        for turn in 0..6 {
+            let board = game.board(9);
+            let state = (board.clone(), game.ask("status"));
+            let chips = chips_of(&board);
+            let (x, y, _) = chips[turn % chips.len()];
+            let to = (0..81)
+                .map(|i| (i % 9, i / 9))
+                .find(|&p| cell(&board, p) == '.')
+                .unwrap();
+            let command = format!("move {x} {y} {} {}", to.0, to.1);
+            let answer = game.ask(&command);
+            assert!(answer.starts_with("ok "), "{answer}");
+            states.push((state, command, answer, game.board(9)));
+        }
+        while let Some(((board, status), command, answer, after)) = states.pop() {
+            let score = status.split(' ').next().unwrap().replace("score=", "");
+            assert_eq!(game.ask("undo"), format!("ok score={score}"));
+            assert_eq!((game.board(9), game.ask("status")), (board, status));
+            // Again, and again back.
+            assert_eq!(game.ask(&command), answer);
+            assert_eq!(game.board(9), after, "{preview}: {command}");
+            game.ask("undo");
+        }
+        assert_eq!(game.ask("undo"), "error: nothing to undo");
+        assert_eq!(game.ask("undo now"), "error: usage: undo (no arguments)");
+        assert!(game.finish().success());
+    }
+}
+
+#[test]
+fn undo_reopens_a_lost_game_and_restores_the_plan() {
+    let mut game = Batch::start(&["-w3", "-t3", "-p", "cells", "--seed", "6"]);
+    let chips: Vec<_> = (0..6).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.set_up(&chips);
+    // The plan was made before the set-up; a quiet move throws it.
+    assert_eq!(
+        game.ask("move 2 1 2 2"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    assert_eq!(game.ask("status"), "score=0 free=0 streak=0 over=yes");
+    assert_eq!(game.ask("undo"), "ok score=0");
+    assert_eq!(game.ask("status"), "score=0 free=3 streak=0 over=no");
+    let next = game.ask("next");
+    assert_eq!(planned(&next, true).len(), 3, "{next}");
+    assert!(game.finish().success());
+}
+
+#[test]
+fn a_bad_preview_is_refused_naming_what_is_accepted() {
+    let output = run_all(&["-p", "colours"], "status\n");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("-p colours") && stderr.contains("off (nothing), colors or cells"),
+        "{stderr}"
+    );
+}

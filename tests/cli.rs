@@ -11,7 +11,7 @@ use std::thread;
 use std::time::Duration;
 
 use clap::CommandFactory;
-use clines::cli::Args;
+use clines::cli::{Args, CONFIG_KEYS};
 
 /// A run of `clines` in its own empty home, with `stdin` as input.
 fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
@@ -517,4 +517,66 @@ fn readme_config_example_is_accepted() {
     let output = clines(home.path(), &["--batch"], &env, "status\n");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+}
+
+/// A section of the man page, from its `.SH` line to the next.
+fn man_section(name: &str) -> String {
+    let page = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/clines.6"))
+        .expect("man/clines.6 exists");
+    page.split("\n.SH ")
+        .find(|s| s.starts_with(&format!("{name}\n")))
+        .unwrap_or_else(|| panic!("a {name} section"))
+        .to_string()
+}
+
+#[test]
+fn man_page_and_readme_name_every_config_key_and_long_option() {
+    let files = man_section("FILES");
+    for key in CONFIG_KEYS {
+        let bold = files
+            .lines()
+            .any(|line| line.starts_with(".B") && line.split([' ', '"']).any(|w| w == key));
+        assert!(bold, "config key {key} missing from the man page's FILES");
+    }
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    for (_, long) in clap_options() {
+        let long = long.expect("every option has a long form");
+        assert!(
+            readme.contains(&format!("`{long}")),
+            "{long} missing from the README"
+        );
+    }
+}
+
+#[test]
+fn every_key_of_the_help_overlay_is_in_the_man_page_the_readme_and_help() {
+    let controls = man_section("CONTROLS");
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    let home = tempfile::tempdir().unwrap();
+    let help = text(&clines(home.path(), &["-h"], &[], "").stdout).to_string();
+    let lines = clines::tui::help_lines(&['h', 'j', 'k', 'l', ' '], 5);
+    let keys: Vec<&str> = lines
+        .iter()
+        .filter_map(|line| line.get(..8).map(str::trim))
+        .filter(|key| key.len() == 1 || key.starts_with("Ctrl-") || *key == "F1")
+        .collect();
+    assert!(keys.len() >= 9, "{keys:?}");
+    for key in keys {
+        let man = format!(".B {}", key.replace('-', "\\-"));
+        assert!(
+            controls.lines().any(|l| l.starts_with(&man)),
+            "{key} missing from the man page's CONTROLS"
+        );
+        let listed = if key.len() == 1 {
+            format!("`{key}`")
+        } else {
+            key.to_string()
+        };
+        assert!(readme.contains(&listed), "{key} missing from the README");
+        if key.len() == 1 || key == "F1" {
+            assert!(help.contains(&format!("{key} ")), "{key} missing from -h");
+        }
+    }
 }

@@ -15,6 +15,7 @@ mod records;
 mod records_game;
 mod replay;
 mod tui;
+mod tui_features;
 
 /// A test file left out of the list above would silently never run.
 #[test]

@@ -83,3 +83,13 @@ fn seven_colour_game_to_the_end_replays() {
 fn large_board_with_odd_rules_replays() {
     replay("seed-7-w20-t15-c7-n4-N10.txt");
 }
+
+#[test]
+fn preview_cells_game_with_undos_replays() {
+    replay("seed-5-preview-cells.txt");
+}
+
+#[test]
+fn preview_colors_game_with_undos_replays() {
+    replay("seed-6-preview-colors-c4.txt");
+}

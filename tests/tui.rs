@@ -1643,12 +1643,14 @@ fn game_over_box_then_any_key_ends() {
         (term, View::new(game, 80, 24))
     };
     assert!(view.game.cells.iter().all(|&c| c != 0));
+    // The original's box, with a line saying how to play again (issue 10).
     let boxed = [
         "+-------------------------+",
         "|Game over, press a key...|",
+        "|n starts a new game      |",
         "+-------------------------+",
     ];
-    let in_box = |row: usize, col: usize| (1..=3).contains(&row) && (1..=27).contains(&col);
+    let in_box = |row: usize, col: usize| (1..=4).contains(&row) && (1..=27).contains(&col);
     term.expect(
         "the game-over box at row 1, column 1, over the board",
         |screen| {

@@ -17,7 +17,7 @@ use crate::{files, text};
 use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
 
 /// The keys a config file may hold.
-const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 16] = [
     "width",
     "height",
     "colors",
@@ -29,6 +29,8 @@ const KEYS: [&str; 14] = [
     "bw_font",
     "mode",
     "palette",
+    "preview",
+    "cells",
     "autoplay",
     "autoplay_delay",
     "score_dir",
@@ -76,6 +78,8 @@ pub(super) struct Config {
     pub(super) mode: Option<Setting<String>>,
     /// The palette's items, still as text, checked like `-o`'s.
     pub(super) palette: Option<Setting<Vec<String>>>,
+    pub(super) preview: Option<Setting<String>>,
+    pub(super) cells: Option<Setting<String>>,
     pub(super) autoplay: Option<Setting<bool>>,
     pub(super) autoplay_delay: Option<Setting<usize>>,
     pub(super) score_dir: Option<Setting<PathBuf>>,
@@ -100,6 +104,8 @@ impl Config {
             bw_font: take(given("bw_font"), &mut self.bw_font),
             mode: take(given("mode"), &mut self.mode),
             palette: take(given("palette"), &mut self.palette),
+            preview: take(given("preview"), &mut self.preview),
+            cells: take(given("cells"), &mut self.cells),
             autoplay: None,
             autoplay_delay: take(given("autoplay_delay"), &mut self.autoplay_delay),
             score_dir: None,
@@ -148,6 +154,12 @@ impl Config {
         }
         if let Some(palette) = &self.palette {
             super::palette_numbers(palette)?;
+        }
+        if let Some(preview) = &self.preview {
+            super::parsed::<crate::game::Preview>(preview)?;
+        }
+        if let Some(cells) = &self.cells {
+            super::parsed::<super::CellShape>(cells)?;
         }
         Ok(())
     }
@@ -270,6 +282,10 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
                 config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
             }
             "palette" => config.palette = Some(entry.palette()?),
+            "cells" => config.cells = Some(entry.string("\"square\" or \"wide\"")?),
+            "preview" => {
+                config.preview = Some(entry.string("\"off\", \"colors\" or \"cells\"")?);
+            }
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
                 config.autoplay_delay = Some(entry.number(&format!(

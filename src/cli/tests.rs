@@ -152,6 +152,7 @@ fn boolean_flags_combine() {
                 width: 5,
                 ..Rules::default()
             },
+            preview: Preview::Off,
             seed: Some(42)
         }
     );
@@ -782,6 +783,74 @@ fn autoplay_from_the_config() {
         says.push(&file);
         refused_in(&[], &env, &says);
     }
+}
+
+/// The preview of a terminal game, or the refusal.
+fn preview_in(args: &[&str], env: &Environment) -> Result<Preview, String> {
+    match parse_with(args, env) {
+        Ok(Parsed {
+            command: Command::Play { preview, .. } | Command::Batch { preview, .. },
+            ..
+        }) => Ok(preview),
+        Ok(other) => panic!("not a game: {other:?}"),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[test]
+fn preview_from_flags_and_config() {
+    assert_eq!(preview_in(&[], &plain()), Ok(Preview::Off));
+    assert_eq!(preview_in(&["-p", "colors"], &plain()), Ok(Preview::Colors));
+    assert_eq!(preview_in(&["-pcells"], &plain()), Ok(Preview::Cells));
+    assert_eq!(
+        preview_in(&["--batch", "--preview=cells"], &plain()),
+        Ok(Preview::Cells)
+    );
+    refused(
+        &["-p", "all"],
+        &["-p all", "off (nothing), colors or cells"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: file.clone(),
+            required: true,
+        }),
+        no_color: false,
+    };
+    fs::write(&file, "preview = \"colors\"\n").unwrap();
+    assert_eq!(preview_in(&[], &env), Ok(Preview::Colors));
+    assert_eq!(preview_in(&["-p", "off"], &env), Ok(Preview::Off));
+    fs::write(&file, "preview = \"some\"\n").unwrap();
+    refused_in(&[], &env, &["preview = \"some\"", "colors or cells"]);
+    fs::write(&file, "preview = true\n").unwrap();
+    refused_in(&[], &env, &["preview = true", "a string of \"off\""]);
+}
+
+#[test]
+fn cells_from_flag_and_config() {
+    let cells = |args: &[&str], env: &Environment| {
+        play_in(args, env).map(|(_, appearance)| appearance.cells)
+    };
+    assert_eq!(cells(&[], &plain()), Ok(CellShape::Square));
+    assert_eq!(cells(&["--cells", "wide"], &plain()), Ok(CellShape::Wide));
+    assert_eq!(cells(&["--cells=square"], &plain()), Ok(CellShape::Square));
+    refused(&["--cells", "big"], &["--cells big", "square", "wide"]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    let env = Environment {
+        config: Some(ConfigLocation {
+            path: file.clone(),
+            required: true,
+        }),
+        no_color: false,
+    };
+    fs::write(&file, "cells = \"wide\"\n").unwrap();
+    assert_eq!(cells(&[], &env), Ok(CellShape::Wide));
+    assert_eq!(cells(&["--cells", "square"], &env), Ok(CellShape::Square));
+    fs::write(&file, "cells = 3\n").unwrap();
+    refused_in(&[], &env, &["cells = 3", "\"square\" or \"wide\""]);
 }
 
 /// The letters messages give each rule, and the ranges `-h` states, are

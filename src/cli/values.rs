@@ -156,3 +156,14 @@ pub(super) fn palette(
     }
     Ok(numbers)
 }
+
+/// A setting whose text names one of a few choices (`-p`, `--cells`); the
+/// refusal says which are accepted.
+pub(super) fn parsed<T: std::str::FromStr<Err = String>>(
+    setting: &Setting<String>,
+) -> Result<T, String> {
+    setting
+        .value
+        .parse()
+        .map_err(|why: String| setting.source.refuse(&why))
+}

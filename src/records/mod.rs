@@ -9,13 +9,15 @@
 //! The parts, one file each: `lookup` finds the score directory, `user` the
 //! player's name, `format` reads the two kinds of record file, `scan` reads
 //! a whole directory and makes the `-l` listing, `hi_line` is what the board
-//! shows, `store` loads and saves one player's record, and `sys` holds the
-//! few libc calls, the only `unsafe` code in the crate.
+//! shows, `store` loads and saves one player's record, `saved` keeps a game
+//! to go on with later, and `sys` holds the few libc calls, the only
+//! `unsafe` code in the crate.
 
 mod format;
 mod hi_line;
 mod lookup;
 mod rule_set;
+mod saved;
 mod scan;
 mod store;
 mod sys;
@@ -27,6 +29,7 @@ pub use format::{Record, SkipReason, Skipped};
 pub use hi_line::{BoardRecords, HiLine};
 pub use lookup::{SCORE_DIR_ENV, ScoreDir, resolve_score_dir, score_dir};
 pub use rule_set::RuleSet;
+pub use saved::{BadSave, SaveSlot, SavedGame};
 pub use scan::{Entry, ListError, Listing, Scan, format_listing, list, list_dir, scan, scan_all};
 pub use store::{SaveError, SaveOutcome, Store};
 pub use user::{UserError, check_user_name, current_user};

@@ -110,6 +110,17 @@ impl Animation {
         &self.flashing
     }
 
+    /// Shows `board` and `score` at once, dropping every step still to run
+    /// and the game-over box: for a move taken back.
+    pub fn show(&mut self, board: &Board, score: u64) {
+        self.board.clone_from(board);
+        self.score = score;
+        self.over = false;
+        self.steps.clear();
+        self.walker = None;
+        self.flashing.clear();
+    }
+
     /// Whether steps remain: the shown board is behind the engine's.
     pub fn is_running(&self) -> bool {
         !self.steps.is_empty()

@@ -18,14 +18,15 @@ use std::time::{Duration, Instant};
 use crate::ai::Move;
 use crate::board::Pos;
 use crate::cli::DEFAULT_AUTOPLAY_DELAY;
-use crate::game::{Event, Game, MoveError};
+use crate::game::{Event, Game, MoveError, Planned};
 use crate::records::{BoardRecords, HiLine};
 
 use super::Ending;
 use super::animation::{Animation, Shown};
 use super::event::Suggestion;
 use super::frame::Frame;
-use super::input::{Action, Dir};
+use super::help;
+use super::input::{Action, Dir, NEW_GAME_KEY};
 use super::layout::{self, Layout, TooSmall};
 use super::player::Request;
 use super::view::{self, Scene, Style};
@@ -94,6 +95,20 @@ struct LoopRequests {
     continued: bool,
     /// How the game ended, once it has; never taken, the loop stops on it.
     ending: Option<Ending>,
+    /// The player asked for a new game, the record of this one to be
+    /// saved first.
+    new_game: bool,
+}
+
+/// A box over the board that takes the next key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Overlay {
+    /// Nothing over the board.
+    None,
+    /// The keys and the scoring rule (F1); any key closes it.
+    Help,
+    /// The new-game key again starts a new game; any other key goes back.
+    ConfirmNewGame,
 }
 
 /// The game on screen.
@@ -111,6 +126,10 @@ pub struct App {
     input: Input,
     requests: LoopRequests,
     assist: Assist,
+    overlay: Overlay,
+    /// The next throw as shown: the engine's plan, except while a turn is
+    /// replayed, when it stays the plan that turn's throw came from.
+    planned: Vec<Planned>,
     /// What the exit paths need, readable from the panic hook.
     live: Arc<Live>,
 }
@@ -121,6 +140,7 @@ pub struct App {
 pub struct Live {
     score: AtomicU64,
     assisted: AtomicBool,
+    undone: AtomicBool,
 }
 
 impl Live {
@@ -139,6 +159,24 @@ impl Live {
     /// keeps no record.
     pub fn mark_assisted(&self) {
         self.assisted.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a move was taken back in this game, which disqualifies it
+    /// from the records.
+    pub fn undone(&self) -> bool {
+        self.undone.load(Ordering::SeqCst)
+    }
+
+    /// Notes that a move was taken back: the game keeps no record.
+    pub fn mark_undone(&self) {
+        self.undone.store(true, Ordering::SeqCst);
+    }
+
+    /// A new game begins: no score, no help yet.
+    fn reset(&self) {
+        self.set_score(0);
+        self.assisted.store(false, Ordering::SeqCst);
+        self.undone.store(false, Ordering::SeqCst);
     }
 
     /// Keeps the engine's score current as it changes.
@@ -162,7 +200,7 @@ impl App {
         let rules = *game.rules();
         let mut app = App {
             animation: Animation::new(rules.width, rules.height, now),
-            layout: Layout::fit(cols, rows, rules.width, rules.height),
+            layout: Layout::fit(style.cells, cols, rows, rules.width, rules.height),
             game,
             style,
             keys,
@@ -183,6 +221,8 @@ impl App {
                 outbox: None,
                 planned: None,
             },
+            overlay: Overlay::None,
+            planned: Vec::new(),
             live: Arc::new(Live::default()),
         };
         app.replay(opening, now);
@@ -224,7 +264,7 @@ impl App {
     pub fn resize(&mut self, cols: usize, rows: usize) {
         self.size = (cols, rows);
         let rules = self.game.rules();
-        self.layout = Layout::fit(cols, rows, rules.width, rules.height);
+        self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
         self.requests.repaint = true;
     }
 
@@ -254,6 +294,40 @@ impl App {
         std::mem::take(&mut self.requests.bell)
     }
 
+    /// Takes the request for a new game (the record of this one to be
+    /// saved first, then [`App::restart`]).
+    pub fn take_new_game(&mut self) -> bool {
+        std::mem::take(&mut self.requests.new_game)
+    }
+
+    /// Replaces the game with a new one at time `now`, with `records` read
+    /// afresh; the cursor goes home, autoplay keeps running if it was.
+    pub fn restart(
+        &mut self,
+        game: Game,
+        opening: Vec<Event>,
+        records: Option<BoardRecords>,
+        now: Instant,
+    ) {
+        let rules = *game.rules();
+        self.game = game;
+        self.records = records;
+        self.animation = Animation::new(rules.width, rules.height, now);
+        self.input = Input {
+            cursor: Pos::new(0, 0),
+            cursor_hidden: false,
+            selected: None,
+            queued: VecDeque::new(),
+        };
+        self.overlay = Overlay::None;
+        self.assist.forget_pending();
+        self.live.reset();
+        if self.assist.autoplay {
+            self.live.mark_assisted();
+        }
+        self.replay(opening, now);
+    }
+
     /// Takes the question for the built-in player, if one was asked since.
     pub fn take_request(&mut self) -> Option<Request> {
         self.assist.outbox.take()
@@ -268,8 +342,15 @@ impl App {
     pub fn act(&mut self, action: Action, now: Instant) {
         match action {
             Action::Quit => self.end(Ending::Quit),
+            // Saving takes the game as the engine has it, animation or not.
+            Action::SaveQuit if self.overlay == Overlay::None && !self.animation.over() => {
+                self.end(Ending::Saved);
+            }
             Action::Repaint => self.requests.repaint = true,
             Action::Suspend => self.requests.suspend = true,
+            // An overlay takes the next key at once, animation or not.
+            _ if self.overlay != Overlay::None => self.close_overlay(action),
+            Action::Help => self.overlay = Overlay::Help,
             // Starting or stopping autoplay does not wait for the move on
             // screen, but on the game-over box it is any key.
             Action::Autoplay if !self.animation.over() => self.toggle_autoplay(),
@@ -283,8 +364,10 @@ impl App {
             return;
         };
         if self.animation.over() {
-            if !matches!(action, Action::Click { .. }) {
-                self.end(Ending::GameOver);
+            match action {
+                Action::Click { .. } => {}
+                Action::NewGame => self.requests.new_game = true,
+                _ => self.end(Ending::GameOver),
             }
             return;
         }
@@ -321,8 +404,66 @@ impl App {
                 }
             }
             Action::Other => input.cursor_hidden = false,
-            Action::Quit | Action::Repaint | Action::Suspend | Action::Autoplay => {}
+            Action::Undo => {
+                input.cursor_hidden = false;
+                self.undo();
+            }
+            Action::NewGame if self.game.score() > 0 => self.overlay = Overlay::ConfirmNewGame,
+            Action::NewGame => self.requests.new_game = true,
+            Action::Quit
+            | Action::Repaint
+            | Action::Suspend
+            | Action::Autoplay
+            | Action::Help
+            | Action::SaveQuit => {}
         }
+    }
+
+    /// The key that closes the overlay: the new-game key confirms a new
+    /// game; every other key only closes it.
+    fn close_overlay(&mut self, action: Action) {
+        if self.overlay == Overlay::ConfirmNewGame && action == Action::NewGame {
+            self.requests.new_game = true;
+        }
+        self.overlay = Overlay::None;
+    }
+
+    /// Takes back the last move (or beeps when there is none): the board,
+    /// score and plan are shown as the engine now has them, at once. The
+    /// game keeps no record after that. Autoplay stops, as the player has
+    /// taken over.
+    fn undo(&mut self) {
+        if self.game.undo().is_err() {
+            self.requests.bell = true;
+            return;
+        }
+        self.live.mark_undone();
+        self.assist.autoplay = false;
+        self.assist.forget_pending();
+        self.input.selected = None;
+        self.show_engine();
+    }
+
+    /// Shows the board, score and plan as the engine has them, at once.
+    fn show_engine(&mut self) {
+        self.live.set_score(self.game.score());
+        self.animation.show(self.game.board(), self.game.score());
+        self.planned = self.game.planned().to_vec();
+    }
+
+    /// A game resumed from a save: shown as it stands, no opening replayed;
+    /// `assisted` when help was used before it was saved.
+    pub fn resumed(mut self, assisted: bool) -> App {
+        self.show_engine();
+        if assisted {
+            self.live.mark_assisted();
+        }
+        self
+    }
+
+    /// The game as the engine has it.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// Starts or stops autoplay. Stopping drops its unanswered request and
@@ -462,11 +603,19 @@ impl App {
             if self.animating() || self.requests.ending.is_some() {
                 return;
             }
+            if self.planned != self.game.planned() {
+                self.planned = self.game.planned().to_vec();
+            }
             let Some(action) = self.input.queued.pop_front() else {
                 self.autoplay(now);
                 return;
             };
-            self.perform(action, now);
+            // A key typed ahead may answer the box an earlier one opened.
+            if self.overlay == Overlay::None {
+                self.perform(action, now);
+            } else {
+                self.close_overlay(action);
+            }
         }
     }
 
@@ -508,9 +657,16 @@ impl App {
                     score: self.animation.score(),
                     records: records.as_ref(),
                     game_over: self.animation.over(),
+                    planned: &self.planned,
+                    new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
+                    confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
                 };
                 view::draw(&scene, &self.style, &mut frame);
             }
+        }
+        if self.overlay == Overlay::Help {
+            let lines = help::lines(&self.keys, self.game.rules().line);
+            help::draw(&lines, self.style.board, self.size, &mut frame);
         }
         frame
     }
@@ -687,6 +843,170 @@ mod tests {
         // The queued key ran after the animation.
         assert_eq!(app.input.cursor, Pos::new(1, 0));
         assert_eq!(app.deadline(at(750)), None);
+    }
+
+    #[test]
+    fn undo_during_a_move_lets_it_finish_then_takes_it_back() {
+        let setup = [
+            (1, 0, 1),
+            (2, 0, 1),
+            (3, 0, 1),
+            (4, 0, 1),
+            (0, 3, 1),
+            (8, 8, 2),
+        ];
+        let (mut app, start) = app_with(&setup, 100, 50);
+        let before = app.game.clone();
+        let shown = app.animation.board().clone();
+        // Nothing to take back yet: a beep, nothing changes.
+        app.act(Action::Undo, start);
+        assert!(app.take_bell());
+        assert!(!app.live.undone());
+        app.act(Action::Click { row: 16, col: 1 }, start);
+        app.act(Action::Click { row: 1, col: 1 }, start);
+        assert!(app.animating());
+        app.act(Action::Undo, start);
+        assert!(app.animating(), "the undo waits for the move on screen");
+        let at = |ms| start + Duration::from_millis(ms);
+        app.advance(at(750));
+        assert!(!app.animating());
+        assert_eq!(app.game, before);
+        assert_eq!(*app.animation.board(), shown);
+        assert_eq!((app.animation.score(), app.live.score()), (0, 0));
+        assert_eq!(app.input.selected, None);
+        assert!(app.live.undone() && !app.live.assisted());
+        assert!(!app.take_bell());
+    }
+
+    #[test]
+    fn undo_shows_the_plan_again_and_stops_autoplay() {
+        let rules = Rules::default();
+        let (game, opening) = Game::with_preview(rules, crate::game::Preview::Cells, 5);
+        let now = Instant::now();
+        let style = Style::new(&Appearance::for_colors(5), 5, true);
+        let keys = ['h', 'j', 'k', 'l', ' '];
+        let mut app = App::new(game, opening, style, keys, None, (100, 50), now);
+        let planned = app.planned.clone();
+        assert_eq!(planned.len(), 3);
+        assert_eq!(planned, app.game.planned());
+        let from = app.game.board().chips().next().unwrap().pos;
+        let to = app
+            .game
+            .board()
+            .empty_cells()
+            .find(|&to| app.game.check_move(from, to).is_ok())
+            .unwrap();
+        assert!(app.play(from, to, now));
+        // While the move is replayed the plan it throws stays on screen.
+        assert!(app.animating());
+        assert_eq!(app.planned, planned);
+        let later = now + Duration::from_secs(10);
+        app.advance(later);
+        assert_eq!(app.planned, app.game.planned());
+        assert_ne!(app.planned, planned);
+        app.toggle_autoplay();
+        app.act(Action::Undo, later);
+        assert_eq!(app.planned, planned);
+        assert!(!app.assist.autoplay);
+    }
+
+    #[test]
+    fn help_opens_at_once_and_any_key_closes_it() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
+        app.act(Action::Help, now);
+        let rows = |app: &App| {
+            let frame = app.frame(now);
+            (0..24)
+                .map(|r| (0..80).map(|c| frame.get(r, c).ch).collect::<String>())
+                .collect::<Vec<_>>()
+        };
+        assert!(rows(&app)[2][1..].starts_with("|Keys"), "{:?}", rows(&app));
+        // The closing key does nothing else.
+        app.act(Action::Cursor(Dir::Right), now);
+        assert_eq!(app.input.cursor, Pos::new(0, 0));
+        assert!(!rows(&app).concat().contains("Keys"));
+        app.act(Action::Help, now);
+        app.act(Action::Quit, now);
+        assert_eq!(app.ending(), Some(Ending::Quit));
+    }
+
+    #[test]
+    fn new_game_asks_first_when_points_would_be_lost() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.act(Action::NewGame, now);
+        assert!(app.take_new_game(), "no points: at once");
+        app.game.put(Pos::new(4, 4), Some(1)).unwrap();
+        let setup = [(0, 2, 2), (1, 2, 2), (2, 2, 2), (3, 2, 2), (4, 5, 2)];
+        for (x, y, c) in setup {
+            app.game.put(Pos::new(x, y), Some(c)).unwrap();
+        }
+        assert!(app.play(Pos::new(4, 5), Pos::new(4, 2), now));
+        app.advance(now + Duration::from_secs(10));
+        assert!(app.game.score() > 0);
+        app.act(Action::NewGame, now);
+        assert!(!app.take_new_game());
+        assert_eq!(app.overlay, Overlay::ConfirmNewGame);
+        app.act(Action::Act, now);
+        assert_eq!(app.overlay, Overlay::None);
+        assert!(!app.take_new_game(), "any other key goes back");
+        app.act(Action::NewGame, now);
+        app.act(Action::NewGame, now);
+        assert!(app.take_new_game());
+        // The loop saves the record, then restarts.
+        app.toggle_autoplay();
+        let (game, opening) = Game::new(Rules::default(), 9);
+        let board = game.board().clone();
+        app.restart(game, opening, None, now);
+        assert_eq!(*app.animation.board(), board);
+        assert_eq!((app.live.score(), app.animation.score()), (0, 0));
+        assert!(
+            app.live.assisted(),
+            "autoplay goes on, so the game is assisted"
+        );
+        assert_eq!(app.input.cursor, Pos::new(0, 0));
+    }
+
+    #[test]
+    fn new_game_typed_twice_during_a_move_asks_then_confirms() {
+        // Four 1s in row 0: the fifth scores, and its flash takes a while.
+        let setup = [
+            (1, 0, 1),
+            (2, 0, 1),
+            (3, 0, 1),
+            (4, 0, 1),
+            (0, 3, 1),
+            (8, 8, 2),
+        ];
+        let (mut app, now) = app_with(&setup, 100, 50);
+        app.act(Action::Click { row: 16, col: 1 }, now);
+        app.act(Action::Click { row: 1, col: 1 }, now);
+        assert!(app.animating());
+        app.act(Action::NewGame, now);
+        app.act(Action::NewGame, now);
+        assert!(!app.take_new_game(), "both wait for the move on screen");
+        app.advance(now + Duration::from_secs(10));
+        assert!(app.game.score() > 0);
+        assert!(app.take_new_game(), "the second answered the first's box");
+        assert_eq!(app.overlay, Overlay::None);
+    }
+
+    #[test]
+    fn at_game_over_the_new_game_key_starts_one_and_the_box_says_so() {
+        let (mut app, now) = app_with(&[], 100, 50);
+        app.replay(vec![Event::GameOver], now);
+        let frame = app.frame(now);
+        let row = |r| (1..28).map(|c| frame.get(r, c).ch).collect::<String>();
+        assert_eq!(row(2), "|Game over, press a key...|");
+        assert_eq!(row(3), "|n starts a new game      |");
+        assert_eq!(row(4), "+-------------------------+");
+        app.act(Action::NewGame, now);
+        assert!(app.take_new_game());
+        assert_eq!(app.ending(), None);
+        // With n taken by -C the box is the original's.
+        app.keys = ['n', 'j', 'k', 'l', ' '];
+        let frame = app.frame(now);
+        let row = |r| (1..28).map(|c| frame.get(r, c).ch).collect::<String>();
+        assert_eq!(row(3), "+-------------------------+");
     }
 
     #[test]

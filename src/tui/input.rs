@@ -42,6 +42,14 @@ pub enum Action {
     Hint,
     /// Start or stop the built-in player playing by itself.
     Autoplay,
+    /// Take back the last move.
+    Undo,
+    /// Start a new game (after confirming, when points would be lost).
+    NewGame,
+    /// Show the keys and the scoring rule until the next key.
+    Help,
+    /// Save the game to go on with next time, and quit.
+    SaveQuit,
     /// Any other key: ends a finished game, otherwise nothing.
     Other,
 }
@@ -80,18 +88,26 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
         KeyCode::Char('l') if ctrl => Action::Repaint,
         KeyCode::Char('z') if ctrl => Action::Suspend,
         _ if ctrl => Action::Other,
+        KeyCode::F(1) => Action::Help,
         code => typed_char(code).map_or(Action::Other, |ch| char_action(ch, keys)),
     };
     Some(action)
 }
 
 /// The key that quits, unless it is one of the `-C` keys.
-const QUIT_KEY: char = 'q';
+pub const QUIT_KEY: char = 'q';
 /// The key that asks for a hint, unless it is one of the `-C` keys.
-const HINT_KEY: char = '?';
+pub const HINT_KEY: char = '?';
 /// The key that starts and stops autoplay, unless it is one of the `-C`
 /// keys.
-const AUTOPLAY_KEY: char = 'a';
+pub const AUTOPLAY_KEY: char = 'a';
+/// The key that takes back a move, unless it is one of the `-C` keys.
+pub const UNDO_KEY: char = 'u';
+/// The key that starts a new game, unless it is one of the `-C` keys.
+pub const NEW_GAME_KEY: char = 'n';
+/// The key that saves the game and quits, unless it is one of the `-C`
+/// keys.
+pub const SAVE_KEY: char = 's';
 
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys.
@@ -106,6 +122,9 @@ fn char_action(ch: char, keys: &[char; 5]) -> Action {
             QUIT_KEY => Action::Quit,
             HINT_KEY => Action::Hint,
             AUTOPLAY_KEY => Action::Autoplay,
+            UNDO_KEY => Action::Undo,
+            NEW_GAME_KEY => Action::NewGame,
+            SAVE_KEY => Action::SaveQuit,
             _ => Action::Other,
         },
     }
@@ -178,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    fn hint_and_autoplay_keys_unless_remapped() {
+    fn game_keys_unless_remapped() {
         assert_eq!(action_for(&plain('?'), &DEFAULT), Some(Action::Hint));
         assert_eq!(action_for(&plain('a'), &DEFAULT), Some(Action::Autoplay));
         // Upper case is another key.
@@ -196,6 +215,18 @@ mod tests {
             Some(Action::Cursor(Dir::Up))
         );
         assert_eq!(action_for(&plain('a'), &keys), Some(Action::Act));
+        assert_eq!(action_for(&plain('u'), &DEFAULT), Some(Action::Undo));
+        assert_eq!(action_for(&plain('n'), &DEFAULT), Some(Action::NewGame));
+        assert_eq!(action_for(&plain('s'), &DEFAULT), Some(Action::SaveQuit));
+        let keys = ['n', 'u', 'k', 'l', ' '];
+        assert_eq!(
+            action_for(&plain('n'), &keys),
+            Some(Action::Cursor(Dir::Left))
+        );
+        assert_eq!(
+            action_for(&plain('u'), &keys),
+            Some(Action::Cursor(Dir::Down))
+        );
         // With the control key they are no longer those keys.
         let ctrl_a = key(KeyCode::Char('a'), KeyModifiers::CONTROL);
         assert_eq!(action_for(&ctrl_a, &DEFAULT), Some(Action::Other));
@@ -208,7 +239,8 @@ mod tests {
         assert_eq!(special(KeyCode::Tab), Some(Action::Cursor(Dir::Left)));
         assert_eq!(special(KeyCode::Enter), Some(Action::Act));
         assert_eq!(special(KeyCode::Esc), Some(Action::Other));
-        assert_eq!(special(KeyCode::F(1)), Some(Action::Other));
+        assert_eq!(special(KeyCode::F(2)), Some(Action::Other));
+        assert_eq!(special(KeyCode::F(1)), Some(Action::Help));
     }
 
     #[test]

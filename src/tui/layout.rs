@@ -1,7 +1,14 @@
 //! Screen geometry: the cell size for a terminal, where each cell's interior
 //! lies, the diamond shape of a chip, and which cell a mouse click hit.
+//!
+//! Cells are square and sized to the terminal, as in the original, unless
+//! `--cells wide` asks for a fixed shape: interiors 3 characters wide and 1
+//! high between grid lines, so a 9 × 9 board takes 37 × 19 characters and
+//! reads well on an 80 × 24 terminal, where square cells would be the
+//! 19 × 19 mini board.
 
 use crate::board::Pos;
+use crate::cli::CellShape;
 
 /// The smallest cell size: one interior character and a grid line.
 pub const MIN_CELL: usize = 2;
@@ -9,16 +16,24 @@ pub const MIN_CELL: usize = 2;
 /// interior is one glyph ("mini mode").
 pub const FULL_CELL: usize = 4;
 
+/// Columns from one grid line to the next with wide cells.
+const WIDE_STRIDE: usize = 4;
+/// Rows from one grid line to the next with wide cells.
+const WIDE_ROWS: usize = 2;
+
 /// Where the board is drawn: `cell` characters per cell, grid lines
 /// included, for a board of `width` × `height` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// Characters from one grid line to the next (`s`).
+    /// Characters from one grid line to the next (`s`); for wide cells,
+    /// the rows from one grid line to the next (2).
     pub cell: usize,
     /// Board width in cells.
     pub width: usize,
     /// Board height in cells.
     pub height: usize,
+    /// Whether cells are wide (3 × 1) rather than square.
+    pub wide: bool,
 }
 
 /// The terminal is smaller than the board needs.
@@ -36,9 +51,21 @@ impl std::fmt::Display for TooSmall {
 }
 
 impl Layout {
-    /// The largest cell size at which a `width` × `height` board fits a
-    /// terminal of `cols` × `rows`: `min((cols − 1) / width, (rows − 1) / height)`.
-    pub fn fit(cols: usize, rows: usize, width: usize, height: usize) -> Result<Layout, TooSmall> {
+    /// The layout of a `width` × `height` board of cells of `shape` on a
+    /// terminal of `cols` × `rows`. Square cells take the largest size that
+    /// fits, `min((cols − 1) / width, (rows − 1) / height)`; wide cells need
+    /// `4·width + 1` columns and `2·height + 1` rows, and keep that size on
+    /// any larger terminal.
+    pub fn fit(
+        shape: CellShape,
+        cols: usize,
+        rows: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<Layout, TooSmall> {
+        if shape == CellShape::Wide {
+            return Layout::fit_wide(cols, rows, width, height);
+        }
         let across = cols.saturating_sub(1) / width;
         let down = rows.saturating_sub(1) / height;
         let mut lines = Vec::new();
@@ -59,7 +86,35 @@ impl Layout {
                 cell: across.min(down),
                 width,
                 height,
+                wide: false,
             })
+        } else {
+            Err(TooSmall { lines })
+        }
+    }
+
+    fn fit_wide(cols: usize, rows: usize, width: usize, height: usize) -> Result<Layout, TooSmall> {
+        let layout = Layout {
+            cell: WIDE_ROWS,
+            width,
+            height,
+            wide: true,
+        };
+        let mut lines = Vec::new();
+        if cols < layout.cols() {
+            lines.push(format!(
+                "{} chars wide terminal required, now it's {cols}",
+                layout.cols()
+            ));
+        }
+        if rows < layout.rows() {
+            lines.push(format!(
+                "{} chars tall terminal required, now it's {rows}",
+                layout.rows()
+            ));
+        }
+        if lines.is_empty() {
+            Ok(layout)
         } else {
             Err(TooSmall { lines })
         }
@@ -67,17 +122,27 @@ impl Layout {
 
     /// Whether chips are drawn as diamonds.
     pub fn is_full(&self) -> bool {
-        self.cell >= FULL_CELL
+        !self.wide && self.cell >= FULL_CELL
     }
 
-    /// Side of a cell's interior (`L = s − 1`).
+    /// Side of a cell's interior (`L = s − 1`); the height of a wide one.
     pub fn interior(&self) -> usize {
         self.cell - 1
     }
 
+    /// Columns from one grid line to the next.
+    fn stride(&self) -> usize {
+        if self.wide { WIDE_STRIDE } else { self.cell }
+    }
+
+    /// Width of a cell's interior: `L`, or 3 for a wide cell.
+    pub fn interior_width(&self) -> usize {
+        self.stride() - 1
+    }
+
     /// Columns the board takes.
     pub fn cols(&self) -> usize {
-        self.cell * self.width + 1
+        self.stride() * self.width + 1
     }
 
     /// Rows the board takes.
@@ -85,16 +150,22 @@ impl Layout {
         self.cell * self.height + 1
     }
 
+    /// Screen column of grid line `k` (0 at the left edge).
+    pub fn line_col(&self, k: usize) -> usize {
+        k * self.stride()
+    }
+
     /// Screen row and column of the top-left interior character of `pos`.
     pub fn origin(&self, pos: Pos) -> (usize, usize) {
-        (pos.y * self.cell + 1, pos.x * self.cell + 1)
+        (pos.y * self.cell + 1, pos.x * self.stride() + 1)
     }
 
     /// The cell whose interior holds screen `row`, `col`; `None` on a grid
     /// line or off the board.
     pub fn cell_at(&self, row: usize, col: usize) -> Option<Pos> {
-        let pos = Pos::new(col / self.cell, row / self.cell);
-        let on_line = row % self.cell == 0 || col % self.cell == 0;
+        let stride = self.stride();
+        let pos = Pos::new(col / stride, row / self.cell);
+        let on_line = row % self.cell == 0 || col % stride == 0;
         (!on_line && pos.x < self.width && pos.y < self.height).then_some(pos)
     }
 }
@@ -155,21 +226,24 @@ mod tests {
 
     #[test]
     fn cell_size_from_terminal() {
-        let at = |cols, rows| Layout::fit(cols, rows, 9, 9).map(|l| l.cell);
+        let at = |cols, rows| Layout::fit(CellShape::Square, cols, rows, 9, 9).map(|l| l.cell);
         assert_eq!(at(100, 50), Ok(5));
         assert_eq!(at(80, 24), Ok(2));
         assert_eq!(at(40, 30), Ok(3));
         assert_eq!(at(61, 57), Ok(6));
         assert_eq!(at(120, 80), Ok(8));
-        assert_eq!(Layout::fit(60, 30, 5, 4).map(|l| l.cell), Ok(7));
+        assert_eq!(
+            Layout::fit(CellShape::Square, 60, 30, 5, 4).map(|l| l.cell),
+            Ok(7)
+        );
         assert_eq!(at(19, 19), Ok(2));
     }
 
     #[test]
     fn too_small_names_each_direction() {
-        let err = Layout::fit(18, 19, 9, 9).unwrap_err();
+        let err = Layout::fit(CellShape::Square, 18, 19, 9, 9).unwrap_err();
         assert_eq!(err.lines, ["19 chars wide terminal required, now it's 18"]);
-        let err = Layout::fit(10, 5, 9, 9).unwrap_err();
+        let err = Layout::fit(CellShape::Square, 10, 5, 9, 9).unwrap_err();
         assert_eq!(
             err.lines,
             [
@@ -177,27 +251,63 @@ mod tests {
                 "19 chars tall terminal required, now it's 5"
             ]
         );
-        assert!(Layout::fit(0, 0, 1, 1).is_err());
+        assert!(Layout::fit(CellShape::Square, 0, 0, 1, 1).is_err());
     }
 
     #[test]
     fn board_extent_and_origins() {
-        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         assert_eq!((layout.cols(), layout.rows()), (46, 46));
         assert_eq!(layout.origin(Pos::new(2, 3)), (16, 11));
         assert!(layout.is_full());
-        assert!(!Layout::fit(40, 30, 9, 9).unwrap().is_full());
+        assert!(
+            !Layout::fit(CellShape::Square, 40, 30, 9, 9)
+                .unwrap()
+                .is_full()
+        );
     }
 
     #[test]
     fn clicks_on_interiors_only() {
-        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         assert_eq!(layout.cell_at(1, 1), Some(Pos::new(0, 0)));
         assert_eq!(layout.cell_at(14, 44), Some(Pos::new(8, 2)));
         assert_eq!(layout.cell_at(5, 3), None);
         assert_eq!(layout.cell_at(3, 10), None);
         assert_eq!(layout.cell_at(3, 46), None);
         assert_eq!(layout.cell_at(47, 3), None);
+    }
+
+    #[test]
+    fn wide_cells_take_4_columns_and_2_rows_each() {
+        let wide = |cols, rows, w, h| Layout::fit(CellShape::Wide, cols, rows, w, h);
+        let layout = wide(80, 24, 9, 9).unwrap();
+        assert_eq!((layout.cols(), layout.rows()), (37, 19));
+        assert!(!layout.is_full());
+        assert_eq!((layout.interior(), layout.interior_width()), (1, 3));
+        assert_eq!(layout.origin(Pos::new(2, 3)), (7, 9));
+        assert_eq!(layout, wide(200, 100, 9, 9).unwrap(), "no larger cells");
+        assert_eq!(layout.cell_at(7, 9), Some(Pos::new(2, 3)));
+        assert_eq!(layout.cell_at(7, 11), Some(Pos::new(2, 3)));
+        assert_eq!(layout.cell_at(7, 12), None);
+        assert_eq!(layout.cell_at(8, 10), None);
+        assert_eq!(layout.cell_at(1, 37), None);
+        assert!(wide(37, 19, 9, 9).is_ok());
+        assert_eq!(
+            wide(36, 18, 9, 9).unwrap_err().lines,
+            [
+                "37 chars wide terminal required, now it's 36",
+                "19 chars tall terminal required, now it's 18"
+            ]
+        );
+        let square = Layout::fit(CellShape::Square, 80, 24, 9, 9).unwrap();
+        assert_eq!(
+            square,
+            Layout::fit(CellShape::Square, 80, 24, 9, 9).unwrap()
+        );
+        assert_eq!(square.cell, 2);
+        assert_eq!("wide".parse(), Ok(CellShape::Wide));
+        assert!("tall".parse::<CellShape>().unwrap_err().contains("square"));
     }
 
     #[test]
@@ -221,7 +331,7 @@ mod tests {
         let bottom: Vec<u64> = (0..12).filter(|&t| mini_blank_rows(2, t)[1]).collect();
         assert_eq!(top, [0, 1, 2]);
         assert_eq!(bottom, [6, 7, 8]);
-        let mini = Layout::fit(40, 30, 9, 9).unwrap();
+        let mini = Layout::fit(CellShape::Square, 40, 30, 9, 9).unwrap();
         let changes: Vec<u64> = (0..12).filter(|&t| jump_changes(&mini, t)).collect();
         assert_eq!(changes, [0, 3, 6, 9]);
     }

@@ -15,6 +15,7 @@ mod animation;
 mod app;
 mod event;
 mod frame;
+mod help;
 mod input;
 mod layout;
 mod player;
@@ -33,12 +34,13 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::cli::Appearance;
-use crate::game::{Game, Rules};
-use crate::records::Store;
+use crate::game::{Game, Preview, Rules};
+use crate::records::{SaveSlot, SavedGame, Store};
 
 use app::{App, Live};
 use event::Message;
 use frame::Renderer;
+pub use help::lines as help_lines;
 
 use input::{Action, action_for};
 use layout::Layout;
@@ -49,12 +51,19 @@ use player::PlayerThread;
 pub struct PlayConfig {
     /// The rules of the game.
     pub rules: Rules,
+    /// How much of the computer's next throw is shown.
+    pub preview: Preview,
     /// The seed of the game's random generator.
     pub seed: u64,
     /// Keys, glyphs and colours.
     pub appearance: Appearance,
     /// Whether and where the record is kept.
     pub records: RecordKeeping,
+    /// Where a game of these rules is saved to go on with later; `None`
+    /// when there is no place for it.
+    pub saves: Option<SaveSlot>,
+    /// Whether to go on with a saved game, if there is one (not `--new`).
+    pub resume: bool,
     /// Whether the built-in player starts playing at once (the autoplay key
     /// toggles it either way).
     pub autoplay: bool,
@@ -89,6 +98,8 @@ pub enum Ending {
     Panic,
     /// Reading or writing the terminal failed (it may have been closed).
     TerminalLost,
+    /// The player saved the game to go on with next time (`s`).
+    Saved,
 }
 
 /// The result of a finished game.
@@ -98,7 +109,8 @@ pub struct Outcome {
     pub score: u64,
     /// How it ended.
     pub ending: Ending,
-    /// Whether the built-in player helped (no record is kept then).
+    /// Whether the built-in player helped or a move was taken back (no
+    /// record is kept then).
     pub assisted: bool,
 }
 
@@ -152,27 +164,12 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (cols, rows) = crossterm::terminal::size()?;
     let (cols, rows) = (usize::from(cols), usize::from(rows));
     let rules = config.rules;
-    if let Err(too_small) = Layout::fit(cols, rows, rules.width, rules.height) {
+    let shape = config.appearance.cells;
+    if let Err(too_small) = Layout::fit(shape, cols, rows, rules.width, rules.height) {
         return Err(Error::TooSmall(too_small.to_string()));
     }
     let color = view::use_color(config.appearance.mode);
-    let style = view::Style::new(&config.appearance, rules.colors, color);
-    let board_records = match &config.records {
-        RecordKeeping::KeptIn(store) => Some(store.board_records()),
-        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
-    };
-    let (game, opening) = Game::new(rules, config.seed);
-    let mut app = App::new(
-        game,
-        opening,
-        style,
-        config.appearance.keys,
-        board_records,
-        (cols, rows),
-        Instant::now(),
-    )
-    .with_autoplay(config.autoplay, config.autoplay_delay);
-
+    let mut app = first_game(&config, color, (cols, rows));
     let session = Arc::new(Session {
         live: app.live(),
         records: config.records,
@@ -191,6 +188,23 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     event::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
+    let mut seed = config.seed;
+    let mut new_game = |app: &mut App| {
+        // The game that ends keeps its record as if it had been quit, and
+        // its save goes.
+        let _ = keep_record(&session);
+        if let Some(slot) = &config.saves {
+            let _ = slot.remove();
+        }
+        seed = seed.wrapping_add(1);
+        let (game, opening) = Game::with_preview(rules, config.preview, seed);
+        app.restart(
+            game,
+            opening,
+            board_records(&session.records),
+            Instant::now(),
+        );
+    };
     let result = event_loop(
         &mut app,
         &receiver,
@@ -198,9 +212,16 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         &mut renderer,
         &mut out,
         &mut guard,
+        &mut new_game,
     );
     signals.close();
     drop(guard);
+    let ending = result
+        .as_ref()
+        .map_or(Ending::TerminalLost, |&ending| ending);
+    if let Some(slot) = &config.saves {
+        keep_game(slot, &app, ending);
+    }
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -252,8 +273,103 @@ fn check_terminal() -> Result<(), Error> {
     Ok(())
 }
 
+/// The app for the session's first game: the saved game of these rules,
+/// unless `--new` was given or there is none (a save that cannot be used
+/// is reported and set aside), else a new game.
+fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
+    let rules = config.rules;
+    let saved = match &config.saves {
+        Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
+            // Before the screen changes, so that it stays in sight.
+            let _ = writeln!(io::stderr(), "clines: {bad}");
+            None
+        }),
+        _ => None,
+    };
+    let resumed = saved.and_then(|saved| {
+        Game::from_state(saved.state)
+            .ok()
+            .map(|game| (game, saved.assisted))
+    });
+    let (game, opening, assisted) = match resumed {
+        Some((game, assisted)) => (game, Vec::new(), Some(assisted)),
+        None => {
+            let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
+            (game, opening, None)
+        }
+    };
+    let app = App::new(
+        game,
+        opening,
+        view::Style::new(&config.appearance, rules.colors, color),
+        config.appearance.keys,
+        board_records(&config.records),
+        size,
+        Instant::now(),
+    )
+    .with_autoplay(config.autoplay, config.autoplay_delay);
+    match assisted {
+        Some(assisted) => app.resumed(assisted),
+        None => app,
+    }
+}
+
+/// The records shown on the board, read afresh, when records are kept.
+fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords> {
+    match records {
+        RecordKeeping::KeptIn(store) => Some(store.board_records()),
+        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
+    }
+}
+
 /// Printed instead of saving when the built-in player helped.
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
+/// Printed instead of saving when a move was taken back.
+const UNDONE: &str = "No record kept: a move was taken back in this game.";
+
+/// Saves the game to go on with next time when it was left unfinished on
+/// purpose (the save key) or by the terminal closing; any other ending
+/// removes the save, as the game is over. Says what became of it.
+fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
+    let left = matches!(
+        ending,
+        Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
+    );
+    let game = app.game();
+    let live = app.live();
+    let outcome = if left && !game.is_over() {
+        let saved = SavedGame {
+            state: game.state(),
+            assisted: live.assisted() || live.undone(),
+        };
+        slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
+            format!(
+                "clines: the game could not be saved in {}: {e}",
+                slot.path().display()
+            )
+        })
+    } else {
+        slot.remove().map(|()| None).map_err(|e| {
+            format!(
+                "clines: the saved game {} could not be removed: {e}",
+                slot.path().display()
+            )
+        })
+    };
+    // The terminal may be gone (SIGHUP): failed writes are ignored.
+    match outcome {
+        Ok(Some(notice)) => {
+            let _ = writeln!(io::stdout(), "{notice}");
+        }
+        Ok(None) => {}
+        Err(problem) => {
+            let _ = writeln!(io::stderr(), "{problem}");
+        }
+    }
+}
+
+/// Printed when the game was saved.
+const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
 
 /// What every way out of a game needs, shared with the panic hook.
 #[derive(Debug)]
@@ -276,22 +392,12 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     let outcome = Outcome {
         score: session.live.score(),
         ending,
-        assisted: session.live.assisted(),
+        assisted: session.live.assisted() || session.live.undone(),
     };
     if session.ended.swap(true, Ordering::SeqCst) {
         return outcome;
     }
-    let (notice, problem) = match &session.records {
-        RecordKeeping::Off => (None, None),
-        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
-        RecordKeeping::KeptIn(_) if outcome.assisted => (Some(ASSISTED), None),
-        // Nothing to save, and no record to create at 0.
-        RecordKeeping::KeptIn(_) if outcome.score == 0 => (None, None),
-        RecordKeeping::KeptIn(store) => match store.save(outcome.score) {
-            Ok(saved) => (saved.message(), None),
-            Err(e) => (None, Some(format!("clines: {e}"))),
-        },
-    };
+    let (notice, problem) = keep_record(session);
     if let Some(problem) = problem {
         let _ = writeln!(io::stderr(), "{problem}");
     }
@@ -302,6 +408,24 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     let _ = writeln!(out, "Scores earned : {}", outcome.score);
     let _ = out.flush();
     outcome
+}
+
+/// Saves the record of the game in progress when it earns one: what to
+/// tell the player (a new record, or why none is kept) and what went wrong.
+fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
+    let live = &session.live;
+    match &session.records {
+        RecordKeeping::Off => (None, None),
+        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
+        RecordKeeping::KeptIn(_) if live.undone() => (Some(UNDONE), None),
+        // Nothing to save, and no record to create at 0.
+        RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
+        RecordKeeping::KeptIn(store) => match store.save(live.score()) {
+            Ok(saved) => (saved.message(), None),
+            Err(e) => (None, Some(format!("clines: {e}"))),
+        },
+    }
 }
 
 /// What the event loop does to the terminal besides drawing on it.
@@ -327,7 +451,8 @@ impl JobControl for terminal::Guard {
 /// stops the process until it is continued (job control) and takes the
 /// terminal again after every SIGCONT. A terminal that can no longer be
 /// written or read has gone (closed, hung up): that ends the game as the
-/// SIGHUP that comes with it does, whichever is noticed first.
+/// SIGHUP that comes with it does, whichever is noticed first. `new_game`
+/// saves the record of the game in progress and starts the next.
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
@@ -335,6 +460,7 @@ fn event_loop<W: Write>(
     renderer: &mut Renderer,
     out: &mut W,
     terminal: &mut dyn JobControl,
+    new_game: &mut dyn FnMut(&mut App),
 ) -> io::Result<Ending> {
     // From a suspension until the SIGCONT that ends it, the terminal is the
     // shell's: nothing is drawn.
@@ -344,6 +470,9 @@ fn event_loop<W: Write>(
         app.advance(now);
         if let Some(ending) = app.ending() {
             return Ok(ending);
+        }
+        if app.take_new_game() {
+            new_game(app);
         }
         if let Some(request) = app.take_request() {
             player.ask(request)?;
@@ -505,6 +634,17 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
+        let (ending, frames, suspends, _) = run_counting(app, script, gone_after);
+        (ending, frames, suspends)
+    }
+
+    /// [`run_on`], also counting the new games started (each the default
+    /// rules' game with seed 4).
+    fn run_counting(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+        gone_after: Option<usize>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut shell = Shell {
@@ -518,6 +658,7 @@ mod tests {
             script,
             gone_after,
         };
+        let mut new_games = 0;
         let ending = event_loop(
             app,
             &receiver,
@@ -525,8 +666,13 @@ mod tests {
             &mut Renderer::new(true),
             &mut screen,
             &mut shell,
+            &mut |app: &mut App| {
+                new_games += 1;
+                let (game, opening) = Game::new(Rules::default(), 4);
+                app.restart(game, opening, None, Instant::now());
+            },
         );
-        (ending, screen.frames, shell.suspends)
+        (ending, screen.frames, shell.suspends, new_games)
     }
 
     fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -618,6 +764,23 @@ mod tests {
     }
 
     #[test]
+    fn the_new_game_key_at_no_score_starts_the_next_game_at_once() {
+        let mut app = app(100, 50);
+        let key = |ch| {
+            Message::Input(Event::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            )))
+        };
+        let script = vec![(1, vec![key('n')]), (2, vec![key('q')])];
+        let (ending, frames, _, new_games) = run_counting(&mut app, script, None);
+        assert_eq!(ending.unwrap(), Ending::Quit);
+        assert_eq!(new_games, 1);
+        // Seeds 3 and 4 open differently.
+        assert_ne!(frames[1], Vec::<u8>::new());
+    }
+
+    #[test]
     fn a_failed_player_is_an_error() {
         let mut app = app(100, 50);
         let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::PlayerFailed])]);
@@ -691,6 +854,21 @@ mod tests {
         assert_eq!(suspends, 0);
         assert_eq!(frames.len(), 2);
         assert_eq!(frames[1], frames[0], "a full repaint");
+    }
+
+    #[test]
+    fn nothing_saved_after_an_undo_or_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let undone = session(40, RecordKeeping::KeptIn(store.clone()));
+        undone.live.mark_undone();
+        assert_eq!(keep_record(&undone), (Some(UNDONE), None));
+        let outcome = end_session(&undone, Ending::Quit);
+        assert!(outcome.assisted);
+        let helped = session(40, RecordKeeping::KeptIn(store));
+        helped.live.mark_assisted();
+        assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
+        assert_eq!(stored(dir.path()), None);
     }
 
     #[test]

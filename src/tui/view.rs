@@ -2,9 +2,21 @@
 //! mode, one glyph in mini mode), the cursor, the score and records lines,
 //! the game-over box, and the too-small screen. Pure: everything drawn comes
 //! in through [`Scene`] and [`Style`].
+//!
+//! The next-chip preview shows the coming throw on the top border, right
+//! aligned, as `[OOO]`: each chip's own glyph in its colour, so it reads
+//! as the chips themselves in colour and, by glyph, in black and white.
+//! Planned landing cells hold a mark: the chip's small (jumping) glyph,
+//! once, in the middle of the cell, in the chip's colour. A resting chip
+//! fills its cell (a diamond, or the whole interior in mini mode) with its
+//! large glyph, so a lone small glyph cannot be taken for one in either
+//! mode, and in black and white the small glyph still names the colour
+//! (`o v a ' z` for `O V A . Z`). It comes from `-f` and `-F`, so it
+//! follows the player's own glyphs.
 
 use crate::board::{Board, Chip, Color, Pos};
-use crate::cli::{Appearance, ColorMode};
+use crate::cli::{Appearance, CellShape, ColorMode};
+use crate::game::Planned;
 use crate::records::HiLine;
 
 use super::frame::{Frame, Ink};
@@ -35,6 +47,8 @@ pub struct Style {
     pub cursor_ink: Ink,
     /// Chip looks, index 0 for colour 1.
     pub chips: Vec<ChipLook>,
+    /// The shape of the cells.
+    pub cells: CellShape,
 }
 
 /// Shown for a glyph or colour the options left out; the command line
@@ -72,6 +86,7 @@ impl Style {
                 cursor: appearance.font[0],
                 cursor_ink: Some(appearance.palette.first().copied().unwrap_or(WHITE)),
                 chips,
+                cells: appearance.cells,
             }
         } else {
             Style {
@@ -80,6 +95,7 @@ impl Style {
                 cursor: appearance.bw_font.first().copied().unwrap_or(MISSING_GLYPH),
                 cursor_ink: None,
                 chips,
+                cells: appearance.cells,
             }
         }
     }
@@ -139,6 +155,14 @@ pub struct Scene<'a> {
     pub records: Option<&'a HiLine>,
     /// Whether the game-over box is up.
     pub game_over: bool,
+    /// The computer's next throw as the preview shows it; empty without
+    /// a preview.
+    pub planned: &'a [Planned],
+    /// The key that starts a new game, named in the game-over box; `None`
+    /// when a `-C` key has taken it.
+    pub new_game_key: Option<char>,
+    /// Whether the box asking to confirm a new game is up.
+    pub confirm_new_game: bool,
 }
 
 /// The text of the game-over box.
@@ -172,19 +196,33 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
             let tick = scene
                 .jumping
                 .and_then(|(p, tick)| (p == pos && chip.is_some()).then_some(tick));
+            let mark = match chip {
+                None => scene
+                    .planned
+                    .iter()
+                    .find(|p| p.pos == Some(pos))
+                    .map(|p| style.chip(p.color)),
+                Some(_) => None,
+            };
             let cell = CellView {
                 pos,
                 look,
                 tick,
                 cursor: scene.cursor == Some(pos),
             };
-            if layout.is_full() {
+            if layout.wide {
+                draw_wide_cell(layout, &cell, style, frame);
+            } else if layout.is_full() {
                 draw_full_cell(layout, &cell, style, frame);
             } else {
                 draw_mini_cell(layout, &cell, style, frame);
             }
+            if let Some(mark) = mark.filter(|_| !cell.cursor) {
+                draw_mark(layout, pos, mark, frame);
+            }
         }
     }
+    draw_preview(scene, style, frame);
     if scene.score > 0 {
         if layout.is_full() {
             let text = format!("=[ score : {} ]=", scene.score);
@@ -205,11 +243,32 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
         }
     }
     if scene.game_over {
-        let edge = format!("+{}+", "-".repeat(GAME_OVER.chars().count()));
-        frame.text(1, 1, &edge, style.board);
-        frame.text(2, 1, &format!("|{GAME_OVER}|"), style.board);
-        frame.text(3, 1, &edge, style.board);
+        let mut lines = vec![GAME_OVER.to_string()];
+        if let Some(key) = scene.new_game_key {
+            lines.push(format!("{key} starts a new game"));
+        }
+        draw_box(&lines, style.board, frame);
+    } else if scene.confirm_new_game {
+        let key = scene.new_game_key.unwrap_or(' ');
+        let lines = [
+            format!("New game? Press {key} again,"),
+            "any other key goes back.".to_string(),
+        ];
+        draw_box(&lines, style.board, frame);
     }
+}
+
+/// `lines` in a box from row 1, column 1, `+` at the corners, `-` and `|`
+/// along the sides, as wide as the longest line: the game-over box's frame,
+/// used by every box drawn over the board.
+pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
+    let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let edge = format!("+{}+", "-".repeat(inner));
+    frame.text(1, 1, &edge, ink);
+    for (i, line) in lines.iter().enumerate() {
+        frame.text(2 + i, 1, &format!("|{line:inner$}|"), ink);
+    }
+    frame.text(2 + lines.len(), 1, &edge, ink);
 }
 
 /// Draws the required-size lines and the request to resize.
@@ -228,13 +287,57 @@ pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
     }
 }
 
+/// The coming throw on the top border, right-aligned: `[`, each chip's
+/// glyph in its colour, `]`. Drawn before the score, which wins where a
+/// long score meets it; chips that do not fit end in `+`.
+fn draw_preview(scene: &Scene, style: &Style, frame: &mut Frame) {
+    if scene.planned.is_empty() {
+        return;
+    }
+    let last = scene.layout.cols().saturating_sub(2);
+    // Columns 2 ..= last: the corner and one dash stay on the left.
+    let room = last.saturating_sub(1);
+    if room < 3 {
+        return;
+    }
+    let shown = scene.planned.len().min(room - 2);
+    let first = last + 1 - (shown + 2);
+    frame.set(0, first, '[', style.board);
+    for (i, planned) in scene.planned.iter().take(shown).enumerate() {
+        let look = style.chip(planned.color);
+        frame.set(0, first + 1 + i, look.glyph, look.ink);
+    }
+    if shown < scene.planned.len() {
+        frame.set(0, first + shown, '+', style.board);
+    }
+    frame.set(0, last, ']', style.board);
+}
+
+/// A planned landing cell's mark: the chip's small glyph in its colour, in
+/// the middle of the cell (two glyphs side by side where the interior is an
+/// even number of columns wide, like the top of a diamond); in a 2 × 2
+/// mini cell, its bottom-right corner.
+fn draw_mark(layout: &Layout, pos: Pos, look: ChipLook, frame: &mut Frame) {
+    let (top, left) = layout.origin(pos);
+    let (height, width) = (layout.interior(), layout.interior_width());
+    let row = top + height / 2;
+    let cols = if width % 2 == 0 && layout.is_full() {
+        width / 2 - 1..=width / 2
+    } else {
+        width / 2..=width / 2
+    };
+    for col in cols {
+        frame.set(row, left + col, look.jumping, look.ink);
+    }
+}
+
 /// `|` at every cell boundary column, then `-` along every boundary row
 /// between the outer columns, so inner crossings show `-`.
 fn draw_grid(layout: &Layout, ink: Ink, frame: &mut Frame) {
     let s = layout.cell;
     for row in 0..layout.rows() {
         for k in 0..=layout.width {
-            frame.set(row, k * s, '|', ink);
+            frame.set(row, layout.line_col(k), '|', ink);
         }
     }
     for k in 0..=layout.height {
@@ -284,6 +387,33 @@ fn draw_full_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
                 }
             }
         }
+    }
+}
+
+/// Wide cells, 3 × 1: a chip is its glyph three times (the jumping glyph
+/// on half the ticks while selected, as a 1-character mini cell); the
+/// cursor is its glyph three times on an empty cell and frames a chip on
+/// both sides.
+fn draw_wide_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut Frame) {
+    let (row, left) = layout.origin(cell.pos);
+    let glyphs = match cell.look {
+        None if cell.cursor => [(style.cursor, style.cursor_ink); 3],
+        None => return,
+        Some(look) => {
+            let jumping = cell
+                .tick
+                .is_some_and(|tick| layout::mini_jumping_glyph(1, tick));
+            let chip = (if jumping { look.jumping } else { look.glyph }, look.ink);
+            if cell.cursor {
+                let cursor = (style.cursor, style.cursor_ink);
+                [cursor, chip, cursor]
+            } else {
+                [chip; 3]
+            }
+        }
+    };
+    for (i, (glyph, ink)) in glyphs.into_iter().enumerate() {
+        frame.set(row, left + i, glyph, ink);
     }
 }
 
@@ -339,6 +469,9 @@ mod tests {
             score: 0,
             records: None,
             game_over: false,
+            planned: &[],
+            new_game_key: None,
+            confirm_new_game: false,
         }
     }
 
@@ -372,7 +505,7 @@ mod tests {
 
     #[test]
     fn grid_lines() {
-        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         let board = Board::new(9, 9);
         let frame = render(&scene(&layout, &board), &style(true), 100, 50);
         let rows = screen_rows(&frame);
@@ -387,7 +520,7 @@ mod tests {
 
     #[test]
     fn diamond_chips_and_cursor() {
-        let layout = Layout::fit(60, 30, 5, 4).unwrap();
+        let layout = Layout::fit(CellShape::Square, 60, 30, 5, 4).unwrap();
         assert_eq!(layout.cell, 7);
         let mut board = Board::new(5, 4);
         board.set(Pos::new(1, 1), Some(2));
@@ -418,7 +551,7 @@ mod tests {
 
     #[test]
     fn jumping_diamond_shifts() {
-        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         let mut board = Board::new(9, 9);
         board.set(Pos::new(0, 0), Some(1));
         let mut scene = scene(&layout, &board);
@@ -440,7 +573,7 @@ mod tests {
 
     #[test]
     fn mini_glyphs() {
-        let layout = Layout::fit(40, 30, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 40, 30, 9, 9).unwrap();
         assert_eq!(layout.cell, 3);
         let mut board = Board::new(9, 9);
         board.set(Pos::new(2, 0), Some(3));
@@ -465,7 +598,7 @@ mod tests {
         scene.jumping = Some((Pos::new(2, 0), 4));
         assert_eq!(at(&scene), ["OO", "OO"]);
 
-        let tiny = Layout::fit(80, 24, 9, 9).unwrap();
+        let tiny = Layout::fit(CellShape::Square, 80, 24, 9, 9).unwrap();
         let mut scene = super::tests::scene(&tiny, &board);
         scene.jumping = Some((Pos::new(2, 0), 0));
         let frame = render(&scene, &style(true), 80, 24);
@@ -477,7 +610,7 @@ mod tests {
 
     #[test]
     fn mono_glyphs_and_flash() {
-        let layout = Layout::fit(40, 30, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 40, 30, 9, 9).unwrap();
         let mut board = Board::new(9, 9);
         board.set(Pos::new(0, 0), Some(2));
         board.set(Pos::new(1, 0), Some(1));
@@ -500,7 +633,7 @@ mod tests {
 
     #[test]
     fn score_records_and_game_over() {
-        let layout = Layout::fit(100, 50, 9, 9).unwrap();
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         let board = Board::new(9, 9);
         let records = HiLine::Other {
             name: "ann".into(),
@@ -526,7 +659,7 @@ mod tests {
         scene.records = Some(&own);
         let rows_full = screen_rows(&render(&scene, &style(true), 100, 50));
         assert!(rows_full[45][8..].starts_with("=[ hi : 50 ]=-"));
-        let mini = Layout::fit(40, 30, 9, 9).unwrap();
+        let mini = Layout::fit(CellShape::Square, 40, 30, 9, 9).unwrap();
         scene.layout = &mini;
         let rows = screen_rows(&render(&scene, &style(true), 40, 30));
         assert!(rows[0].starts_with("|[ s: 42 ]-"), "{}", rows[0]);
@@ -541,7 +674,7 @@ mod tests {
             score: 120,
             you: 30,
         };
-        let full = Layout::fit(37, 37, 9, 9).unwrap();
+        let full = Layout::fit(CellShape::Square, 37, 37, 9, 9).unwrap();
         let mut scene = scene(&full, &board);
         scene.records = Some(&records);
         let rows = screen_rows(&render(&scene, &style(true), 37, 37));
@@ -550,7 +683,7 @@ mod tests {
             score: 123_456_789_012,
         };
         scene.records = Some(&huge);
-        let mini = Layout::fit(19, 19, 9, 9).unwrap();
+        let mini = Layout::fit(CellShape::Square, 19, 19, 9, 9).unwrap();
         scene.layout = &mini;
         let rows = screen_rows(&render(&scene, &style(true), 19, 19));
         assert_eq!(rows[18], "|[ hi : 123456789~|");
@@ -575,9 +708,138 @@ mod tests {
         assert_eq!(glyphs, [('a', 'b'), ('?', '?'), ('?', '?')]);
     }
 
+    fn planned(list: &[(Option<(usize, usize)>, Color)]) -> Vec<Planned> {
+        list.iter()
+            .map(|&(pos, color)| Planned {
+                pos: pos.map(|(x, y)| Pos::new(x, y)),
+                color,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn preview_on_the_top_border_right_aligned_in_chip_glyphs_and_colours() {
+        let board = Board::new(9, 9);
+        let next = planned(&[(None, 1), (None, 3), (None, 2)]);
+        for (cols, rows_) in [(100, 50), (80, 24)] {
+            let layout = Layout::fit(CellShape::Square, cols, rows_, 9, 9).unwrap();
+            let mut scene = scene(&layout, &board);
+            scene.planned = &next;
+            scene.score = 12;
+            let frame = render(&scene, &style(true), cols, rows_);
+            let top = &screen_rows(&frame)[0];
+            let end = layout.cols() - 1;
+            assert_eq!(&top[end - 5..], "[OOO]|", "{top}");
+            let inks: Vec<Ink> = (end - 4..end - 1).map(|c| frame.get(0, c).ink).collect();
+            assert_eq!(inks, [Some(1), Some(3), Some(2)]);
+            assert_eq!(frame.get(0, end - 5).ink, Some(7));
+            let frame = render(&scene, &style(false), cols, rows_);
+            let top = &screen_rows(&frame)[0];
+            assert_eq!(&top[end - 5..], "[OAV]|", "{top}");
+            // The score is where it always is.
+            assert!(top.contains("12"), "{top}");
+        }
+        // More chips than fit: as many as fit, then +.
+        let layout = Layout::fit(CellShape::Square, 80, 24, 9, 9).unwrap();
+        let many: Vec<Planned> = planned(&[(None, 1); 20]);
+        let mut scene = scene(&layout, &board);
+        scene.planned = &many;
+        let top = screen_rows(&render(&scene, &style(true), 80, 24))[0].clone();
+        assert_eq!(top, format!("|-[{}+]|", "O".repeat(13)));
+    }
+
+    #[test]
+    fn landing_marks_are_one_small_glyph_mid_cell_and_yield_to_chips_and_cursor() {
+        let mut board = Board::new(9, 9);
+        board.set(Pos::new(4, 4), Some(2));
+        let next = planned(&[(Some((1, 1)), 2), (Some((4, 4)), 3), (Some((0, 0)), 1)]);
+        // Full mode, L = 4: two glyphs on the diamond's widest row.
+        let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
+        let mut scene = scene(&layout, &board);
+        scene.planned = &next;
+        scene.cursor = Some(Pos::new(0, 0));
+        for color in [true, false] {
+            let frame = render(&scene, &style(color), 100, 50);
+            let small = if color { "oo" } else { "vv" };
+            assert_eq!(
+                interior(&frame, &layout, Pos::new(1, 1)),
+                ["    ", "    ", &format!(" {small} "), "    "]
+            );
+            // A chip on a planned cell (a move there) is drawn as a chip.
+            let big = if color { "OOOO" } else { "VVVV" };
+            assert_eq!(interior(&frame, &layout, Pos::new(4, 4))[2], big);
+            // The cursor hides the mark beneath it.
+            let cursor = if color { " II " } else { " ** " };
+            assert_eq!(interior(&frame, &layout, Pos::new(0, 0))[2], cursor);
+        }
+        let frame = render(&scene, &style(true), 100, 50);
+        let (top, left) = layout.origin(Pos::new(1, 1));
+        assert_eq!(frame.get(top + 2, left + 1).ink, Some(2));
+        // Full mode, L = 6: row 3, columns 2-3; L = 5, odd: one glyph.
+        let layout = Layout::fit(CellShape::Square, 70, 70, 9, 9).unwrap();
+        scene.layout = &layout;
+        let frame = render(&scene, &style(true), 70, 70);
+        assert_eq!(interior(&frame, &layout, Pos::new(1, 1))[3], "  oo  ");
+        let layout = Layout::fit(CellShape::Square, 61, 57, 9, 9).unwrap();
+        scene.layout = &layout;
+        let frame = render(&scene, &style(true), 61, 57);
+        assert_eq!(interior(&frame, &layout, Pos::new(1, 1))[2], "  o  ");
+        // Mini mode 2 x 2: the bottom-right corner; 1 x 1: the cell.
+        let layout = Layout::fit(CellShape::Square, 40, 30, 9, 9).unwrap();
+        scene.layout = &layout;
+        let frame = render(&scene, &style(false), 40, 30);
+        assert_eq!(interior(&frame, &layout, Pos::new(1, 1)), ["  ", " v"]);
+        let layout = Layout::fit(CellShape::Square, 80, 24, 9, 9).unwrap();
+        scene.layout = &layout;
+        let frame = render(&scene, &style(false), 80, 24);
+        assert_eq!(interior(&frame, &layout, Pos::new(1, 1)), ["v"]);
+        assert_eq!(interior(&frame, &layout, Pos::new(4, 4)), ["V"]);
+    }
+
+    /// The interior of a wide cell `pos` as text.
+    fn wide_interior(frame: &Frame, layout: &Layout, pos: Pos) -> String {
+        let (row, left) = layout.origin(pos);
+        (0..3).map(|c| frame.get(row, left + c).ch).collect()
+    }
+
+    #[test]
+    fn wide_cells_grid_chips_cursor_jump_and_marks() {
+        let layout = Layout::fit(CellShape::Wide, 80, 24, 9, 9).unwrap();
+        let mut board = Board::new(9, 9);
+        board.set(Pos::new(0, 0), Some(1));
+        board.set(Pos::new(2, 1), Some(3));
+        let next = planned(&[(Some((5, 5)), 2)]);
+        let mut scene = scene(&layout, &board);
+        scene.planned = &next;
+        let rows = screen_rows(&render(&scene, &style(true), 80, 24));
+        assert_eq!(rows[0], format!("|{}[O]|", "-".repeat(32)));
+        assert_eq!(rows[1], format!("|OOO|{}", "   |".repeat(8)));
+        assert_eq!(rows[2], format!("|{}|", "-".repeat(35)));
+        assert_eq!(rows[3], format!("|   |   |OOO|{}", "   |".repeat(6)));
+        assert_eq!(rows[18], rows[2]);
+        assert_eq!(rows[19], "");
+        scene.cursor = Some(Pos::new(0, 0));
+        scene.jumping = Some((Pos::new(2, 1), 0));
+        let frame = render(&scene, &style(false), 80, 24);
+        assert_eq!(wide_interior(&frame, &layout, Pos::new(0, 0)), "*O*");
+        assert_eq!(wide_interior(&frame, &layout, Pos::new(2, 1)), "aaa");
+        assert_eq!(wide_interior(&frame, &layout, Pos::new(5, 5)), " v ");
+        scene.jumping = Some((Pos::new(2, 1), 4));
+        scene.cursor = Some(Pos::new(1, 0));
+        let frame = render(&scene, &style(true), 80, 24);
+        assert_eq!(wide_interior(&frame, &layout, Pos::new(2, 1)), "OOO");
+        assert_eq!(wide_interior(&frame, &layout, Pos::new(1, 0)), "III");
+        assert_eq!(frame.get(1, 5).ink, Some(7));
+        assert_eq!(frame.get(11, 22).ink, Some(2));
+        // Score and records as in mini mode.
+        scene.score = 7;
+        let rows = screen_rows(&render(&scene, &style(true), 80, 24));
+        assert!(rows[0].starts_with("|[ s: 7 ]-"), "{}", rows[0]);
+    }
+
     #[test]
     fn too_small_screen() {
-        let too_small = Layout::fit(18, 10, 9, 9).unwrap_err();
+        let too_small = Layout::fit(CellShape::Square, 18, 10, 9, 9).unwrap_err();
         let mut frame = Frame::new(60, 10);
         draw_too_small(&too_small, &style(false), &mut frame);
         let rows = screen_rows(&frame);

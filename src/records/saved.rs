@@ -1,0 +1,433 @@
+//! A game saved to go on with later: one file per user and rule set in the
+//! score directory, next to the user's record, named
+//! `<user>.w9.t9.c5.i5.n3.N3.off.game` for the default rules without a
+//! preview. The `.game` extension keeps it out of record scans.
+//!
+//! A save replaces the file atomically (a temporary file, fsynced, renamed
+//! over it), so a crash leaves the old save or the new one. A file that
+//! cannot be read back as a game of these rules is reported and set aside
+//! under a `.bad` name, never in the way of a new game.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Color, Pos};
+use crate::game::{GameState, Planned, Preview, Rules};
+
+use super::store::Store;
+
+/// What the first line of every save says, so that another program's file
+/// (or a future format) is known for what it is.
+const FORMAT: &str = "clines saved game 1";
+/// The largest save read: far above a 1000 × 1000 board's 1 MB.
+const MAX_SAVE_BYTES: u64 = 8 << 20;
+
+/// A game to go on with: the engine's state and what the front end must
+/// remember about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedGame {
+    /// The engine's state.
+    pub state: GameState,
+    /// Whether help (a hint, autoplay, an undo) was used, so that the game
+    /// still keeps no record when it goes on.
+    pub assisted: bool,
+}
+
+/// Where one user's saved game of one rule set lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveSlot {
+    path: PathBuf,
+    rules: Rules,
+    preview: Preview,
+}
+
+/// A save that could not be used, and where it was set aside.
+#[derive(Debug)]
+pub struct BadSave {
+    /// The save file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub why: String,
+    /// Where it now is, or `None` if it could not be moved.
+    pub set_aside: Option<PathBuf>,
+}
+
+impl std::fmt::Display for BadSave {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the saved game {} cannot be resumed ({})",
+            self.path.display(),
+            self.why
+        )?;
+        match &self.set_aside {
+            Some(aside) => write!(f, "; it is kept as {}", aside.display()),
+            None => write!(f, "; it could not be moved aside"),
+        }?;
+        f.write_str("; a new game starts")
+    }
+}
+
+/// The file's layout, as TOML.
+#[derive(Debug, Serialize, Deserialize)]
+struct SaveFile {
+    format: String,
+    width: usize,
+    height: usize,
+    colors: Color,
+    line: usize,
+    next: usize,
+    first: usize,
+    preview: String,
+    score: u64,
+    streak: u32,
+    assisted: bool,
+    /// The board, one string per row, in the headless `board` notation.
+    board: Vec<String>,
+    /// The generator's key, 64 hexadecimal digits.
+    key: String,
+    /// The generator's position, a decimal number (TOML integers stop at
+    /// 2⁶³).
+    word_pos: String,
+    /// The planned throw: `"X Y C"`, or `"- - C"` for a chip with no cell.
+    plan: Option<Vec<String>>,
+}
+
+impl SaveSlot {
+    /// The slot of `store`'s user for `rules` and `preview`; `None` when
+    /// the store has no directory.
+    pub fn new(store: &Store, rules: Rules, preview: Preview) -> Option<SaveSlot> {
+        let name = format!(
+            "{}.w{}.t{}.c{}.i{}.n{}.N{}.{preview}.game",
+            store.user(),
+            rules.width,
+            rules.height,
+            rules.colors,
+            rules.line,
+            rules.next,
+            rules.first
+        );
+        Some(SaveSlot {
+            path: store.dir()?.join(name),
+            rules,
+            preview,
+        })
+    }
+
+    /// The save file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The saved game, `Ok(None)` when there is none. One that cannot be
+    /// used is moved aside and reported.
+    pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
+        let text = match read_limited(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(self.set_aside(format!("cannot read it: {e}"))),
+        };
+        self.parse(&text)
+            .map(Some)
+            .map_err(|why| self.set_aside(why))
+    }
+
+    /// Saves `game` in place of any earlier save, atomically.
+    pub fn save(&self, game: &SavedGame) -> io::Result<()> {
+        let text = toml::to_string(&file_of(game))
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(dir)?;
+        let temp = dir.join(format!(
+            ".{}.{}.tmp",
+            self.path.file_name().unwrap_or_default().to_string_lossy(),
+            std::process::id()
+        ));
+        let written = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&temp)
+            .and_then(|mut file| {
+                file.write_all(text.as_bytes())?;
+                file.sync_all()
+            })
+            .and_then(|()| fs::rename(&temp, &self.path));
+        if written.is_err() {
+            // Best effort: the temporary file is ours and useless now.
+            let _ = fs::remove_file(&temp);
+        }
+        written?;
+        fs::File::open(dir)?.sync_all()
+    }
+
+    /// Removes the save, if any: its game has ended.
+    pub fn remove(&self) -> io::Result<()> {
+        match fs::remove_file(&self.path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Moves an unusable save out of the way, to `<name>.bad`.
+    fn set_aside(&self, why: String) -> BadSave {
+        let mut aside = self.path.clone().into_os_string();
+        aside.push(".bad");
+        let aside = PathBuf::from(aside);
+        let set_aside = fs::rename(&self.path, &aside).ok().map(|()| aside);
+        BadSave {
+            path: self.path.clone(),
+            why,
+            set_aside,
+        }
+    }
+
+    /// The game in `text`, which must be a save of this slot's rules.
+    fn parse(&self, text: &str) -> Result<SavedGame, String> {
+        let file: SaveFile = toml::from_str(text).map_err(|e| {
+            if text.contains(FORMAT) {
+                format!("damaged: {}", e.message())
+            } else {
+                "not a clines saved game".to_string()
+            }
+        })?;
+        if file.format != FORMAT {
+            return Err(format!("an unknown format, {:?}", file.format));
+        }
+        let rules = Rules {
+            width: file.width,
+            height: file.height,
+            colors: file.colors,
+            line: file.line,
+            next: file.next,
+            first: file.first,
+        };
+        let preview: Preview = file.preview.parse()?;
+        if rules != self.rules || preview != self.preview {
+            return Err("a game of other rules".into());
+        }
+        let state = GameState {
+            rules,
+            preview,
+            cells: cells(&file.board, &rules)?,
+            score: file.score,
+            streak: file.streak,
+            over: false,
+            key: key(&file.key)?,
+            word_pos: file
+                .word_pos
+                .parse()
+                .map_err(|_| format!("generator position {:?}", file.word_pos))?,
+            plan: file.plan.as_deref().map(plan).transpose()?,
+        };
+        // The engine checks what the file alone cannot.
+        crate::game::Game::from_state(state.clone())?;
+        Ok(SavedGame {
+            state,
+            assisted: file.assisted,
+        })
+    }
+}
+
+/// The file for `game`.
+fn file_of(game: &SavedGame) -> SaveFile {
+    let state = &game.state;
+    let rules = state.rules;
+    SaveFile {
+        format: FORMAT.into(),
+        width: rules.width,
+        height: rules.height,
+        colors: rules.colors,
+        line: rules.line,
+        next: rules.next,
+        first: rules.first,
+        preview: state.preview.to_string(),
+        score: state.score,
+        streak: state.streak,
+        assisted: game.assisted,
+        board: state
+            .cells
+            .chunks(rules.width)
+            .map(|row| row.iter().map(|&c| crate::batch::color_char(c)).collect())
+            .collect(),
+        key: state.key.iter().map(|b| format!("{b:02x}")).collect(),
+        word_pos: state.word_pos.to_string(),
+        plan: state.plan.as_ref().map(|plan| {
+            plan.iter()
+                .map(|p| match p.pos {
+                    Some(pos) => format!("{} {} {}", pos.x, pos.y, p.color),
+                    None => format!("- - {}", p.color),
+                })
+                .collect()
+        }),
+    }
+}
+
+/// The board's cells from its rows.
+fn cells(rows: &[String], rules: &Rules) -> Result<Vec<Color>, String> {
+    if rows.len() != rules.height || rows.iter().any(|r| r.chars().count() != rules.width) {
+        return Err(format!(
+            "a board that is not {}x{}",
+            rules.width, rules.height
+        ));
+    }
+    rows.iter()
+        .flat_map(|row| row.chars())
+        .map(|c| match c {
+            '.' => Ok(0),
+            _ => c
+                .to_digit(36)
+                .filter(|&d| d > 0)
+                .map(|d| d as Color)
+                .ok_or_else(|| format!("{c:?} on the board")),
+        })
+        .collect()
+}
+
+/// The generator's key from 64 hexadecimal digits.
+fn key(hex: &str) -> Result<[u8; 32], String> {
+    let bad = || format!("generator key {hex:?}");
+    if hex.len() != 64 || !hex.is_ascii() {
+        return Err(bad());
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    Ok(key)
+}
+
+/// The planned throw from its entries.
+fn plan(entries: &[String]) -> Result<Vec<Planned>, String> {
+    entries
+        .iter()
+        .map(|entry| {
+            let bad = || format!("planned chip {entry:?}");
+            let words: Vec<&str> = entry.split(' ').collect();
+            let [x, y, c] = words[..] else {
+                return Err(bad());
+            };
+            let color = c.parse().map_err(|_| bad())?;
+            let pos = match (x, y) {
+                ("-", "-") => None,
+                _ => Some(Pos::new(
+                    x.parse().map_err(|_| bad())?,
+                    y.parse().map_err(|_| bad())?,
+                )),
+            };
+            Ok(Planned { color, pos })
+        })
+        .collect()
+}
+
+/// The file at `path` as text, refusing one larger than any save, and not
+/// following a symlink or hanging on a planted FIFO.
+fn read_limited(path: &Path) -> io::Result<String> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "not a file"));
+    }
+    let mut text = String::new();
+    file.take(MAX_SAVE_BYTES).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    fn slot(dir: &Path, preview: Preview) -> SaveSlot {
+        let store = Store::new(dir, "ann").unwrap();
+        SaveSlot::new(&store, Rules::default(), preview).unwrap()
+    }
+
+    fn played(preview: Preview) -> Game {
+        let (mut game, _) = Game::with_preview(Rules::default(), preview, 21);
+        for _ in 0..4 {
+            let from = game.board().chips().next().unwrap().pos;
+            let to = game
+                .board()
+                .empty_cells()
+                .find(|&to| game.check_move(from, to).is_ok())
+                .unwrap();
+            game.play(from, to).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_saved_game_comes_back_the_same_and_plays_on_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        for preview in [Preview::Off, Preview::Colors, Preview::Cells] {
+            let slot = slot(dir.path(), preview);
+            assert_eq!(slot.load().unwrap(), None);
+            let game = played(preview);
+            let saved = SavedGame {
+                state: game.state(),
+                assisted: true,
+            };
+            slot.save(&saved).unwrap();
+            assert!(
+                slot.path()
+                    .ends_with(format!("ann.w9.t9.c5.i5.n3.N3.{preview}.game"))
+            );
+            assert_eq!(slot.load().unwrap(), Some(saved));
+            slot.remove().unwrap();
+            assert_eq!(slot.load().unwrap(), None);
+            slot.remove().unwrap();
+        }
+        // Only the saves were written, and no temporary file is left.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_corrupt_or_foreign_save_is_set_aside_and_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let good = toml::to_string(&file_of(&SavedGame {
+            state: played(Preview::Off).state(),
+            assisted: false,
+        }))
+        .unwrap();
+        // The first character of the board's first row.
+        let mut bad_chip = good.clone();
+        let row = bad_chip.find("board = [").unwrap();
+        let first = row + bad_chip[row..].find('"').unwrap() + 1;
+        bad_chip.replace_range(first..first + 1, "#");
+        let cases = [
+            ("\u{0}\u{1}binary".to_string(), "not a clines saved game"),
+            (
+                good.replace(FORMAT, "clines saved game 9"),
+                "unknown format",
+            ),
+            (good.replace("width = 9", "width = 8"), "other rules"),
+            (bad_chip, "'#' on the board"),
+            (
+                good.replace("word_pos = \"", "word_pos = \"x"),
+                "generator position",
+            ),
+            (good[..good.len() / 2].to_string(), "damaged"),
+        ];
+        for (text, says) in cases {
+            fs::write(slot.path(), &text).unwrap();
+            let bad = slot.load().unwrap_err();
+            let message = bad.to_string();
+            assert!(message.contains(says), "{message}");
+            assert!(message.contains("a new game starts"), "{message}");
+            let aside = bad.set_aside.expect("moved aside");
+            assert_eq!(fs::read_to_string(&aside).unwrap(), text);
+            assert!(!slot.path().exists());
+            assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The help overlay (F1): every key the game takes, as the `-C` keys have
+//! made them, and the scoring rule, in a box over the top-left corner of
+//! the screen. Where the terminal is too small for it, a smaller box says
+//! how large it must be.
+
+use super::frame::{Frame, Ink};
+use super::input::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
+use super::view;
+
+/// Columns of the key names; longer names take a row of their own.
+const KEY_COLUMN: usize = 8;
+
+/// The overlay's lines, without the frame: the keys for `keys` (left, down,
+/// up, right, action, as `-C` gives them) and the scoring rule for lines
+/// of at least `line` chips. A game key that is one of the `-C` keys is
+/// left out: it does what `-C` says.
+pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
+    let moves: Vec<String> = keys[..4].iter().map(|&k| key_name(k)).collect();
+    let mut entries = vec![
+        ("arrows".to_string(), "move the cursor"),
+        (moves.join(" "), "left, down, up, right"),
+        (key_name(keys[4]), "select a chip, or move"),
+        (String::new(), "the selected chip here"),
+        ("click".to_string(), "the same, on the cell"),
+    ];
+    let game_keys = [
+        (HINT_KEY, "hint: a good move"),
+        (AUTOPLAY_KEY, "autoplay on or off"),
+        (UNDO_KEY, "take back a move"),
+        (NEW_GAME_KEY, "new game"),
+        (SAVE_KEY, "save, quit; resume later"),
+        (QUIT_KEY, "quit"),
+    ];
+    for (key, meaning) in game_keys {
+        if !keys.contains(&key) {
+            entries.push((key.to_string(), meaning));
+        }
+    }
+    entries.extend([
+        ("Ctrl-C".to_string(), "quit (also Ctrl-\\)"),
+        ("Ctrl-L".to_string(), "redraw the screen"),
+        ("Ctrl-Z".to_string(), "suspend; fg resumes"),
+        ("F1".to_string(), "this help"),
+    ]);
+    let mut lines = vec!["Keys (any key closes this)".to_string()];
+    for (key, meaning) in entries {
+        if key.chars().count() >= KEY_COLUMN {
+            lines.push(key);
+            lines.push(format!("{:KEY_COLUMN$}{meaning}", ""));
+        } else {
+            lines.push(format!("{key:KEY_COLUMN$}{meaning}"));
+        }
+    }
+    lines.extend([
+        format!("{line} or more of a colour in a row"),
+        "vanish: n chips score".to_string(),
+        format!("n + n*(n-{line}) + b*b, b the"),
+        "scoring moves just before.".to_string(),
+    ]);
+    lines
+}
+
+/// How a `-C` key is named on screen.
+fn key_name(key: char) -> String {
+    match key {
+        ' ' => "space".into(),
+        '\t' => "Tab".into(),
+        '\n' => "Enter".into(),
+        '\u{1b}' => "Esc".into(),
+        '\u{7f}' => "Backspace".into(),
+        _ => key.to_string(),
+    }
+}
+
+/// Draws `lines` in a box from row 1, column 1, or, when the terminal of
+/// `size` (columns, rows) is too small for that box, the size it needs in
+/// a box that fits.
+pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame) {
+    let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let (cols, rows) = (inner + 3, lines.len() + 3);
+    if size.0 >= cols && size.1 >= rows {
+        view::draw_box(lines, ink, frame);
+        return;
+    }
+    let request = format!("Help needs a {cols}x{rows} terminal: enlarge it. Any key goes back.");
+    let width = size.0.saturating_sub(3).max(1);
+    view::draw_box(&wrap(&request, width), ink, frame);
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a
+/// longer word is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        match lines.last_mut() {
+            Some(last) if last.chars().count() + 1 + word.len() <= width => {
+                last.push(' ');
+                last.extend(word);
+                continue;
+            }
+            _ => {}
+        }
+        while word.len() > width {
+            lines.push(word.drain(..width).collect());
+        }
+        lines.push(word.into_iter().collect());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFAULT: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+
+    fn rows(frame: &Frame) -> Vec<String> {
+        (0..frame.rows())
+            .map(|r| {
+                let line: String = (0..frame.cols()).map(|c| frame.get(r, c).ch).collect();
+                line.trim_end().to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_key_is_listed() {
+        let lines = lines(&DEFAULT, 5);
+        for key in [
+            "arrows", "h j k l", "space", "click", "?", "a", "u", "n", "s", "q", "Ctrl-C",
+            "Ctrl-L", "Ctrl-Z", "F1",
+        ] {
+            let listed = lines.iter().any(|l| l.starts_with(&format!("{key:8}")));
+            assert!(listed, "{key:?} missing from {lines:?}");
+        }
+        let text = lines.join("\n");
+        assert!(text.contains("Ctrl-\\"), "{text}");
+        assert!(text.contains("n + n*(n-5) + b*b"), "{text}");
+    }
+
+    #[test]
+    fn remapped_keys_are_named_and_game_keys_they_take_are_left_out() {
+        let text = lines(&['a', 's', 'w', 'd', '\n'], 4).join("\n");
+        assert!(
+            text.contains("a s w d ") && text.contains("Enter   select"),
+            "{text}"
+        );
+        assert!(!text.contains("autoplay"), "{text}");
+        assert!(text.contains("(n-4)"), "{text}");
+        let long = lines(&['\t', '\u{7f}', '\u{1b}', 'l', ' '], 5);
+        let at = long
+            .iter()
+            .position(|l| l == "Tab Backspace Esc l")
+            .unwrap();
+        assert_eq!(long[at + 1].trim(), "left, down, up, right");
+    }
+
+    #[test]
+    fn fits_a_mini_mode_terminal_of_80_by_24_and_of_40_by_30() {
+        let lines = lines(&DEFAULT, 5);
+        for (cols, rows_) in [(80, 24), (40, 30)] {
+            let mut frame = Frame::new(cols, rows_);
+            draw(&lines, Some(7), (cols, rows_), &mut frame);
+            let shown = rows(&frame);
+            assert!(shown[1].starts_with(" +---"), "{shown:?}");
+            assert!(shown[2].starts_with(" |Keys"), "{shown:?}");
+            let bottom = 2 + lines.len();
+            assert_eq!(shown[bottom], shown[1]);
+            assert_eq!(frame.get(2, 1).ink, Some(7));
+        }
+    }
+
+    #[test]
+    fn a_small_terminal_is_told_the_size_to_reach() {
+        let lines = lines(&DEFAULT, 5);
+        let mut frame = Frame::new(19, 19);
+        draw(&lines, None, (19, 19), &mut frame);
+        let shown = rows(&frame).join("\n");
+        assert!(shown.contains("Help needs a"), "{shown}");
+        assert!(shown.contains("terminal:"), "{shown}");
+        assert!(shown.contains("enlarge it."), "{shown}");
+        assert!(rows(&frame).iter().all(|r| r.chars().count() <= 19));
+    }
+}
