@@ -9,6 +9,16 @@ use crate::game::Rules;
 /// of them so that the work per cell stays bounded.
 pub const MAX_SPAN: usize = 8;
 
+/// Base of the window reward `(b^(s·m/span) − 1)/(b − 1)` for `m` chips of
+/// one colour in a window of `span` cells: with [`REWARD_STEEPNESS`] it sets
+/// how much a nearly complete line outweighs several budding ones (steeper
+/// builds long lines greedily, flatter keeps more lines alive).
+const REWARD_BASE: f64 = 4.0;
+
+/// Exponent of the window reward per share of the window filled (see
+/// [`REWARD_BASE`]).
+const REWARD_STEEPNESS: f64 = 5.0;
+
 /// The fixed shape of the board: sizes, axes, which windows exist and what
 /// each is worth.
 #[derive(Clone, Debug)]
@@ -89,7 +99,10 @@ impl Geometry {
         // Steep in the share of the line already in place, so that nearly
         // complete lines dominate and lines of any length compare alike.
         geometry.reward = (0..=span)
-            .map(|m| (4f64.powf(5.0 * m as f64 / span as f64) - 1.0) / 3.0)
+            .map(|m| {
+                (REWARD_BASE.powf(REWARD_STEEPNESS * m as f64 / span as f64) - 1.0)
+                    / (REWARD_BASE - 1.0)
+            })
             .collect();
         geometry
     }

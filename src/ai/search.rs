@@ -12,6 +12,26 @@ use crate::board::Color;
 /// big boards sample less instead of taking long (about 40 ms here).
 const SAMPLE_WORK: usize = 3_000_000;
 
+/// Sample seeds: an odd multiplier spreading sample numbers over
+/// the seed space, so that neighbouring samples are unrelated.
+const SAMPLE_SEED_MIX: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// Sets the colour stream of a sample apart from its cell stream.
+const COLOR_STREAM_MIX: u64 = 0xA076_1D64_78BD_642F;
+
+/// Weight of a candidate's exact value beside its sampled mean: breaks ties
+/// in the exact order without outweighing any real difference of samples.
+const TIE_BREAK: f64 = 1e-6;
+
+/// Throws of at most this many chips are drawn by rejection (drawing cells
+/// of the whole board until empty ones come up); larger throws shuffle a
+/// list of the empty cells, which costs a pass over the board.
+const REJECTION_MAX_THROW: usize = 64;
+
+/// Rejection is used while at least one cell in this many is empty: fuller
+/// boards would redraw too often.
+const REJECTION_FREE_SHARE: usize = 8;
+
 /// A small, fast generator for the player's own samples (SplitMix64); the
 /// game's generator is never consulted.
 #[derive(Clone, Copy, Debug)]
@@ -93,17 +113,17 @@ pub(super) fn refine(
         position.set(geometry, candidate.to, color);
         let mut total = 0.0;
         for sample in 0..samples {
-            let sample_seed = seed ^ (sample as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+            let sample_seed = seed ^ (sample as u64).wrapping_mul(SAMPLE_SEED_MIX);
             let mut rng = Streams {
                 cells: SampleRng(sample_seed),
-                colors: SampleRng(sample_seed ^ 0xA076_1D64_78BD_642F),
+                colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
             };
             total += sample_future(geometry, position, scratch, budget, &mut rng);
         }
         position.set(geometry, candidate.to, 0);
         position.set(geometry, candidate.from, color);
         // Ties keep the order of the exact evaluation.
-        candidate.value = total / samples as f64 + 1e-6 * candidate.value;
+        candidate.value = total / samples as f64 + TIE_BREAK * candidate.value;
     }
     best.sort_by(|a, b| b.value.total_cmp(&a.value));
 }
@@ -203,7 +223,7 @@ fn sample_throw(
         return None;
     }
     scratch.thrown.clear();
-    if count <= 64 && position.free * 8 >= geometry.cell_count {
+    if count <= REJECTION_MAX_THROW && position.free * REJECTION_FREE_SHARE >= geometry.cell_count {
         // Drawing from the whole board and skipping filled cells throws on
         // the same cells after two candidate moves wherever they agree,
         // which makes their comparison much less noisy.
