@@ -2,7 +2,7 @@
 //! chip and target, then the best few played out exactly.
 
 use super::Scratch;
-use super::evaluation::{WEIGHTS, connectivity, play_out};
+use super::evaluation::{connectivity, play_out};
 use super::geometry::Geometry;
 use super::position::{MIXED, Position, window_reward};
 use crate::board::Color;
@@ -258,7 +258,7 @@ fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f
             removed += run + usize::from(removed == 0);
         }
     }
-    WEIGHTS.free * removed as f64
+    geometry.weights.free * removed as f64
 }
 
 /// The change in window rewards from lifting the chip at `a`.

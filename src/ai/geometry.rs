@@ -1,6 +1,7 @@
 //! The fixed shape of the board: sizes, axes, and the windows of cells
 //! the evaluation tallies.
 
+use super::Weights;
 use crate::board::Color;
 use crate::game::Rules;
 
@@ -9,18 +10,9 @@ use crate::game::Rules;
 /// of them so that the work per cell stays bounded.
 pub const MAX_SPAN: usize = 8;
 
-/// Base of the window reward `(b^(s·m/span) − 1)/(b − 1)` for `m` chips of
-/// one colour in a window of `span` cells: with [`REWARD_STEEPNESS`] it sets
-/// how much a nearly complete line outweighs several budding ones (steeper
-/// builds long lines greedily, flatter keeps more lines alive).
-const REWARD_BASE: f64 = 4.0;
-
-/// Exponent of the window reward per share of the window filled (see
-/// [`REWARD_BASE`]).
-const REWARD_STEEPNESS: f64 = 5.0;
-
 /// The fixed shape of the board: sizes, axes, which windows exist and what
-/// each is worth.
+/// each is worth, with the evaluation's weights that these rewards come
+/// from (every evaluation reads both).
 #[derive(Clone, Debug)]
 pub(super) struct Geometry {
     pub(super) width: usize,
@@ -40,6 +32,8 @@ pub(super) struct Geometry {
     pub(super) valid: Vec<bool>,
     /// Reward of a single-coloured window by the chips it holds.
     pub(super) reward: Vec<f64>,
+    /// The static evaluation's weights.
+    pub(super) weights: Weights,
 }
 
 impl Geometry {
@@ -67,7 +61,7 @@ impl Geometry {
         n
     }
 
-    pub(super) fn new(rules: &Rules) -> Geometry {
+    pub(super) fn new(rules: &Rules, weights: Weights) -> Geometry {
         let (width, height) = (rules.width, rules.height);
         let cell_count = width * height;
         let span = rules.line.min(MAX_SPAN);
@@ -85,6 +79,7 @@ impl Geometry {
             steps,
             valid: vec![false; 4 * cell_count],
             reward: Vec::new(),
+            weights,
         };
         for axis in 0..4 {
             for start in 0..cell_count {
@@ -100,8 +95,8 @@ impl Geometry {
         // complete lines dominate and lines of any length compare alike.
         geometry.reward = (0..=span)
             .map(|m| {
-                (REWARD_BASE.powf(REWARD_STEEPNESS * m as f64 / span as f64) - 1.0)
-                    / (REWARD_BASE - 1.0)
+                let base = weights.reward_base;
+                (base.powf(weights.reward_steepness * m as f64 / span as f64) - 1.0) / (base - 1.0)
             })
             .collect();
         geometry

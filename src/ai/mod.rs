@@ -44,15 +44,21 @@ mod position;
 mod search;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::board::{Board, Color, Pos};
 use crate::game::Rules;
 use candidates::{Candidate, exact_candidates};
 use geometry::Geometry;
 use position::Position;
-use search::{SampleRng, refine};
+use search::{SampleRng, Worker, refine};
 
 pub use geometry::MAX_SPAN;
+pub use weights::Weights;
+
+/// Threads a player samples on at most, however many cores there are: more
+/// would cost memory (a position each) for little gain on 9 × 9.
+const MAX_THREADS: usize = 8;
 
 /// A move of the chip at `from` to the empty cell `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,9 +75,11 @@ pub struct Move {
 pub struct Budget {
     /// Candidate moves played out exactly on a scratch board.
     pub candidates: usize,
-    /// Of those, how many of the best are refined by sampling throws.
+    /// Of those, how many of the best are refined by sampling throws, in
+    /// rounds that each keep the better half (successive halving).
     pub refined: usize,
-    /// Throws sampled for each refined candidate.
+    /// Throws sampled for each surviving candidate in each round (fewer on
+    /// boards bigger than 24 × 24, in proportion to their size).
     pub samples: usize,
     /// Candidate replies played out exactly after each sampled throw.
     pub replies: usize,
@@ -140,8 +148,10 @@ struct Scratch {
 pub struct Player {
     geometry: Geometry,
     budget: Budget,
-    position: Position,
-    scratch: Scratch,
+    /// The calling thread's position and buffers.
+    main: Worker,
+    /// One per extra thread sampling futures.
+    helpers: Vec<Worker>,
 }
 
 impl Player {
@@ -158,17 +168,38 @@ impl Player {
     /// # Panics
     /// When the rules are invalid ([`Rules::validate`]).
     pub fn with_budget(rules: Rules, budget: Budget) -> Player {
+        Player::with_weights(rules, budget, Weights::default())
+    }
+
+    /// A player that spends `budget` on each move and evaluates positions
+    /// with `weights` (for tuning them).
+    ///
+    /// # Panics
+    /// When the rules are invalid ([`Rules::validate`]).
+    pub fn with_weights(rules: Rules, budget: Budget, weights: Weights) -> Player {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
-        let geometry = Geometry::new(&rules);
-        let position = Position::new(&geometry);
+        let geometry = Geometry::new(&rules, weights);
+        let main = Worker {
+            position: Position::new(&geometry),
+            scratch: Scratch::default(),
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let helpers = vec![main.clone(); threads.min(MAX_THREADS) - 1];
         Player {
             geometry,
             budget,
-            position,
-            scratch: Scratch::default(),
+            main,
+            helpers,
         }
+    }
+
+    /// The same player sampling on `threads` threads (at least 1) instead
+    /// of one per available core. The moves are the same either way.
+    pub fn with_threads(mut self, threads: usize) -> Player {
+        self.helpers.resize(threads.max(1) - 1, self.main.clone());
+        self
     }
 
     /// The move this player makes on `board`, using `seed` for its own
@@ -193,32 +224,40 @@ impl Player {
         if board.free() == 0 || board.chip_count() == 0 {
             return None;
         }
-        self.position.load(geometry, board);
+        let chosen = self.valued_candidates(board, seed).into_iter().next()?;
+        Some(Move {
+            from: board.pos(chosen.from),
+            to: board.pos(chosen.to),
+        })
+    }
+
+    /// The candidates still in the running once the search is done, the
+    /// chosen one first, with their final values.
+    fn valued_candidates(&mut self, board: &Board, seed: u64) -> Vec<Candidate> {
+        let geometry = &self.geometry;
+        let main = &mut self.main;
+        main.position.load(geometry, board);
         let mut best = exact_candidates(
             geometry,
-            &mut self.position,
-            &mut self.scratch,
+            &mut main.position,
+            &mut main.scratch,
             self.budget.candidates,
         );
         let scoring = best.iter().any(|c| c.removed > 0);
-        if !scoring && self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
+        if scoring {
+            best.retain(|c| c.removed > 0);
+        } else if self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
             refine(
                 geometry,
-                &mut self.position,
-                &mut self.scratch,
+                main,
+                &mut self.helpers,
                 &self.budget,
                 seed,
                 &mut best,
             );
         }
-        let chosen = best
-            .iter()
-            .filter(|c| !scoring || c.removed > 0)
-            .max_by(|a, b| a.value.total_cmp(&b.value))?;
-        Some(Move {
-            from: board.pos(chosen.from),
-            to: board.pos(chosen.to),
-        })
+        best.sort_by(|a, b| b.value.total_cmp(&a.value));
+        best
     }
 }
 

@@ -184,7 +184,7 @@ proptest::proptest! {
 fn tallies_follow_changes() {
     let board = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
     let rules = rules_for(&board, 2);
-    let geometry = Geometry::new(&rules);
+    let geometry = Geometry::new(&rules, Weights::default());
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
     let mut changed = position.clone();
@@ -208,7 +208,7 @@ fn tallies_follow_changes() {
 fn orphans_are_chips_in_no_budding_line() {
     let board = Board::from_rows(&["1.2..", ".....", "..11.", ".....", "....3"]);
     let rules = rules_for(&board, 3);
-    let geometry = Geometry::new(&rules);
+    let geometry = Geometry::new(&rules, Weights::default());
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
     // The 1 in the corner, the 2 and the 3; the pair of 1s is a line.
@@ -216,4 +216,38 @@ fn orphans_are_chips_in_no_budding_line() {
     // A 1 in the far corner joins the corner 1 on the diagonal.
     position.set(&geometry, 24, 1);
     assert_eq!(orphans(&geometry, &position), 1);
+}
+
+#[test]
+fn sampling_on_more_threads_gives_the_same_values() {
+    let rules = Rules {
+        colors: 7,
+        ..Rules::default()
+    };
+    let budget = Budget {
+        refined: 7,
+        samples: 5,
+        ..Budget::default()
+    };
+    let mut one = Player::with_budget(rules, budget).with_threads(1);
+    let mut three = Player::with_budget(rules, budget).with_threads(3);
+    let (mut game, _) = crate::game::Game::new(rules, 5);
+    let mut sampled = 0;
+    for turn in 0..40 {
+        let alone = one.valued_candidates(game.board(), turn);
+        let shared = three.valued_candidates(game.board(), turn);
+        assert_eq!(alone.len(), shared.len());
+        for (a, b) in alone.iter().zip(&shared) {
+            assert_eq!((a.from, a.to), (b.from, b.to));
+            assert_eq!(a.value.to_bits(), b.value.to_bits());
+        }
+        sampled += usize::from(alone.len() == 1 && alone[0].removed == 0);
+        let chosen = alone[0];
+        let (from, to) = (game.board().pos(chosen.from), game.board().pos(chosen.to));
+        game.play(from, to).expect("legal");
+        if game.is_over() {
+            break;
+        }
+    }
+    assert!(sampled > 10, "only {sampled} moves were sampled");
 }
