@@ -150,7 +150,10 @@ pub struct Player {
     budget: Budget,
     /// The calling thread's position and buffers.
     main: Worker,
-    /// One per extra thread sampling futures.
+    /// Threads that sample futures, the calling one included.
+    threads: usize,
+    /// One per extra thread, made when first needed (never on boards too
+    /// big to sample).
     helpers: Vec<Worker>,
 }
 
@@ -186,19 +189,20 @@ impl Player {
             scratch: Scratch::default(),
         };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let helpers = vec![main.clone(); threads.min(MAX_THREADS) - 1];
         Player {
             geometry,
             budget,
             main,
-            helpers,
+            threads: threads.min(MAX_THREADS),
+            helpers: Vec::new(),
         }
     }
 
     /// The same player sampling on `threads` threads (at least 1) instead
     /// of one per available core. The moves are the same either way.
     pub fn with_threads(mut self, threads: usize) -> Player {
-        self.helpers.resize(threads.max(1) - 1, self.main.clone());
+        self.threads = threads.max(1);
+        self.helpers.truncate(self.threads - 1);
         self
     }
 
@@ -251,6 +255,7 @@ impl Player {
                 geometry,
                 main,
                 &mut self.helpers,
+                self.threads,
                 &self.budget,
                 seed,
                 &mut best,

@@ -97,23 +97,26 @@ pub(super) struct Worker {
 /// `samples` more times (the player's best answer valued after each), then
 /// keeps the better half by mean, until one is left. Every candidate sees
 /// the same sampled throws (by seed), so that they are compared fairly;
-/// the samples of a round run on the `workers`, each sample's value
+/// the samples of a round run on `threads` threads (`main` and as many
+/// `helpers`, made as needed), each sample's value
 /// depending only on the position, the candidate and the sample's seed, so
 /// that the result is the same on any number of threads.
 pub(super) fn refine(
     geometry: &Geometry,
     main: &mut Worker,
-    helpers: &mut [Worker],
+    helpers: &mut Vec<Worker>,
+    threads: usize,
     budget: &Budget,
     seed: u64,
     best: &mut Vec<Candidate>,
 ) {
     let samples = samples_per_round(geometry, budget);
-    if samples == 0 || best.len() < 2 {
+    let refined = budget.refined.min(best.len());
+    if samples == 0 || refined < 2 {
         return;
     }
     // Only sampled values compare with each other.
-    best.truncate(budget.refined.max(2));
+    best.truncate(refined);
     let exact: Vec<f64> = best.iter().map(|c| c.value).collect();
     let mut totals = vec![0.0; best.len()];
     let mut alive: Vec<usize> = (0..best.len()).collect();
@@ -126,10 +129,14 @@ pub(super) fn refine(
             .collect();
         values.clear();
         values.resize(jobs.len(), 0.0);
+        let threads = threads.min(jobs.len());
+        while helpers.len() + 1 < threads {
+            helpers.push(main.clone());
+        }
         run_samples(
             geometry,
             main,
-            helpers,
+            &mut helpers[..threads - 1],
             budget,
             seed,
             best,
@@ -165,7 +172,8 @@ fn samples_per_round(geometry: &Geometry, budget: &Budget) -> usize {
 }
 
 /// Evaluates the sampled futures `jobs` (candidate index, sample number)
-/// into `values`, spread over `main` and the `helpers`, one thread each.
+/// into `values`, spread over `main` and the `helpers`, one thread each
+/// (the helpers' positions are brought in line with `main`'s first).
 #[allow(clippy::too_many_arguments)]
 fn run_samples(
     geometry: &Geometry,
@@ -177,14 +185,14 @@ fn run_samples(
     jobs: &[(usize, usize)],
     values: &mut [f64],
 ) {
-    let threads = (1 + helpers.len()).min(jobs.len());
+    let threads = 1 + helpers.len();
     if threads == 1 {
         for (job, value) in jobs.iter().zip(values.iter_mut()) {
             *value = sample_after(geometry, main, budget, seed, best[job.0], job.1);
         }
         return;
     }
-    for helper in &mut helpers[..threads - 1] {
+    for helper in helpers.iter_mut() {
         helper.position.clone_from(&main.position);
     }
     // Contiguous shares, so that each thread writes its own slice.
