@@ -16,7 +16,7 @@ use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use unicode_width::UnicodeWidthChar;
 
 use crate::board::MAX_COLORS;
-use crate::game::{RuleError, Rules};
+use crate::game::{Rule, RuleError, Rules};
 
 use config::{Config, ConfigLocation};
 
@@ -68,8 +68,8 @@ pub struct Args {
         long = "width",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        default_value_t = Rules::DEFAULT.width,
+        value_parser = whole_number(accepted_range(Rule::Width))
     )]
     pub width: usize,
 
@@ -79,8 +79,8 @@ pub struct Args {
         long = "height",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        default_value_t = Rules::DEFAULT.height,
+        value_parser = whole_number(accepted_range(Rule::Height))
     )]
     pub height: usize,
 
@@ -90,8 +90,8 @@ pub struct Args {
         long = "colors",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 5,
-        value_parser = whole_number("from 1 to 35")
+        default_value_t = usize::from(Rules::DEFAULT.colors),
+        value_parser = whole_number(accepted_range(Rule::Colors))
     )]
     pub colors: usize,
 
@@ -101,8 +101,8 @@ pub struct Args {
         long = "line",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 5,
-        value_parser = whole_number("from 2 to 1000")
+        default_value_t = Rules::DEFAULT.line,
+        value_parser = whole_number(accepted_range(Rule::Line))
     )]
     pub line: usize,
 
@@ -112,8 +112,8 @@ pub struct Args {
         long = "next",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 3,
-        value_parser = whole_number("from 0 to the number of cells")
+        default_value_t = Rules::DEFAULT.next,
+        value_parser = whole_number(accepted_range(Rule::Next))
     )]
     pub next: usize,
 
@@ -123,8 +123,8 @@ pub struct Args {
         long = "first",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 3,
-        value_parser = whole_number("from 1 to the number of cells")
+        default_value_t = Rules::DEFAULT.first,
+        value_parser = whole_number(accepted_range(Rule::First))
     )]
     pub first: usize,
 
@@ -134,7 +134,7 @@ pub struct Args {
         long = "keys",
         value_name = "KEYS",
         allow_hyphen_values = true,
-        default_value = "hjkl "
+        default_value_t = String::from_iter(DEFAULT_KEYS)
     )]
     pub keys: String,
 
@@ -144,7 +144,7 @@ pub struct Args {
         long = "font",
         value_name = "GLYPHS",
         allow_hyphen_values = true,
-        default_value = "IOo"
+        default_value_t = String::from_iter(DEFAULT_FONT)
     )]
     pub font: String,
 
@@ -200,21 +200,21 @@ pub struct Args {
         long = "autoplay-delay",
         value_name = "MS",
         allow_hyphen_values = true,
-        default_value_t = DEFAULT_AUTOPLAY_DELAY_MS,
-        value_parser = whole_number("from 0 to 10000")
+        default_value_t = DEFAULT_AUTOPLAY_DELAY.as_millis() as usize,
+        value_parser = whole_number(format!("from 0 to {MAX_AUTOPLAY_DELAY_MS}"))
     )]
     pub autoplay_delay: usize,
 }
 
-/// Autoplay's pause before each move, in milliseconds, unless told.
-pub const DEFAULT_AUTOPLAY_DELAY_MS: usize = 300;
+/// Autoplay's pause before each move, unless told.
+pub const DEFAULT_AUTOPLAY_DELAY: Duration = Duration::from_millis(300);
 /// The longest pause autoplay accepts, in milliseconds.
 pub const MAX_AUTOPLAY_DELAY_MS: usize = 10_000;
 
 /// A clap value parser for a whole number, whose refusal says what the
 /// option accepts.
 fn whole_number(
-    accepted: &'static str,
+    accepted: String,
 ) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
     move |text| {
         text.parse()
@@ -228,6 +228,32 @@ fn whole_number_u64(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
 }
 
+/// The short option that sets `rule`, as messages name it: the engine
+/// knows rules, the command line knows their letters.
+fn rule_flag(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Width => "-w",
+        Rule::Height => "-t",
+        Rule::Colors => "-c",
+        Rule::Line => "-i",
+        Rule::Next => "-n",
+        Rule::First => "-N",
+    }
+}
+
+/// What a rule accepts, for messages about its value as text:
+/// `from 1 to 1000`.
+fn accepted_range(rule: Rule) -> String {
+    match rule.fixed_max() {
+        Some(max) => format!("from {} to {max}", rule.min()),
+        None => format!("from {} to the number of cells", rule.min()),
+    }
+}
+
+/// Default keys: left, down, up, right, action.
+pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+/// Default colour-mode glyphs: cursor, chip, jumping chip.
+pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
 /// Default black-and-white glyphs.
 pub const DEFAULT_BW_FONT: &str = "*OoVvAa.'Zz";
 
@@ -262,8 +288,8 @@ impl Appearance {
     /// The original's look for a game of `colors` colours.
     pub fn for_colors(colors: usize) -> Appearance {
         Appearance {
-            keys: ['h', 'j', 'k', 'l', ' '],
-            font: ['I', 'O', 'o'],
+            keys: DEFAULT_KEYS,
+            font: DEFAULT_FONT,
             bw_font: DEFAULT_BW_FONT.chars().collect(),
             mode: None,
             palette: default_palette(colors),
@@ -492,12 +518,22 @@ impl Settings {
             list: args.list,
             batch: args.batch,
             seed: args.seed,
-            width: number("width", "-w", args.width, config.width),
-            height: number("height", "-t", args.height, config.height),
-            colors: number("colors", "-c", args.colors, config.colors),
-            line: number("line", "-i", args.line, config.line),
-            next: number("next", "-n", args.next, config.next),
-            first: number("first", "-N", args.first, config.first),
+            width: number("width", rule_flag(Rule::Width), args.width, config.width),
+            height: number(
+                "height",
+                rule_flag(Rule::Height),
+                args.height,
+                config.height,
+            ),
+            colors: number(
+                "colors",
+                rule_flag(Rule::Colors),
+                args.colors,
+                config.colors,
+            ),
+            line: number("line", rule_flag(Rule::Line), args.line, config.line),
+            next: number("next", rule_flag(Rule::Next), args.next, config.next),
+            first: number("first", rule_flag(Rule::First), args.first, config.first),
             keys: text("keys", "-C", args.keys, config.keys),
             font: text("font", "-f", args.font, config.font),
             bw_font: args
@@ -597,9 +633,9 @@ impl Settings {
             .filter(|&c| c <= MAX_COLORS)
             .ok_or_else(|| {
                 let error = RuleError {
-                    flag: 'c',
+                    rule: Rule::Colors,
                     value: self.colors.value,
-                    min: 1,
+                    min: Rule::Colors.min(),
                     max: max_colors,
                 };
                 self.colors.source.refuse(&error.requirement())
@@ -613,15 +649,15 @@ impl Settings {
             first: self.first.value,
         };
         rules.validate().map_err(|error| {
-            let source = match error.flag {
-                'w' => &self.width.source,
-                't' => &self.height.source,
-                'c' => &self.colors.source,
-                'i' => &self.line.source,
-                'n' => &self.next.source,
-                _ => &self.first.source,
+            let setting = match error.rule {
+                Rule::Width => &self.width,
+                Rule::Height => &self.height,
+                Rule::Colors => &self.colors,
+                Rule::Line => &self.line,
+                Rule::Next => &self.next,
+                Rule::First => &self.first,
             };
-            source.refuse(&error.requirement())
+            setting.source.refuse(&error.requirement())
         })?;
         Ok(rules)
     }

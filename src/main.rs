@@ -33,11 +33,11 @@ fn main() -> ExitCode {
             // Decided on the options as given, before any seed is drawn.
             let records = if records::records_enabled(&rules, seed) {
                 match Store::open(score_dir.as_deref()) {
-                    Ok(store) => tui::Keeping::In(store),
-                    Err(e) => tui::Keeping::Refused(format!("clines: {e}")),
+                    Ok(store) => tui::RecordKeeping::KeptIn(store),
+                    Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
                 }
             } else {
-                tui::Keeping::Off
+                tui::RecordKeeping::Off
             };
             let config = tui::PlayConfig {
                 rules,

@@ -11,7 +11,9 @@ use std::path::PathBuf;
 
 use directories::ProjectDirs;
 
-use super::{Setting, Source};
+use crate::game::Rule;
+
+use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
 
 /// The keys a config file may hold.
 const KEYS: [&str; 14] = [
@@ -126,12 +128,12 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
         };
         let entry = Entry { file, key, value };
         match key {
-            "width" => config.width = Some(entry.number("from 1 to 1000")?),
-            "height" => config.height = Some(entry.number("from 1 to 1000")?),
-            "colors" => config.colors = Some(entry.number("from 1 to 35")?),
-            "line" => config.line = Some(entry.number("from 2 to 1000")?),
-            "next" => config.next = Some(entry.number("from 0 to the number of cells")?),
-            "first" => config.first = Some(entry.number("from 1 to the number of cells")?),
+            "width" => config.width = Some(entry.number(&accepted_range(Rule::Width))?),
+            "height" => config.height = Some(entry.number(&accepted_range(Rule::Height))?),
+            "colors" => config.colors = Some(entry.number(&accepted_range(Rule::Colors))?),
+            "line" => config.line = Some(entry.number(&accepted_range(Rule::Line))?),
+            "next" => config.next = Some(entry.number(&accepted_range(Rule::Next))?),
+            "first" => config.first = Some(entry.number(&accepted_range(Rule::First))?),
             "keys" => {
                 config.keys =
                     Some(entry.string("5 different keys: left, down, up, right, action")?);
@@ -151,7 +153,9 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
             "palette" => config.palette = Some(entry.palette()?),
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
-                config.autoplay_delay = Some(entry.number("of milliseconds from 0 to 10000")?);
+                config.autoplay_delay = Some(entry.number(&format!(
+                    "of milliseconds from 0 to {MAX_AUTOPLAY_DELAY_MS}"
+                ))?);
             }
             _ => config.score_dir = Some(entry.directory()?),
         }

@@ -11,7 +11,9 @@
 //! hook) restores the terminal, then goes through `end_session`, which saves
 //! the record once and prints the closing lines.
 
+mod animation;
 mod app;
+mod event;
 mod frame;
 mod input;
 mod layout;
@@ -34,8 +36,8 @@ use crate::game::{Game, Rules};
 use crate::records::Store;
 
 use app::{App, Live};
+use event::Message;
 use frame::Renderer;
-use terminal::Message;
 
 use input::{Action, action_for};
 use layout::Layout;
@@ -51,7 +53,7 @@ pub struct PlayConfig {
     /// Keys, glyphs and colours.
     pub appearance: Appearance,
     /// Whether and where the record is kept.
-    pub records: Keeping,
+    pub records: RecordKeeping,
     /// Whether the built-in player starts playing at once (the autoplay key
     /// toggles it either way).
     pub autoplay: bool,
@@ -62,15 +64,15 @@ pub struct PlayConfig {
 
 /// Whether and where a game's record is kept.
 #[derive(Clone, Debug)]
-pub enum Keeping {
+pub enum RecordKeeping {
     /// Records are off for this game (rules off the defaults, a fixed
     /// seed): nothing is read or written, no `hi` line.
     Off,
-    /// Records are on, but this player's cannot be kept; the message says
-    /// why and is printed once the terminal is restored.
-    Refused(String),
+    /// Records are on, but this player's store could not be opened; the
+    /// message says why and is printed once the terminal is restored.
+    Unavailable(String),
     /// The record is read from and saved to this store.
-    In(Store),
+    KeptIn(Store),
 }
 
 /// How a game ended.
@@ -135,7 +137,7 @@ impl From<io::Error> for Error {
 
 /// Plays one game in the terminal until the player quits, a signal arrives
 /// or the game is over and a key is pressed. The terminal is restored on
-/// every path, then the record is saved (see [`Keeping`]) and the closing
+/// every path, then the record is saved (see [`RecordKeeping`]) and the closing
 /// lines printed: what became of the record, then `Scores earned : N`.
 /// A terminal too small for the board is reported before any terminal
 /// mode changes, and nothing is saved or printed then.
@@ -149,8 +151,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let color = view::use_color(config.appearance.mode);
     let style = view::Style::new(&config.appearance, rules.colors, color);
     let board_records = match &config.records {
-        Keeping::In(store) => Some(store.board_records()),
-        Keeping::Off | Keeping::Refused(_) => None,
+        RecordKeeping::KeptIn(store) => Some(store.board_records()),
+        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
     };
     let (game, opening) = Game::new(rules, config.seed);
     let mut app = App::new(
@@ -174,13 +176,13 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         end_session(&for_panic, Ending::Panic);
     });
     let (sender, receiver) = mpsc::channel();
-    let signals = terminal::spawn_signals(sender.clone())?;
+    let signals = event::spawn_signals(sender.clone())?;
     let mut guard = terminal::Guard::enter()?;
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    terminal::spawn_input(sender)?;
+    event::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
     let mut suspend = || guard.suspend();
     let result = event_loop(
@@ -212,7 +214,7 @@ struct Session {
     /// The game's score and whether it was assisted, kept current.
     live: Arc<Live>,
     /// Where the record goes.
-    records: Keeping,
+    records: RecordKeeping,
     /// Set by the first ending, so that the record is saved and the closing
     /// lines printed once even if a panic follows another ending.
     ended: AtomicBool,
@@ -233,12 +235,12 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
         return outcome;
     }
     let (notice, problem) = match &session.records {
-        Keeping::Off => (None, None),
-        Keeping::Refused(why) => (None, Some(why.clone())),
-        Keeping::In(_) if outcome.assisted => (Some(ASSISTED), None),
+        RecordKeeping::Off => (None, None),
+        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        RecordKeeping::KeptIn(_) if outcome.assisted => (Some(ASSISTED), None),
         // Nothing to save, and no record to create at 0.
-        Keeping::In(_) if outcome.score == 0 => (None, None),
-        Keeping::In(store) => match store.save(outcome.score) {
+        RecordKeeping::KeptIn(_) if outcome.score == 0 => (None, None),
+        RecordKeeping::KeptIn(store) => match store.save(outcome.score) {
             Ok(saved) => (saved.message(), None),
             Err(e) => (None, Some(format!("clines: {e}"))),
         },
@@ -474,7 +476,7 @@ mod tests {
         assert_eq!(frames[2], frames[0]);
     }
 
-    fn session(score: u64, records: Keeping) -> Session {
+    fn session(score: u64, records: RecordKeeping) -> Session {
         let live = Arc::new(Live::default());
         live.set_score(score);
         Session {
@@ -505,7 +507,10 @@ mod tests {
     #[test]
     fn the_first_ending_saves_once() {
         let dir = tempfile::tempdir().unwrap();
-        let session = session(30, Keeping::In(Store::new(dir.path(), "me").unwrap()));
+        let session = session(
+            30,
+            RecordKeeping::KeptIn(Store::new(dir.path(), "me").unwrap()),
+        );
         let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
         assert_eq!(
             outcome,
@@ -526,9 +531,12 @@ mod tests {
     fn nothing_saved_without_points_or_with_records_off() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
-        end_session(&session(0, Keeping::In(store)), Ending::Quit);
-        end_session(&session(40, Keeping::Off), Ending::Quit);
-        end_session(&session(40, Keeping::Refused("off".into())), Ending::Quit);
+        end_session(&session(0, RecordKeeping::KeptIn(store)), Ending::Quit);
+        end_session(&session(40, RecordKeeping::Off), Ending::Quit);
+        end_session(
+            &session(40, RecordKeeping::Unavailable("off".into())),
+            Ending::Quit,
+        );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 

@@ -25,6 +25,9 @@
 //!
 //! Shared by several test binaries and the `termcost` example, each of which
 //! uses a different part of it: hence `allow(dead_code)`.
+
+// Driving a pty, pipes and signals needs libc calls; this is test code.
+#![allow(unsafe_code)]
 #![allow(dead_code)]
 
 use std::ffi::OsString;
