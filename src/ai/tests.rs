@@ -3,6 +3,16 @@ use super::geometry::Geometry;
 use super::position::Position;
 use super::*;
 
+/// A budget that samples in several rounds of halving, cheap enough for
+/// the many moves of a test in a debug build.
+fn light_sampling() -> Budget {
+    Budget {
+        refined: 5,
+        samples: 3,
+        ..Budget::default()
+    }
+}
+
 fn rules_for(board: &Board, colors: Color) -> Rules {
     Rules {
         width: board.width(),
@@ -84,10 +94,13 @@ fn same_board_and_seed_give_the_same_move() {
         ..Rules::default()
     };
     let (mut game, _) = crate::game::Game::new(rules, 11);
-    let mut reused = Player::new(rules);
+    let mut reused = Player::with_budget(rules, light_sampling());
     for turn in 0..30 {
         let chosen = reused.choose(game.board(), turn);
-        assert_eq!(chosen, Player::new(rules).choose(game.board(), turn));
+        assert_eq!(
+            chosen,
+            Player::with_budget(rules, light_sampling()).choose(game.board(), turn)
+        );
         assert_eq!(chosen, reused.choose(game.board(), turn));
         let Some(chosen) = chosen else { break };
         game.play(chosen.from, chosen.to).expect("legal");
@@ -170,7 +183,7 @@ proptest::proptest! {
                 board.set(board.pos(i), Some(1 + (c - 5) % colors));
             }
         }
-        let chosen = hint(&board, rules, seed);
+        let chosen = Player::with_budget(rules, light_sampling()).choose(&board, seed);
         if board.chip_count() == 0 || board.free() == 0 {
             proptest::prop_assert_eq!(chosen, None);
         } else {
