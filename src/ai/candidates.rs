@@ -21,6 +21,11 @@ const TARGETS_PER_CHIP: usize = 3;
 /// an evenly spread selection, trading missed moves for bounded time.
 const MAX_CHIPS: usize = 2048;
 
+/// Empty cells valued as targets per position at most; bigger boards value
+/// an evenly spread selection, trading missed targets for bounded time
+/// (valuing every cell of a 1000 × 1000 board took half of a hint).
+const MAX_TARGETS: usize = 65_536;
+
 /// A candidate move in cell indices, with its estimated or exact value.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Candidate {
@@ -70,7 +75,9 @@ pub(super) fn estimate_candidates(
     keep_best_candidates(scratch, limit);
 }
 
-/// Step 1: values every empty cell as a target. Fills `scratch.drops` with
+/// Step 1: values every empty cell as a target (on boards with more than
+/// [`MAX_TARGETS`] empty cells, an evenly spread selection of them and the
+/// first cell of each empty component). Fills `scratch.drops` with
 /// (colour, value, cell) for each colour whose windows the cell extends,
 /// and `scratch.parking` with each empty component's best colour-blind
 /// target.
@@ -87,8 +94,16 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
     );
     scratch.drops.clear();
     let reward = &geometry.reward;
+    let stride = position.free.div_ceil(MAX_TARGETS).max(1);
+    let mut empty = 0;
     for t in 0..geometry.cell_count {
         if position.cells[t] != 0 {
+            continue;
+        }
+        empty += 1;
+        // Every component keeps a parking target, however big the stride.
+        let skipped = (empty - 1) % stride != 0;
+        if skipped && scratch.parking[scratch.component[t] as usize].1 != usize::MAX {
             continue;
         }
         let mut base = 0.0;

@@ -264,3 +264,21 @@ fn sampling_on_more_threads_gives_the_same_values() {
     }
     assert!(sampled > 10, "only {sampled} moves were sampled");
 }
+
+#[test]
+fn loading_a_board_over_another_gives_the_same_tallies() {
+    let before = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
+    let after = Board::from_rows(&["1..2.", ".1.2.", "..1..", "...1.", "2...2"]);
+    let rules = rules_for(&before, 2);
+    let geometry = Geometry::new(&rules, Weights::default());
+    let mut reloaded = Position::new(&geometry);
+    reloaded.load(&geometry, &before);
+    reloaded.load(&geometry, &after);
+    let mut fresh = Position::new(&geometry);
+    fresh.load(&geometry, &after);
+    assert_eq!(reloaded.cells, fresh.cells);
+    assert_eq!(reloaded.count, fresh.count);
+    assert_eq!(reloaded.color, fresh.color);
+    assert_eq!(reloaded.free, fresh.free);
+    assert_eq!(reloaded.potential.to_bits(), fresh.potential.to_bits());
+}
