@@ -58,7 +58,7 @@ impl Rules {
         self.width * self.height
     }
 
-    /// Whether these are the default rules, under which records are kept.
+    /// Whether these are the default rules, the original's.
     pub fn is_default(&self) -> bool {
         *self == Rules::default()
     }
@@ -409,18 +409,22 @@ impl Game {
     }
 
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
-    /// For setting up positions in tests and the headless mode.
+    /// For setting up positions in tests and the headless mode: play goes
+    /// on from the board it leaves, even in a game that was over.
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
         }
         self.board.set(pos, color);
+        self.over = false;
         Ok(())
     }
 
-    /// Empties the board, keeping the score.
+    /// Empties the board, keeping the score. Like [`Game::put`], it sets up
+    /// a position to play on, so a game that was over goes on.
     pub fn clear(&mut self) {
         self.board.clear();
+        self.over = false;
     }
 
     /// The computer throws `count` chips, or ends the game when there is no
@@ -800,6 +804,28 @@ mod tests {
             MoveError::GameOver,
             (at(1, 1), at(1, 2)),
         );
+    }
+
+    #[test]
+    fn setting_up_a_position_revives_a_game_that_was_over() {
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert!(game.is_over());
+        game.put(at(0, 0), None).unwrap();
+        assert!(!game.is_over());
+        assert!(game.play(at(1, 0), at(0, 0)).is_ok());
+
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        let score = game.score();
+        game.clear();
+        assert!(!game.is_over());
+        assert_eq!(game.score(), score);
+        // A refused put changes nothing, the end of the game included.
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(game.put(at(3, 0), None), Err(MoveError::OffBoard));
+        assert!(game.is_over());
     }
 
     #[test]

@@ -48,6 +48,54 @@ impl HiLine {
     }
 }
 
+/// Ends a name or a line cut to fit the board.
+const CUT_MARK: char = '~';
+
+impl HiLine {
+    /// [`HiLine::full_text`] in at most `room` columns (names are ASCII, one
+    /// column a character): someone else's name is cut first, then left
+    /// out for the best score alone, then the line itself is cut.
+    pub fn full_text_within(&self, room: usize) -> String {
+        let text = self.full_text();
+        let HiLine::Other { name, score, you } = self else {
+            return cut(text, room);
+        };
+        let len = text.chars().count();
+        if len <= room {
+            return text;
+        }
+        // At least one character of the name, then the mark.
+        let name_room = room.checked_sub(len - name.chars().count() + 1);
+        if let Some(keep) = name_room.filter(|&keep| keep > 0) {
+            let name = name.chars().take(keep).chain([CUT_MARK]).collect();
+            return HiLine::Other {
+                name,
+                score: *score,
+                you: *you,
+            }
+            .full_text();
+        }
+        cut(HiLine::Own { score: *score }.full_text(), room)
+    }
+
+    /// [`HiLine::mini_text`] in at most `room` columns.
+    pub fn mini_text_within(&self, room: usize) -> String {
+        cut(self.mini_text(), room)
+    }
+}
+
+/// `text` in at most `room` characters, ending with [`CUT_MARK`] when cut.
+fn cut(text: String, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text;
+    }
+    let mut kept: String = text.chars().take(room.saturating_sub(1)).collect();
+    if room > 0 {
+        kept.push(CUT_MARK);
+    }
+    kept
+}
+
 impl BoardRecords {
     /// The line to show while the player has `score`: the stored records,
     /// overtaken live as the score passes them (a tie does not overtake).
@@ -131,5 +179,34 @@ mod tests {
         };
         assert_eq!(other.full_text(), "=[ hi -- bob:300 you:12 ]=");
         assert_eq!(other.mini_text(), "[ hi : 300 ]");
+    }
+
+    #[test]
+    fn hi_lines_cut_to_the_room_there_is() {
+        let other = HiLine::Other {
+            name: "bartholomew".to_string(),
+            score: 300,
+            you: 12,
+        };
+        let text = "=[ hi -- bartholomew:300 you:12 ]=";
+        assert_eq!(other.full_text_within(100), text);
+        assert_eq!(other.full_text_within(text.len()), text);
+        assert_eq!(
+            other.full_text_within(text.len() - 1),
+            "=[ hi -- bartholom~:300 you:12 ]="
+        );
+        assert_eq!(other.full_text_within(25), "=[ hi -- b~:300 you:12 ]=");
+        assert_eq!(other.full_text_within(24), "=[ hi : 300 ]=");
+        assert_eq!(other.full_text_within(10), "=[ hi : 3~");
+        assert_eq!(other.full_text_within(0), "");
+        let own = HiLine::Own { score: 250 };
+        assert_eq!(own.full_text_within(14), "=[ hi : 250 ]=");
+        assert_eq!(own.full_text_within(13), "=[ hi : 250 ~");
+        assert_eq!(own.mini_text_within(12), "[ hi : 250 ]");
+        assert_eq!(own.mini_text_within(11), "[ hi : 250~");
+        for room in 0..40 {
+            assert!(other.full_text_within(room).chars().count() <= room);
+            assert!(other.mini_text_within(room).chars().count() <= room);
+        }
     }
 }

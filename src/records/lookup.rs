@@ -11,10 +11,37 @@ pub const SCORE_DIR_ENV: &str = "CLINES_SCORE_DIR";
 pub(super) const NO_DIRECTORY: &str = "no directory for records: \
      set CLINES_SCORE_DIR or score_dir in the config file (no home directory was found)";
 
+/// The folder of the platform data directory that holds the records, so
+/// that they never mix with other files (on macOS the data directory is
+/// also the config directory).
+const SCORES_FOLDER: &str = "scores";
+
+/// Where the records are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreDir {
+    /// The directory records are read from and saved in.
+    pub path: PathBuf,
+    /// Where earlier versions saved them by default, the platform data
+    /// directory itself: read too, quietly (other files live there), and
+    /// never written, so no record is lost by the move. `None` when the
+    /// directory was chosen by `$CLINES_SCORE_DIR` or `score_dir`.
+    pub legacy: Option<PathBuf>,
+}
+
+impl ScoreDir {
+    /// Records in `path` alone.
+    pub fn new(path: impl Into<PathBuf>) -> ScoreDir {
+        ScoreDir {
+            path: path.into(),
+            legacy: None,
+        }
+    }
+}
+
 /// Where records live: `$CLINES_SCORE_DIR`, else the config file's
-/// `score_dir`, else the platform data directory; `None` when none is known
-/// (no home directory).
-pub fn score_dir(config_score_dir: Option<&Path>) -> Option<PathBuf> {
+/// `score_dir`, else the `scores` folder of the platform data directory;
+/// `None` when none is known (no home directory).
+pub fn score_dir(config_score_dir: Option<&Path>) -> Option<ScoreDir> {
     resolve_score_dir(
         std::env::var_os(SCORE_DIR_ENV),
         config_score_dir,
@@ -23,18 +50,20 @@ pub fn score_dir(config_score_dir: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// [`score_dir`] with its inputs given: the environment variable's value and
-/// a way to find the platform directory, asked only when needed. An empty
-/// variable counts as unset.
+/// a way to find the platform data directory, asked only when needed. An
+/// empty variable counts as unset.
 pub fn resolve_score_dir(
     env_value: Option<OsString>,
     config_score_dir: Option<&Path>,
-    platform_dir: impl FnOnce() -> Option<PathBuf>,
-) -> Option<PathBuf> {
-    match env_value {
-        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => config_score_dir
-            .map(Path::to_path_buf)
-            .or_else(platform_dir),
+    platform_data_dir: impl FnOnce() -> Option<PathBuf>,
+) -> Option<ScoreDir> {
+    match (env_value, config_score_dir) {
+        (Some(dir), _) if !dir.is_empty() => Some(ScoreDir::new(dir)),
+        (_, Some(dir)) => Some(ScoreDir::new(dir)),
+        _ => platform_data_dir().map(|data| ScoreDir {
+            path: data.join(SCORES_FOLDER),
+            legacy: Some(data),
+        }),
     }
 }
 
@@ -54,15 +83,18 @@ mod tests {
         let unused = || -> Option<PathBuf> { panic!("platform directory asked for") };
         assert_eq!(
             resolve_score_dir(Some("/env/dir".into()), Some(config), unused),
-            Some(PathBuf::from("/env/dir"))
+            Some(ScoreDir::new("/env/dir"))
         );
         assert_eq!(
             resolve_score_dir(Some("".into()), Some(config), unused),
-            Some(PathBuf::from("/config/dir"))
+            Some(ScoreDir::new("/config/dir"))
         );
         assert_eq!(
             resolve_score_dir(None, None, platform),
-            Some(PathBuf::from("/platform/dir"))
+            Some(ScoreDir {
+                path: PathBuf::from("/platform/dir/scores"),
+                legacy: Some(PathBuf::from("/platform/dir")),
+            })
         );
         assert_eq!(resolve_score_dir(None, None, || None), None);
     }

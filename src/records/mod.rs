@@ -15,6 +15,7 @@
 mod format;
 mod hi_line;
 mod lookup;
+mod rule_set;
 mod scan;
 mod store;
 mod sys;
@@ -24,18 +25,18 @@ mod user;
 
 pub use format::{Record, SkipReason, Skipped};
 pub use hi_line::{BoardRecords, HiLine};
-pub use lookup::{SCORE_DIR_ENV, resolve_score_dir, score_dir};
-pub use scan::{Entry, Listing, Scan, format_listing, list, list_dir, scan};
+pub use lookup::{SCORE_DIR_ENV, ScoreDir, resolve_score_dir, score_dir};
+pub use rule_set::RuleSet;
+pub use scan::{Entry, ListError, Listing, Scan, format_listing, list, list_dir, scan, scan_all};
 pub use store::{SaveError, SaveOutcome, Store};
 pub use user::{UserError, check_user_name, current_user};
 
-use crate::game::Rules;
-
-/// Whether a game keeps records: only under the default rules and without a
-/// fixed seed, so every record was earned in the same, unrepeatable game.
-/// Default values given explicitly still count as defaults.
-pub fn records_enabled(rules: &Rules, seed: Option<u64>) -> bool {
-    rules.is_default() && seed.is_none()
+/// Whether a game keeps a record: only without a fixed seed, so that every
+/// record was earned in an unrepeatable game. Each rule set keeps its own
+/// (see [`RuleSet`]); whether the built-in player helped is known only at
+/// the end.
+pub fn records_enabled(seed: Option<u64>) -> bool {
+    seed.is_none()
 }
 
 #[cfg(test)]
@@ -43,16 +44,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn records_only_under_default_rules_without_seed() {
-        let default = Rules::default();
-        assert!(records_enabled(&default, None));
-        assert!(!records_enabled(&default, Some(7)));
-        let wide = Rules {
-            width: 10,
-            ..default
-        };
-        assert!(!records_enabled(&wide, None));
-        let one_more = Rules { next: 4, ..default };
-        assert!(!records_enabled(&one_more, None));
+    fn records_only_without_seed() {
+        assert!(records_enabled(None));
+        assert!(!records_enabled(Some(7)));
     }
 }

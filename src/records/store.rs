@@ -9,12 +9,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::format::{self, Kind, Record, SkipReason, Skipped, read_record};
+use super::format::{
+    Contents, Kind, Record, RecordFile, SkipReason, Skipped, read_file, read_record, record_name,
+};
 use super::hi_line::BoardRecords;
-use super::lookup::{NO_DIRECTORY, score_dir};
-use super::scan::scan;
+use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::rule_set::RuleSet;
+use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
+use crate::text;
 
 /// How long a save waits for another process's save to finish.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
@@ -63,6 +67,8 @@ pub enum SaveError {
         /// What went wrong.
         source: io::Error,
     },
+    /// The score directory's path names a file or something else.
+    NotADirectory(PathBuf),
     /// Another process held the directory's lock for too long.
     Locked {
         /// The score directory.
@@ -89,21 +95,26 @@ impl fmt::Display for SaveError {
                 action,
                 path,
                 source,
-            } => write!(f, "{action} {}: {source}", path.display()),
+            } => write!(f, "{action} {}: {source}", text::path(path)),
+            SaveError::NotADirectory(path) => write!(
+                f,
+                "the score directory {} exists but is not a directory",
+                text::path(path)
+            ),
             SaveError::Locked { path } => write!(
                 f,
                 "{} stayed locked by another game for {} s",
-                path.display(),
+                text::path(path),
                 LOCK_WAIT.as_secs()
             ),
             SaveError::StoredUnreadable(skipped) => write!(
                 f,
                 "the stored record {} is {}; it was left as it is",
-                skipped.path.display(),
+                text::path(&skipped.path),
                 skipped.reason
             ),
             SaveError::Encoding { path, source } => {
-                write!(f, "encoding {} as TOML: {source}", path.display())
+                write!(f, "encoding {} as TOML: {source}", text::path(path))
             }
         }
     }
@@ -126,9 +137,11 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Save
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     /// The score directory, or `None` when none could be found.
-    dir: Option<PathBuf>,
+    dir: Option<ScoreDir>,
     /// The player; always a safe file name.
     user: String,
+    /// The rule set whose record is read and saved.
+    rules: RuleSet,
 }
 
 /// Numbers temporary files apart within one process.
@@ -137,11 +150,23 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 impl Store {
     /// The records of `user` in `dir`.
     pub fn new(dir: impl Into<PathBuf>, user: &str) -> Result<Store, UserError> {
+        Store::in_score_dir(ScoreDir::new(dir), user)
+    }
+
+    /// The records of `user` in `dir`, its legacy directory included.
+    pub fn in_score_dir(dir: ScoreDir, user: &str) -> Result<Store, UserError> {
         check_user_name(user)?;
         Ok(Store {
-            dir: Some(dir.into()),
+            dir: Some(dir),
             user: user.to_string(),
+            rules: RuleSet::default(),
         })
+    }
+
+    /// The same player's records of the rule set `rules` (the default rule
+    /// set unless this is used).
+    pub fn with_rules(self, rules: RuleSet) -> Store {
+        Store { rules, ..self }
     }
 
     /// The real user's records in the score directory (see [`score_dir`]).
@@ -151,12 +176,13 @@ impl Store {
         Ok(Store {
             dir: score_dir(config_score_dir),
             user: current_user()?,
+            rules: RuleSet::default(),
         })
     }
 
     /// The score directory, if one is known.
     pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
+        self.dir.as_ref().map(|dir| dir.path.as_path())
     }
 
     /// The player's name.
@@ -169,20 +195,31 @@ impl Store {
         dir.join(format!("{}.{}", self.user, kind.extension()))
     }
 
-    /// The player's record: the higher of `<user>.toml` and `<user>.cscore`.
-    /// A file that cannot be used is reported when the other gives nothing.
+    /// The player's record of the store's rule set: the higher of
+    /// `<user>.toml` and `<user>.cscore`, in the score directory and the
+    /// legacy one. A file in the score
+    /// directory that cannot be used is reported when no other file gives
+    /// a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
-        let Some(dir) = self.dir() else {
+        let Some(dir) = &self.dir else {
             return Ok(None);
         };
         let read = |kind| {
-            let path = self.file(dir, kind);
-            read_record(&path, kind).map_err(|reason| Skipped { path, reason })
+            let path = self.file(&dir.path, kind);
+            read_record(&path, kind, &self.rules).map_err(|reason| Skipped { path, reason })
         };
-        match (read(Kind::Toml), read(Kind::Cscore)) {
-            (Ok(a), Ok(b)) => Ok(higher(a, b)),
-            (Ok(Some(record)), Err(_)) | (Err(_), Ok(Some(record))) => Ok(Some(record)),
-            (Err(skipped), _) | (_, Err(skipped)) => Err(skipped),
+        let legacy = dir.legacy.as_deref().and_then(|legacy| {
+            let quietly =
+                |kind| read_record(&self.file(legacy, kind), kind, &self.rules).unwrap_or_default();
+            higher(quietly(Kind::Toml), quietly(Kind::Cscore))
+        });
+        match (read(Kind::Toml), read(Kind::Cscore), legacy) {
+            (Ok(a), Ok(b), c) => Ok(higher(higher(a, b), c)),
+            (Ok(Some(record)), Err(_), c) | (Err(_), Ok(Some(record)), c) => {
+                Ok(higher(Some(record), c))
+            }
+            (_, _, Some(record)) => Ok(Some(record)),
+            (Err(skipped), _, None) | (_, Err(skipped), None) => Err(skipped),
         }
     }
 
@@ -190,8 +227,9 @@ impl Store {
     /// left out here; `clines -l` reports them.
     pub fn board_records(&self) -> BoardRecords {
         let entries = self
-            .dir()
-            .and_then(|dir| scan(dir).ok())
+            .dir
+            .as_ref()
+            .and_then(|dir| scan_all(dir, &self.rules).ok())
             .map(|scan| scan.entries)
             .unwrap_or_default();
         BoardRecords {
@@ -206,55 +244,65 @@ impl Store {
 
     /// Saves `score` as the player's record if it beats the stored one.
     ///
-    /// Two games may end at once, so the whole save runs under the
-    /// directory's lock ([`DirLock`]): the second save re-reads what the
-    /// first wrote and keeps the higher. The record is then replaced
-    /// atomically ([`replace_atomically`]), so a crash at any moment leaves
-    /// either the old record or the new one.
+    /// Two games may end at once, so the whole save runs under an
+    /// exclusive lock on the directory (`DirLock`): the second save re-reads
+    /// what the first wrote and keeps the higher. The file is then replaced
+    /// atomically (`replace_atomically`), so a crash at any moment leaves
+    /// either the old records or the new ones.
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
-        let dir = self.dir().ok_or(SaveError::NoDirectory)?;
-        let lock = DirLock::acquire(dir)?;
-        let outcome = judge(score, self.standing(dir)?);
+        let dir = self.dir.as_ref().ok_or(SaveError::NoDirectory)?;
+        let lock = DirLock::acquire(&dir.path)?;
+        lock.remove_stale_temps();
+        let target = self.file(&dir.path, Kind::Toml);
+        let mut file = self.stored_file(&target)?;
+        let outcome = judge(score, self.standing(dir, &file)?);
         if let SaveOutcome::Saved { .. } = outcome {
-            let target = self.file(dir, Kind::Toml);
-            let text =
-                format::toml_text(score, now_secs()).map_err(|source| SaveError::Encoding {
-                    path: target.clone(),
-                    source,
-                })?;
-            let temp_prefix = format!(".{}.toml", self.user);
-            replace_atomically(&lock, &temp_prefix, &target, text.as_bytes())?;
+            let encoding = |source| SaveError::Encoding {
+                path: target.clone(),
+                source,
+            };
+            file.set(&self.rules, score, now_secs()).map_err(encoding)?;
+            let text = file.to_text().map_err(encoding)?;
+            replace_atomically(&lock, &target, text.as_bytes())?;
         }
         Ok(outcome)
     }
 
-    /// The records a save is judged against, read under the lock.
-    fn standing(&self, dir: &Path) -> Result<Standing, SaveError> {
-        let own = self.stored_for_save(dir)?;
-        let everyone = scan(dir).map_err(io_error("reading the score directory", dir))?;
-        let others_best = everyone
-            .entries
-            .into_iter()
-            .filter(|entry| entry.user != self.user)
-            .map(|entry| entry.score)
-            .max();
+    /// The records a save is judged against, read under the lock: the
+    /// player's `file` and everyone's records of the store's rule set.
+    fn standing(&self, dir: &ScoreDir, file: &RecordFile) -> Result<Standing, SaveError> {
+        let mut own = file.record(&self.rules).map(|record| record.score);
+        let everyone = scan_all(dir, &self.rules)
+            .map_err(io_error("reading the score directory", &dir.path))?;
+        let mut others_best = None;
+        // The player's entry adds the `.cscore` and legacy records: they
+        // are never written, so no save can lower them, and an unusable one
+        // counts as none.
+        for entry in everyone.entries {
+            if entry.user == self.user {
+                own = own.max(Some(entry.score));
+            } else {
+                others_best = others_best.max(Some(entry.score));
+            }
+        }
         Ok(Standing { own, others_best })
     }
 
-    /// The player's stored record. A symlink at `<user>.toml` counts as no
-    /// record (it is replaced, never read through); any other unusable
-    /// `<user>.toml` stops the save.
-    fn stored_for_save(&self, dir: &Path) -> Result<Option<u64>, SaveError> {
-        let path = self.file(dir, Kind::Toml);
-        let toml = match read_record(&path, Kind::Toml) {
-            Ok(record) => record,
-            Err(SkipReason::Symlink) => None,
-            Err(reason) => return Err(SaveError::StoredUnreadable(Skipped { path, reason })),
-        };
-        // An unusable `.cscore` counts as no record: it is never written,
-        // so no save can lower it.
-        let cscore = read_record(&self.file(dir, Kind::Cscore), Kind::Cscore).unwrap_or_default();
-        Ok(higher(toml, cscore).map(|record| record.score))
+    /// The player's `<user>.toml` at `path`, the file a save replaces with
+    /// one record changed: empty when missing, or when a symlink (which is
+    /// replaced, never read through); any other unusable file stops the
+    /// save, since replacing it could lose records.
+    fn stored_file(&self, path: &Path) -> Result<RecordFile, SaveError> {
+        match read_file(path, Kind::Toml) {
+            Ok(Some(Contents::Toml(file))) => Ok(file),
+            Ok(None | Some(Contents::Cscore(_))) | Err(SkipReason::Symlink) => {
+                Ok(RecordFile::default())
+            }
+            Err(reason) => Err(SaveError::StoredUnreadable(Skipped {
+                path: path.to_path_buf(),
+                reason,
+            })),
+        }
     }
 }
 
@@ -293,7 +341,13 @@ impl DirLock {
     /// Creates `dir` if needed and locks it, waiting up to [`LOCK_WAIT`] so
     /// that a stuck process cannot hang our exit forever.
     fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
-        fs::create_dir_all(dir).map_err(io_error("creating the score directory", dir))?;
+        fs::create_dir_all(dir).map_err(|source| {
+            if source.kind() == io::ErrorKind::AlreadyExists {
+                SaveError::NotADirectory(dir.to_path_buf())
+            } else {
+                io_error("creating the score directory", dir)(source)
+            }
+        })?;
         let file = OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
@@ -314,6 +368,24 @@ impl DirLock {
         })
     }
 
+    /// Removes the temporary files of saves that were interrupted (a game
+    /// killed mid-save). Every save writes and renames its temporary file
+    /// while holding this lock, and the lock dies with its holder; so while
+    /// we hold it, any temporary file there belongs to a save that can no
+    /// longer finish, whatever its process id says and on whatever machine
+    /// it ran. Best effort: what cannot be removed (another user's file in
+    /// a sticky directory) is left for its owner's next save.
+    fn remove_stale_temps(&self) {
+        let Ok(listing) = fs::read_dir(&self.path) else {
+            return;
+        };
+        for item in listing.flatten() {
+            if item.file_name().to_str().is_some_and(is_temp_name) {
+                let _ = fs::remove_file(item.path());
+            }
+        }
+    }
+
     /// Flushes the directory, so that a rename in it survives a crash.
     fn sync(&self) -> Result<(), SaveError> {
         self.dir
@@ -323,16 +395,11 @@ impl DirLock {
 }
 
 /// Replaces `target` in the locked directory with a file holding `bytes`:
-/// a temporary file (named from `temp_prefix`) is written and fsynced, then
-/// renamed over `target`, which replaces a planted symlink rather than
-/// writing through it, then the directory is fsynced.
-fn replace_atomically(
-    lock: &DirLock,
-    temp_prefix: &str,
-    target: &Path,
-    bytes: &[u8],
-) -> Result<(), SaveError> {
-    let temp = write_temp(&lock.path, temp_prefix, bytes)?;
+/// a temporary file is written and fsynced, then renamed over `target`,
+/// which replaces a planted symlink rather than writing through it, then
+/// the directory is fsynced.
+fn replace_atomically(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    let temp = write_temp(lock, target, bytes)?;
     if let Err(e) = fs::rename(&temp, target) {
         // Best effort: the temporary file is ours and useless now.
         let _ = fs::remove_file(&temp);
@@ -341,14 +408,16 @@ fn replace_atomically(
     lock.sync()
 }
 
-/// Writes `bytes` to a new file `<temp_prefix>.<pid>.<n>.tmp` in `dir`,
-/// fsynced, and returns its path. Created exclusively and without following
-/// symlinks, so nothing planted under its name is written through.
-fn write_temp(dir: &Path, temp_prefix: &str, bytes: &[u8]) -> Result<PathBuf, SaveError> {
+/// Writes `bytes` to a new temporary file for `target` in the locked
+/// directory ([`temp_name`]), fsynced, and returns its path. Created
+/// exclusively and without following symlinks, so nothing planted under
+/// its name is written through.
+fn write_temp(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<PathBuf, SaveError> {
+    let target_name = target.file_name().unwrap_or_default().to_string_lossy();
     let pid = std::process::id();
     loop {
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{temp_prefix}.{pid}.{n}.tmp"));
+        let path = lock.path.join(temp_name(&target_name, pid, n));
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -372,6 +441,30 @@ fn write_temp(dir: &Path, temp_prefix: &str, bytes: &[u8]) -> Result<PathBuf, Sa
     }
 }
 
+/// The temporary file for `target_name` written by process `pid` as its
+/// `n`th: `.<target_name>.<pid>.<n>.tmp`, hidden from the scan.
+fn temp_name(target_name: &str, pid: u32, n: u32) -> String {
+    format!(".{target_name}.{pid}.{n}.tmp")
+}
+
+/// Whether `name` is a [`temp_name`] for some user's record file.
+fn is_temp_name(name: &str) -> bool {
+    let Some(inner) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let mut parts = inner.rsplitn(3, '.');
+    let (Some(n), Some(pid), Some(target)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    number(n)
+        && number(pid)
+        && record_name(target).is_some_and(|(user, _)| check_user_name(user).is_ok())
+}
+
 /// The higher of two optional records.
 fn higher(a: Option<Record>, b: Option<Record>) -> Option<Record> {
     match (a, b) {
@@ -392,9 +485,153 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::test_util::{
-        cscore_bytes, entry, permissions_apply, store, temp_dir, write_toml,
+        cscore_bytes, entry, permissions_apply, store, temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
+
+    #[test]
+    fn temp_names() {
+        assert!(is_temp_name(&temp_name("alice.toml", 12, 0)));
+        assert!(is_temp_name(".bob.cscore.1.22.tmp"));
+        for name in [
+            "alice.toml",
+            ".alice.toml",
+            ".alice.toml.1.tmp",
+            ".alice.toml.x.1.tmp",
+            ".alice.toml.1..tmp",
+            ".alice.txt.1.2.tmp",
+            ".a b.toml.1.2.tmp",
+            "..toml.1.2.tmp",
+            "alice.toml.1.2.tmp",
+        ] {
+            assert!(!is_temp_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_save_removes_the_temporary_files_of_interrupted_saves() {
+        let dir = temp_dir();
+        let stale = [".alice.toml.4000000.0.tmp", ".bob.toml.1.7.tmp"];
+        let kept = [".alice.toml.notes", "alice.tmp", ".config.tmp"];
+        for name in stale.iter().chain(&kept) {
+            fs::write(dir.path().join(name), "score = 1\nset_at = 1\n").unwrap();
+        }
+        let alice = store(dir.path(), "alice");
+        alice.save(3).unwrap();
+        // Also when nothing is written.
+        fs::write(dir.path().join(stale[1]), "").unwrap();
+        assert_eq!(alice.save(2).unwrap(), SaveOutcome::NotBeaten { record: 3 });
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|item| item.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let mut expected: Vec<_> = kept.iter().map(|name| name.to_string()).collect();
+        expected.push("alice.toml".to_string());
+        expected.sort();
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_score_directory_that_is_a_file_is_named_as_such() {
+        let dir = temp_dir();
+        let file = dir.path().join("scores");
+        fs::write(&file, "x").unwrap();
+        let message = store(&file, "alice").save(10).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "the record could not be saved: the score directory {} \
+                 exists but is not a directory",
+                file.display()
+            )
+        );
+    }
+
+    #[test]
+    fn legacy_records_count_and_stay_where_they_are() {
+        let data = temp_dir();
+        let dir = ScoreDir {
+            path: data.path().join("scores"),
+            legacy: Some(data.path().to_path_buf()),
+        };
+        write_toml(data.path(), "alice", 50);
+        write_toml(data.path(), "bob", 70);
+        let legacy_alice = fs::read(data.path().join("alice.toml")).unwrap();
+        let alice = Store::in_score_dir(dir.clone(), "alice").unwrap();
+        assert_eq!(alice.load().unwrap().unwrap().score, 50);
+        assert_eq!(
+            alice.board_records().best.map(|best| undated(vec![best])),
+            Some(vec![entry("bob", 70)])
+        );
+        assert_eq!(
+            alice.save(40).unwrap(),
+            SaveOutcome::NotBeaten { record: 50 }
+        );
+        assert_eq!(
+            alice.save(60).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 60);
+        assert_eq!(
+            fs::read(data.path().join("alice.toml")).unwrap(),
+            legacy_alice
+        );
+        assert!(dir.path.join("alice.toml").is_file());
+    }
+
+    #[test]
+    fn each_rule_set_keeps_its_own_record_in_the_same_file() {
+        let dir = temp_dir();
+        let wide = RuleSet::new(crate::game::Rules {
+            width: 12,
+            ..Default::default()
+        });
+        fs::write(
+            dir.path().join("alice.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 300),
+        )
+        .unwrap();
+        write_toml(dir.path(), "bob", 100);
+        let alice = store(dir.path(), "alice");
+        let alice_wide = alice.clone().with_rules(wide.clone());
+        let bob_wide = store(dir.path(), "bob").with_rules(wide);
+        // The original's record counts for the default rules alone.
+        assert_eq!(alice_wide.load().unwrap(), None);
+        assert_eq!(alice_wide.board_records().best, None);
+        assert_eq!(
+            alice_wide.save(20).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(
+            bob_wide.save(10).unwrap(),
+            SaveOutcome::Saved { best_of_all: false }
+        );
+        assert_eq!(
+            alice_wide.save(15).unwrap(),
+            SaveOutcome::NotBeaten { record: 20 }
+        );
+        assert_eq!(
+            alice.save(301).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 301);
+        assert_eq!(alice_wide.load().unwrap().unwrap().score, 20);
+        assert_eq!(bob_wide.load().unwrap().unwrap().score, 10);
+        assert_eq!(store(dir.path(), "bob").load().unwrap().unwrap().score, 100);
+        let text = fs::read_to_string(dir.path().join("alice.toml")).unwrap();
+        assert!(
+            text.starts_with("score = 301\n")
+                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n"),
+            "{text}"
+        );
+        let wide_board = bob_wide.board_records();
+        assert_eq!(wide_board.own, Some(10));
+        assert_eq!(
+            wide_board.best.map(|best| (best.user, best.score)),
+            Some(("alice".to_string(), 20))
+        );
+    }
 
     #[test]
     fn judging_a_score() {
@@ -597,6 +834,7 @@ mod tests {
         let no_dir = Store {
             dir: None,
             user: "alice".to_string(),
+            rules: RuleSet::default(),
         };
         assert!(
             no_dir

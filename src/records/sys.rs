@@ -1,7 +1,7 @@
 //! The libc calls the records need, behind safe functions. This is the one
 //! place in the crate allowed `unsafe` code: the standard library has no
-//! user database lookup, and its file locks need a newer Rust than the
-//! crate's minimum.
+//! user database lookup and no local time, and its file locks need a newer
+//! Rust than the crate's minimum.
 #![allow(unsafe_code)]
 
 use std::ffi::CStr;
@@ -71,6 +71,25 @@ pub(super) fn try_lock_exclusive(file: &File) -> io::Result<bool> {
             _ => return Err(error),
         }
     }
+}
+
+/// The local calendar date (year, month 1-12, day 1-31) of `secs` seconds
+/// after the Unix epoch, in the time zone `TZ` or the system names; `None`
+/// for a time the C library cannot convert.
+pub(super) fn local_date(secs: u64) -> Option<(i64, u32, u32)> {
+    let time = libc::time_t::try_from(secs).ok()?;
+    // SAFETY: tm is plain data; all-zero is a valid value to be overwritten
+    // by localtime_r.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    // SAFETY: both pointers are valid for the call; localtime_r is the
+    // thread-safe form, writing only into `tm`.
+    let converted = unsafe { libc::localtime_r(&time, &mut tm) };
+    if converted.is_null() {
+        return None;
+    }
+    let month = u32::try_from(tm.tm_mon + 1).ok()?;
+    let day = u32::try_from(tm.tm_mday).ok()?;
+    Some((i64::from(tm.tm_year) + 1900, month, day))
 }
 
 /// Makes a named pipe at `path`, for tests that plant one.

@@ -28,11 +28,24 @@ pub(super) fn write_toml(dir: &Path, user: &str, score: u64) {
     .unwrap();
 }
 
+/// An entry without a date, as the original's files give.
 pub(super) fn entry(user: &str, score: u64) -> Entry {
     Entry {
         user: user.to_string(),
         score,
+        set_at: None,
     }
+}
+
+/// `entries` with their dates left out, to compare with [`entry`]s.
+pub(super) fn undated(entries: Vec<Entry>) -> Vec<Entry> {
+    entries
+        .into_iter()
+        .map(|entry| Entry {
+            set_at: None,
+            ..entry
+        })
+        .collect()
 }
 
 pub(super) fn store(dir: &Path, user: &str) -> Store {

@@ -90,6 +90,8 @@ struct LoopRequests {
     bell: bool,
     repaint: bool,
     suspend: bool,
+    /// Take the terminal again: the process was continued (SIGCONT).
+    continued: bool,
     /// How the game ended, once it has; never taken, the loop stops on it.
     ending: Option<Ending>,
 }
@@ -234,6 +236,17 @@ impl App {
     /// Takes the request to stop until continued (Ctrl-Z).
     pub fn take_suspend(&mut self) -> bool {
         std::mem::take(&mut self.requests.suspend)
+    }
+
+    /// The process was continued (SIGCONT) after a stop, however it came:
+    /// the terminal must be taken again and the screen repainted.
+    pub fn continued(&mut self) {
+        self.requests.continued = true;
+    }
+
+    /// Takes the request to take the terminal again after a stop.
+    pub fn take_continued(&mut self) -> bool {
+        std::mem::take(&mut self.requests.continued)
     }
 
     /// Takes the request for a beep.
@@ -503,9 +516,15 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them.
+    /// as it passes them; once the built-in player has helped, the score
+    /// will not be kept, so the line shows the records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        self.records.as_ref()?.hi_line(self.animation.score())
+        let kept = if self.live.assisted() {
+            0
+        } else {
+            self.animation.score()
+        };
+        self.records.as_ref()?.hi_line(kept)
     }
 }
 
@@ -881,6 +900,7 @@ mod tests {
             best: Some(crate::records::Entry {
                 user: "ann".into(),
                 score: 20,
+                set_at: None,
             }),
             own: Some(10),
         });
@@ -894,5 +914,42 @@ mod tests {
         assert_eq!(app.hi_line(), Some(other(20)));
         score_shown(&mut app, 1);
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 21 }));
+    }
+
+    #[test]
+    fn an_assisted_game_shows_the_records_it_keeps() {
+        let (mut app, now) = app_with(&[], 100, 50);
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: Some(crate::records::Entry {
+                user: "ann".into(),
+                score: 20,
+                set_at: None,
+            }),
+            own: Some(10),
+        });
+        let removed = Event::Removed {
+            chips: Vec::new(),
+            points: 30,
+            by: Actor::Player,
+        };
+        app.replay(vec![removed], now);
+        app.advance(now + FLASH_TIME);
+        assert_eq!(app.hi_line(), Some(HiLine::Own { score: 30 }));
+        app.live.mark_assisted();
+        assert_eq!(
+            app.hi_line(),
+            Some(HiLine::Other {
+                name: "ann".into(),
+                score: 20,
+                you: 10,
+            })
+        );
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: None,
+            own: None,
+        });
+        assert_eq!(app.hi_line(), None, "no record, and none will be kept");
     }
 }

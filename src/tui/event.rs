@@ -10,7 +10,7 @@ use std::sync::mpsc::Sender;
 use std::thread;
 
 use crossterm::event;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
 use crate::ai::Move;
@@ -35,6 +35,9 @@ pub enum Message {
     Signal(i32),
     /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
     Suspend,
+    /// SIGCONT: the process was stopped, by the game itself or from
+    /// outside, and has been continued; the terminal must be taken again.
+    Continued,
     /// The built-in player's answer to a hint or autoplay request.
     Suggestion(Suggestion),
     /// The built-in player panicked; it answers no more.
@@ -44,21 +47,21 @@ pub enum Message {
 /// The signals that end the game the way `q` does.
 pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
 
-/// Starts the thread that feeds `sender` the signals that end or suspend
-/// the game; it sleeps until one arrives. Started before the terminal is
+/// Starts the thread that feeds `sender` the signals that end, suspend or
+/// continue the game; it sleeps until one arrives. Started before the terminal is
 /// switched, so that no signal finds it raw with nobody to restore it.
 /// Returns a handle that stops the thread.
 pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
-    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP]))?;
+    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP, SIGCONT]))?;
     let handle = signals.handle();
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
-                let message = if signal == SIGTSTP {
-                    Message::Suspend
-                } else {
-                    Message::Signal(signal)
+                let message = match signal {
+                    SIGTSTP => Message::Suspend,
+                    SIGCONT => Message::Continued,
+                    _ => Message::Signal(signal),
                 };
                 if sender.send(message).is_err() {
                     break;

@@ -8,7 +8,7 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use signal_hook::consts::SIGSTOP;
+use super::sys;
 
 /// Whether the terminal is in the game's modes and needs restoring.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
@@ -40,10 +40,23 @@ impl Guard {
 
 impl Guard {
     /// Job control (Ctrl-Z, SIGTSTP): hands the terminal back to the shell,
-    /// stops the process, and takes the terminal again once continued.
+    /// then stops the whole process group, as curses programs do, so that
+    /// a wrapper stops too. Returns once continued; [`Guard::resume`] then
+    /// takes the terminal again.
     pub fn suspend(&mut self) -> io::Result<()> {
         restore();
-        signal_hook::low_level::raise(SIGSTOP)?;
+        sys::stop_process_group()
+    }
+
+    /// Takes the terminal again after the process was continued (SIGCONT),
+    /// however it was stopped: by [`Guard::suspend`], which handed the
+    /// terminal back, or from outside (`kill -STOP`), after which the shell
+    /// may have put the terminal back in cooked mode and drawn over the
+    /// screen. Raw mode is set afresh from the terminal's current settings
+    /// and the alternate screen re-entered; the caller repaints.
+    pub fn resume(&mut self) -> io::Result<()> {
+        // crossterm skips enabling raw mode when it believes it is on.
+        crossterm::terminal::disable_raw_mode()?;
         crossterm::terminal::enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout().lock();

@@ -832,6 +832,20 @@ impl Term {
         );
     }
 
+    /// Puts the terminal's line settings back as they were before the
+    /// program started (cooked mode: echo and line editing on), as a shell
+    /// does when a job stops.
+    pub fn restore_line_settings(&self) {
+        let fd = self
+            .master
+            .as_deref()
+            .and_then(|master| master.as_raw_fd())
+            .expect("the master has a file descriptor");
+        // SAFETY: fd is open for the master's lifetime; the termios is valid.
+        let result = unsafe { libc::tcsetattr(fd, libc::TCSANOW, &self.termios_at_start) };
+        assert_eq!(result, 0, "tcsetattr on the pty");
+    }
+
     /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,
     /// SIGSTOP, …): true if it is.
     pub fn wait_stopped(&self, timeout: Duration) -> bool {
