@@ -5,7 +5,7 @@
 //! amount of work ([`Budget`]), so the same board, rules, budget and seed
 //! always give the same move, on any machine. A front end that must stay
 //! responsive can move a [`Player`] to another thread: a move on the default
-//! 9 × 9 board takes milliseconds.
+//! 9 × 9 board takes some tens of milliseconds of processor time.
 //!
 //! How it plays:
 //! 1. **Static evaluation** of a board: every *window* of `i` cells on the
@@ -26,16 +26,22 @@
 //!    computer's throw, the player's best answer, the next throw
 //!    ([`Budget::depth`] throws in all), valued by the best reply to the
 //!    last one and averaged over the samples. Every candidate sees the same
-//!    sampled throws, so that their comparison is fair.
+//!    sampled throws, so that their comparison is fair. The samples come in
+//!    rounds, each keeping the better half of the candidates (successive
+//!    halving), so that the budget goes where the choice is still open.
+//!    They run on every core ([`Player::with_threads`]); each sample's
+//!    value depends only on the position, the candidate and its seed, so
+//!    the move is the same on any number of threads.
 //!
 //! On boards far bigger than the default the work is capped (fewer samples,
-//! down to none; a spread selection of chips; a few targets per colour), so
-//! that a move on the largest board takes well under a second.
+//! down to none; a spread selection of chips and of targets; a few targets
+//! per colour), so that a move on the largest board takes well under a
+//! second.
 //!
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
-//! `evaluation` (the static value), `candidates` (which moves are worth
-//! playing out) and `search` (sampled look-ahead).
+//! `evaluation` (the static value, with its [`Weights`]), `candidates`
+//! (which moves are worth playing out) and `search` (sampled look-ahead).
 
 mod candidates;
 mod evaluation;
