@@ -7,7 +7,10 @@
 //! Game `g` is played with seed `S + g`. A turn is one player move. Scores
 //! are shown as the engine counts them and without the streak bonus (`b²`),
 //! recomputed from the removals, for comparison with players whose scoring
-//! has none.
+//! has none: mean ± standard error, median, range. `--threads` plays that
+//! many games at once; each player samples on `--player-threads` threads
+//! (1 by default, so that the CPU time per move, read from the thread's
+//! clock, is the whole cost of the move).
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -18,7 +21,8 @@ use clines::ai::{Budget, Player};
 use clines::board;
 use clines::game::{Event, Game, Rules};
 
-const USAGE: &str = "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K]
+const USAGE: &str =
+    "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
                 [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
@@ -40,6 +44,7 @@ struct Options {
     seed: u64,
     max_turns: u64,
     threads: usize,
+    player_threads: usize,
     rules: Rules,
     budget: Budget,
 }
@@ -51,6 +56,7 @@ fn parse() -> Result<Option<Options>, String> {
         seed: 1,
         max_turns: 10_000,
         threads: 1,
+        player_threads: 1,
         rules: Rules::default(),
         budget: Budget::default(),
     };
@@ -71,6 +77,7 @@ fn parse() -> Result<Option<Options>, String> {
             "--seed" => options.seed = number,
             "--max-turns" => options.max_turns = number,
             "--threads" => options.threads = size.max(1),
+            "--player-threads" => options.player_threads = size.max(1),
             "--width" => options.rules.width = size,
             "--height" => options.rules.height = size,
             "--colors" => {
@@ -95,7 +102,8 @@ fn parse() -> Result<Option<Options>, String> {
 fn play(options: &Options, game_seed: u64) -> Outcome {
     let rules = options.rules;
     let (mut game, opening) = Game::new(rules, game_seed);
-    let mut player = Player::with_budget(rules, options.budget);
+    let mut player =
+        Player::with_budget(rules, options.budget).with_threads(options.player_threads);
     let mut without_bonus = removal_points(&opening, rules.line);
     let mut turns = 0;
     let mut move_micros = Vec::new();
@@ -224,13 +232,10 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
     }
     let scores: Vec<u64> = outcomes.iter().map(|o| o.score).collect();
     let plain: Vec<u64> = outcomes.iter().map(|o| o.score_without_bonus).collect();
-    print_scores("score (with streak bonus)", &scores);
-    print_scores("score (without bonus)    ", &plain);
-    let turns: u64 = outcomes.iter().map(|o| o.turns).sum();
-    println!(
-        "mean turns survived: {:.1}",
-        turns as f64 / outcomes.len() as f64
-    );
+    let turns: Vec<u64> = outcomes.iter().map(|o| o.turns).collect();
+    print_summary("score (with streak bonus)", &scores);
+    print_summary("score (without bonus)    ", &plain);
+    print_summary("turns                    ", &turns);
     println!(
         "games reaching the cap: {} of {}",
         outcomes.iter().filter(|o| o.reached_cap).count(),
@@ -240,6 +245,9 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         "ms per move, wall clock",
         outcomes.iter().flat_map(|o| o.move_micros.iter().copied()),
     );
+    if options.player_threads > 1 {
+        println!("(CPU time below counts the choosing thread only)");
+    }
     print_times(
         "ms per move, CPU time  ",
         outcomes
@@ -264,17 +272,29 @@ fn print_times(label: &str, micros: impl Iterator<Item = u32>) {
     );
 }
 
-fn print_scores(label: &str, scores: &[u64]) {
-    let mut sorted = scores.to_vec();
+/// Mean ± standard error of the mean, median and range of `values`.
+fn print_summary(label: &str, values: &[u64]) {
+    let mut sorted = values.to_vec();
     sorted.sort_unstable();
-    let mean = sorted.iter().sum::<u64>() as f64 / sorted.len() as f64;
+    let n = sorted.len() as f64;
+    let mean = sorted.iter().sum::<u64>() as f64 / n;
+    let variance = if sorted.len() > 1 {
+        sorted
+            .iter()
+            .map(|&v| (v as f64 - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0)
+    } else {
+        0.0
+    };
     let median = if sorted.len() % 2 == 1 {
         sorted[sorted.len() / 2] as f64
     } else {
         (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) as f64 / 2.0
     };
     println!(
-        "{label}: mean {mean:.1}, median {median:.1}, min {}, max {}",
+        "{label}: mean {mean:.1} ± {:.1}, median {median:.1}, min {}, max {}",
+        (variance / n).sqrt(),
         sorted[0],
         sorted[sorted.len() - 1]
     );

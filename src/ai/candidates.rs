@@ -2,26 +2,43 @@
 //! chip and target, then the best few played out exactly.
 
 use super::Scratch;
-use super::evaluation::{WEIGHTS, connectivity, play_out};
+use super::evaluation::{connectivity, play_out};
 use super::geometry::Geometry;
 use super::position::{MIXED, Position, window_reward};
 use crate::board::Color;
 
-/// Targets kept per colour when pairing chips with targets.
+/// Targets kept per colour when pairing chips with targets: more finds a
+/// reachable good target behind walls more often, at the cost of scanning
+/// longer lists per chip.
 const DROPS_PER_COLOR: usize = 64;
 
+/// Colour targets each chip is paired with (besides one parking target per
+/// empty component beside it): more candidates find more good moves but
+/// crowd the short list that is played out exactly.
+const TARGETS_PER_CHIP: usize = 3;
+
 /// Movable chips considered per position at most; bigger boards consider
-/// an evenly spread selection.
+/// an evenly spread selection, trading missed moves for bounded time.
 const MAX_CHIPS: usize = 2048;
+
+/// Empty cells valued as targets per position at most; bigger boards value
+/// an evenly spread selection, trading missed targets for bounded time
+/// (valuing every cell of a 1000 × 1000 board took half of a hint).
+const MAX_TARGETS: usize = 65_536;
 
 /// A candidate move in cell indices, with its estimated or exact value.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Candidate {
+    /// The chip's cell.
     pub(super) from: usize,
+    /// The empty target cell.
     pub(super) to: usize,
+    /// Estimated, exact or sampled value, by the stage it has reached.
     pub(super) value: f64,
+    /// Chips the move removes (known once played out exactly).
     pub(super) removed: usize,
 }
+
 /// The `limit` best candidate moves by estimate, each played out exactly,
 /// best first. Empty only when no move exists.
 pub(super) fn exact_candidates(
@@ -52,6 +69,19 @@ pub(super) fn estimate_candidates(
     limit: usize,
 ) {
     connectivity(geometry, position, scratch);
+    value_drops(geometry, position, scratch);
+    keep_best_drops_per_color(geometry, scratch);
+    pair_chips_with_drops(geometry, position, scratch);
+    keep_best_candidates(scratch, limit);
+}
+
+/// Step 1: values every empty cell as a target (on boards with more than
+/// [`MAX_TARGETS`] empty cells, an evenly spread selection of them and the
+/// first cell of each empty component). Fills `scratch.drops` with
+/// (colour, value, cell) for each colour whose windows the cell extends,
+/// and `scratch.parking` with each empty component's best colour-blind
+/// target.
+fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     let colors = usize::from(geometry.colors);
     scratch.drop_color.clear();
     scratch.drop_color.resize(colors + 1, 0.0);
@@ -64,8 +94,16 @@ pub(super) fn estimate_candidates(
     );
     scratch.drops.clear();
     let reward = &geometry.reward;
+    let stride = position.free.div_ceil(MAX_TARGETS).max(1);
+    let mut empty = 0;
     for t in 0..geometry.cell_count {
         if position.cells[t] != 0 {
+            continue;
+        }
+        empty += 1;
+        // Every component keeps a parking target, however big the stride.
+        let skipped = (empty - 1) % stride != 0;
+        if skipped && scratch.parking[scratch.component[t] as usize].1 != usize::MAX {
             continue;
         }
         let mut base = 0.0;
@@ -104,7 +142,13 @@ pub(super) fn estimate_candidates(
             scratch.near_line[slot] = false;
         }
     }
-    // Group by colour (a counting sort), then keep each colour's best.
+}
+
+/// Step 2: groups `scratch.drops` by colour into `scratch.grouped` (a
+/// counting sort) and keeps each colour's [`DROPS_PER_COLOR`] best, best
+/// first; `drop_start`/`drop_end` bound each colour's slice.
+fn keep_best_drops_per_color(geometry: &Geometry, scratch: &mut Scratch) {
+    let colors = usize::from(geometry.colors);
     scratch.drop_start.clear();
     scratch.drop_start.resize(colors + 2, 0);
     for d in &scratch.drops {
@@ -134,9 +178,14 @@ pub(super) fn estimate_candidates(
         }
         scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]].sort_unstable_by(best_first);
     }
+}
 
-    // On big boards only every few movable chips is considered, so that
-    // the candidates stay few; the first movable chip always is.
+/// Step 3: pairs each movable chip with the best [`TARGETS_PER_CHIP`]
+/// targets of its colour that it can reach, and with the parking target of
+/// every empty component beside it, into `scratch.candidates`. On big
+/// boards only every few movable chips is considered (at most
+/// [`MAX_CHIPS`]); the first movable chip always is.
+fn pair_chips_with_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     let stride = (geometry.cell_count - position.free)
         .div_ceil(MAX_CHIPS)
         .max(1);
@@ -166,20 +215,17 @@ pub(super) fn estimate_candidates(
         let beside = &beside[..n_beside];
         let lift = lift_value(geometry, position, a);
         let slot = usize::from(color);
-        let mut taken = 0;
-        for &(_, value, t) in &scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]] {
-            if beside.contains(&scratch.component[t]) {
-                scratch.candidates.push(Candidate {
-                    from: a,
-                    to: t,
-                    value: lift + value,
-                    removed: 0,
-                });
-                taken += 1;
-                if taken == 3 {
-                    break;
-                }
-            }
+        let reachable = scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]]
+            .iter()
+            .filter(|&&(_, _, t)| beside.contains(&scratch.component[t]))
+            .take(TARGETS_PER_CHIP);
+        for &(_, value, t) in reachable {
+            scratch.candidates.push(Candidate {
+                from: a,
+                to: t,
+                value: lift + value,
+                removed: 0,
+            });
         }
         for &component in beside {
             let (value, t) = scratch.parking[component as usize];
@@ -191,6 +237,12 @@ pub(super) fn estimate_candidates(
             });
         }
     }
+}
+
+/// Step 4: keeps the `limit` best of `scratch.candidates`, best first
+/// (ties by cells, so the order never depends on the sort), without
+/// duplicates.
+fn keep_best_candidates(scratch: &mut Scratch, limit: usize) {
     let by_value = |a: &Candidate, b: &Candidate| {
         b.value
             .total_cmp(&a.value)
@@ -221,7 +273,7 @@ fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f
             removed += run + usize::from(removed == 0);
         }
     }
-    WEIGHTS.free * removed as f64
+    geometry.weights.free * removed as f64
 }
 
 /// The change in window rewards from lifting the chip at `a`.

@@ -9,35 +9,6 @@ use super::position::Position;
 /// time).
 pub(super) const CONNECTIVITY_CELLS: usize = 40_000;
 
-/// Weights of the static evaluation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Weights {
-    /// Per free cell.
-    pub(super) free: f64,
-    /// Per point scored.
-    pub(super) points: f64,
-    /// Multiplies the sum of window rewards.
-    pub(super) potential: f64,
-    /// Per empty component beyond the first.
-    pub(super) component: f64,
-    /// Per empty cell outside the largest empty component.
-    pub(super) outside: f64,
-    /// The value of a lost game.
-    pub(super) loss: f64,
-    /// Per orphan chip (see [`orphans`]).
-    pub(super) orphan: f64,
-}
-
-/// Tuned by self-play (`examples/selfplay.rs`) with 7 colours.
-pub(super) const WEIGHTS: Weights = Weights {
-    free: 60.0,
-    points: 1.0,
-    potential: 1.0,
-    component: 8.0,
-    outside: 6.0,
-    loss: -1.0e6,
-    orphan: 15.0,
-};
 /// Plays the move on the position, values the result, and takes it back.
 /// Returns the value and the number of chips the move removed.
 pub(super) fn play_out(
@@ -77,15 +48,15 @@ pub(super) fn static_value(
     scratch: &Scratch,
     points: u64,
 ) -> f64 {
-    let mut value = WEIGHTS.free * position.free as f64
-        + WEIGHTS.points * points as f64
-        + WEIGHTS.potential * position.potential;
+    let mut value = geometry.weights.free * position.free as f64
+        + geometry.weights.points * points as f64
+        + geometry.weights.potential * position.potential;
     if geometry.cell_count <= CONNECTIVITY_CELLS {
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;
-        value -= WEIGHTS.component * components.saturating_sub(1) as f64
-            + WEIGHTS.outside * (position.free - largest) as f64
-            + WEIGHTS.orphan * orphans(geometry, position) as f64;
+        value -= geometry.weights.component * components.saturating_sub(1) as f64
+            + geometry.weights.outside * (position.free - largest) as f64
+            + geometry.weights.orphan * orphans(geometry, position) as f64;
     }
     value
 }

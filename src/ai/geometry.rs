@@ -1,6 +1,7 @@
 //! The fixed shape of the board: sizes, axes, and the windows of cells
 //! the evaluation tallies.
 
+use super::Weights;
 use crate::board::Color;
 use crate::game::Rules;
 
@@ -10,7 +11,8 @@ use crate::game::Rules;
 pub const MAX_SPAN: usize = 8;
 
 /// The fixed shape of the board: sizes, axes, which windows exist and what
-/// each is worth.
+/// each is worth, with the evaluation's weights that these rewards come
+/// from (every evaluation reads both).
 #[derive(Clone, Debug)]
 pub(super) struct Geometry {
     pub(super) width: usize,
@@ -30,6 +32,8 @@ pub(super) struct Geometry {
     pub(super) valid: Vec<bool>,
     /// Reward of a single-coloured window by the chips it holds.
     pub(super) reward: Vec<f64>,
+    /// The static evaluation's weights.
+    pub(super) weights: Weights,
 }
 
 impl Geometry {
@@ -57,7 +61,7 @@ impl Geometry {
         n
     }
 
-    pub(super) fn new(rules: &Rules) -> Geometry {
+    pub(super) fn new(rules: &Rules, weights: Weights) -> Geometry {
         let (width, height) = (rules.width, rules.height);
         let cell_count = width * height;
         let span = rules.line.min(MAX_SPAN);
@@ -75,6 +79,7 @@ impl Geometry {
             steps,
             valid: vec![false; 4 * cell_count],
             reward: Vec::new(),
+            weights,
         };
         for axis in 0..4 {
             for start in 0..cell_count {
@@ -89,7 +94,10 @@ impl Geometry {
         // Steep in the share of the line already in place, so that nearly
         // complete lines dominate and lines of any length compare alike.
         geometry.reward = (0..=span)
-            .map(|m| (4f64.powf(5.0 * m as f64 / span as f64) - 1.0) / 3.0)
+            .map(|m| {
+                let base = weights.reward_base;
+                (base.powf(weights.reward_steepness * m as f64 / span as f64) - 1.0) / (base - 1.0)
+            })
             .collect();
         geometry
     }

@@ -5,7 +5,7 @@
 //! amount of work ([`Budget`]), so the same board, rules, budget and seed
 //! always give the same move, on any machine. A front end that must stay
 //! responsive can move a [`Player`] to another thread: a move on the default
-//! 9 × 9 board takes milliseconds.
+//! 9 × 9 board takes some tens of milliseconds of processor time.
 //!
 //! How it plays:
 //! 1. **Static evaluation** of a board: every *window* of `i` cells on the
@@ -26,16 +26,22 @@
 //!    computer's throw, the player's best answer, the next throw
 //!    ([`Budget::depth`] throws in all), valued by the best reply to the
 //!    last one and averaged over the samples. Every candidate sees the same
-//!    sampled throws, so that their comparison is fair.
+//!    sampled throws, so that their comparison is fair. The samples come in
+//!    rounds, each keeping the better half of the candidates (successive
+//!    halving), so that the budget goes where the choice is still open.
+//!    They run on every core ([`Player::with_threads`]); each sample's
+//!    value depends only on the position, the candidate and its seed, so
+//!    the move is the same on any number of threads.
 //!
 //! On boards far bigger than the default the work is capped (fewer samples,
-//! down to none; a spread selection of chips; a few targets per colour), so
-//! that a move on the largest board takes well under a second.
+//! down to none; a spread selection of chips and of targets; a few targets
+//! per colour), so that a move on the largest board takes well under a
+//! second.
 //!
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
-//! `evaluation` (the static value), `candidates` (which moves are worth
-//! playing out) and `search` (sampled look-ahead).
+//! `evaluation` (the static value, with its [`Weights`]), `candidates`
+//! (which moves are worth playing out) and `search` (sampled look-ahead).
 
 mod candidates;
 mod evaluation;
@@ -44,15 +50,21 @@ mod position;
 mod search;
 #[cfg(test)]
 mod tests;
+mod weights;
 
 use crate::board::{Board, Color, Pos};
 use crate::game::Rules;
 use candidates::{Candidate, exact_candidates};
 use geometry::Geometry;
 use position::Position;
-use search::{SampleRng, refine};
+use search::{SampleRng, Worker, refine};
 
 pub use geometry::MAX_SPAN;
+pub use weights::Weights;
+
+/// Threads a player samples on at most, however many cores there are: more
+/// would cost memory (a position each) for little gain on 9 × 9.
+const MAX_THREADS: usize = 8;
 
 /// A move of the chip at `from` to the empty cell `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,9 +81,11 @@ pub struct Move {
 pub struct Budget {
     /// Candidate moves played out exactly on a scratch board.
     pub candidates: usize,
-    /// Of those, how many of the best are refined by sampling throws.
+    /// Of those, how many of the best are refined by sampling throws, in
+    /// rounds that each keep the better half (successive halving).
     pub refined: usize,
-    /// Throws sampled for each refined candidate.
+    /// Throws sampled for each surviving candidate in each round (fewer on
+    /// boards bigger than 24 × 24, in proportion to their size).
     pub samples: usize,
     /// Candidate replies played out exactly after each sampled throw.
     pub replies: usize,
@@ -81,11 +95,15 @@ pub struct Budget {
 }
 
 impl Default for Budget {
+    /// About 640 sampled futures a move (10 + 5 + 3 + 2 candidates × 32),
+    /// 45–50 ms of CPU on 9 × 9 with 7 colours: measured with
+    /// `examples/selfplay.rs`, 10 × 32 scored 568 ± 65 (20 games, `-c7`)
+    /// where the earlier 6 × 16 without halving scored 421 ± 18 (100 games).
     fn default() -> Budget {
         Budget {
             candidates: 16,
-            refined: 6,
-            samples: 16,
+            refined: 10,
+            samples: 32,
             replies: 6,
             depth: 2,
         }
@@ -140,8 +158,13 @@ struct Scratch {
 pub struct Player {
     geometry: Geometry,
     budget: Budget,
-    position: Position,
-    scratch: Scratch,
+    /// The calling thread's position and buffers.
+    main: Worker,
+    /// Threads that sample futures, the calling one included.
+    threads: usize,
+    /// One per extra thread, made when first needed (never on boards too
+    /// big to sample).
+    helpers: Vec<Worker>,
 }
 
 impl Player {
@@ -158,17 +181,39 @@ impl Player {
     /// # Panics
     /// When the rules are invalid ([`Rules::validate`]).
     pub fn with_budget(rules: Rules, budget: Budget) -> Player {
+        Player::with_weights(rules, budget, Weights::default())
+    }
+
+    /// A player that spends `budget` on each move and evaluates positions
+    /// with `weights` (for tuning them).
+    ///
+    /// # Panics
+    /// When the rules are invalid ([`Rules::validate`]).
+    pub fn with_weights(rules: Rules, budget: Budget, weights: Weights) -> Player {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
-        let geometry = Geometry::new(&rules);
-        let position = Position::new(&geometry);
+        let geometry = Geometry::new(&rules, weights);
+        let main = Worker {
+            position: Position::new(&geometry),
+            scratch: Scratch::default(),
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         Player {
             geometry,
             budget,
-            position,
-            scratch: Scratch::default(),
+            main,
+            threads: threads.min(MAX_THREADS),
+            helpers: Vec::new(),
         }
+    }
+
+    /// The same player sampling on `threads` threads (at least 1) instead
+    /// of one per available core. The moves are the same either way.
+    pub fn with_threads(mut self, threads: usize) -> Player {
+        self.threads = threads.max(1);
+        self.helpers.truncate(self.threads - 1);
+        self
     }
 
     /// The move this player makes on `board`, using `seed` for its own
@@ -193,32 +238,41 @@ impl Player {
         if board.free() == 0 || board.chip_count() == 0 {
             return None;
         }
-        self.position.load(geometry, board);
+        let chosen = self.valued_candidates(board, seed).into_iter().next()?;
+        Some(Move {
+            from: board.pos(chosen.from),
+            to: board.pos(chosen.to),
+        })
+    }
+
+    /// The candidates still in the running once the search is done, the
+    /// chosen one first, with their final values.
+    fn valued_candidates(&mut self, board: &Board, seed: u64) -> Vec<Candidate> {
+        let geometry = &self.geometry;
+        let main = &mut self.main;
+        main.position.load(geometry, board);
         let mut best = exact_candidates(
             geometry,
-            &mut self.position,
-            &mut self.scratch,
+            &mut main.position,
+            &mut main.scratch,
             self.budget.candidates,
         );
         let scoring = best.iter().any(|c| c.removed > 0);
-        if !scoring && self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
+        if scoring {
+            best.retain(|c| c.removed > 0);
+        } else if self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
             refine(
                 geometry,
-                &mut self.position,
-                &mut self.scratch,
+                main,
+                &mut self.helpers,
+                self.threads,
                 &self.budget,
                 seed,
                 &mut best,
             );
         }
-        let chosen = best
-            .iter()
-            .filter(|c| !scoring || c.removed > 0)
-            .max_by(|a, b| a.value.total_cmp(&b.value))?;
-        Some(Move {
-            from: board.pos(chosen.from),
-            to: board.pos(chosen.to),
-        })
+        best.sort_by(|a, b| b.value.total_cmp(&a.value));
+        best
     }
 }
 

@@ -6,6 +6,11 @@ use crate::board::{Board, Color};
 /// Marks a window holding chips of more than one colour.
 pub(super) const MIXED: Color = Color::MAX;
 
+/// Loading a board cell by cell pays while fewer than one cell in this
+/// many differs from the board before; beyond, recounting every window is
+/// cheaper.
+const RELOAD_SHARE: usize = 8;
+
 /// A board being searched, with per-window tallies kept up to date as cells
 /// change, so that a change costs a few windows, not the whole board.
 #[derive(Clone, Debug)]
@@ -16,8 +21,15 @@ pub(super) struct Position {
     pub(super) count: Vec<u16>,
     /// The single colour of each window's chips, 0 when empty, [`MIXED`].
     pub(super) color: Vec<Color>,
-    /// Sum of the rewards of all single-coloured windows.
+    /// Sum of the rewards of all single-coloured windows, computed from
+    /// `single` after every change so that it never depends on the order
+    /// of the changes (a running float sum would).
     pub(super) potential: f64,
+    /// Single-coloured windows by the chips they hold.
+    single: Vec<i64>,
+    /// Whether `cells` holds a board already, so that loading the next one
+    /// needs only the cells that differ.
+    loaded: bool,
 }
 
 impl Position {
@@ -28,22 +40,64 @@ impl Position {
             count: vec![0; 4 * geometry.cell_count],
             color: vec![0; 4 * geometry.cell_count],
             potential: 0.0,
+            single: vec![0; geometry.span + 1],
+            loaded: false,
         }
     }
 
-    /// Copies `board` in and recounts every window.
+    /// Copies `board` in: cell by cell when few cells differ from the
+    /// board loaded before (a move and a throw), otherwise recounting every
+    /// window. The tallies are the same either way.
     pub(super) fn load(&mut self, geometry: &Geometry, board: &Board) {
+        let differing = if self.loaded {
+            self.cells
+                .iter()
+                .zip(board.cells())
+                .filter(|(a, b)| a != b)
+                .count()
+        } else {
+            usize::MAX
+        };
+        if differing <= geometry.cell_count / RELOAD_SHARE {
+            for (cell, &color) in board.cells().iter().enumerate() {
+                if self.cells[cell] != color {
+                    self.set(geometry, cell, color);
+                }
+            }
+            return;
+        }
         self.cells.copy_from_slice(board.cells());
         self.free = board.free();
-        self.potential = 0.0;
+        self.single.fill(0);
         for id in 0..4 * geometry.cell_count {
             if geometry.valid[id] {
                 let (count, color) = self.tally(geometry, id, id % geometry.cell_count);
                 self.count[id] = count;
                 self.color[id] = color;
-                self.potential += window_reward(geometry, count, color);
+                self.count_single(count, color, 1);
             }
         }
+        self.potential = self.sum_rewards(geometry);
+        self.loaded = true;
+    }
+
+    /// Adds `sign` to the single-coloured windows holding `count` chips if
+    /// a window of that tally is one.
+    #[inline]
+    fn count_single(&mut self, count: u16, color: Color, sign: i64) {
+        if color != 0 && color != MIXED {
+            self.single[usize::from(count)] += sign;
+        }
+    }
+
+    /// The sum of the rewards of the single-coloured windows, always added
+    /// in the same order.
+    fn sum_rewards(&self, geometry: &Geometry) -> f64 {
+        self.single
+            .iter()
+            .zip(&geometry.reward)
+            .map(|(&n, &reward)| n as f64 * reward)
+            .sum()
     }
 
     /// Tally of window `id` (starting at `start`) from its cells.
@@ -91,7 +145,7 @@ impl Position {
             self.cells[cell] = 0;
             self.free += 1;
             geometry.windows_through(cell, |id, start| {
-                let before = window_reward(geometry, self.count[id], self.color[id]);
+                self.count_single(self.count[id], self.color[id], -1);
                 let (count, color) = if self.color[id] == MIXED {
                     self.tally(geometry, id, start)
                 } else {
@@ -100,14 +154,14 @@ impl Position {
                 };
                 self.count[id] = count;
                 self.color[id] = color;
-                self.potential += window_reward(geometry, count, color) - before;
+                self.count_single(count, color, 1);
             });
         }
         if new != 0 {
             self.cells[cell] = new;
             self.free -= 1;
             geometry.windows_through(cell, |id, _| {
-                let before = window_reward(geometry, self.count[id], self.color[id]);
+                self.count_single(self.count[id], self.color[id], -1);
                 let color = match self.color[id] {
                     0 => new,
                     c if c == new => new,
@@ -115,9 +169,10 @@ impl Position {
                 };
                 self.count[id] += 1;
                 self.color[id] = color;
-                self.potential += window_reward(geometry, self.count[id], color) - before;
+                self.count_single(self.count[id], color, 1);
             });
         }
+        self.potential = self.sum_rewards(geometry);
     }
 
     /// Pushes onto `out` every chip on a line of at least `line` chips

@@ -2,15 +2,36 @@
 //! generator, the player's best answers, averaged per candidate.
 
 use super::candidates::{Candidate, estimate_candidates};
-use super::evaluation::{WEIGHTS, connectivity, play_out, static_value};
+use super::evaluation::{connectivity, play_out, static_value};
 use super::geometry::Geometry;
 use super::position::Position;
 use super::{Budget, Scratch};
 use crate::board::Color;
 
-/// Cell visits all sampled throws of one move may cost together, so that
-/// big boards sample less instead of taking long (about 40 ms here).
-const SAMPLE_WORK: usize = 3_000_000;
+/// Boards up to this many cells (24 × 24) get the budget's samples in
+/// full; bigger boards get fewer in proportion, down to none, so that a
+/// move on the largest boards stays well under a second.
+const FULL_SAMPLING_CELLS: usize = 576;
+
+/// Sample seeds: an odd multiplier spreading sample numbers over
+/// the seed space, so that neighbouring samples are unrelated.
+const SAMPLE_SEED_MIX: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// Sets the colour stream of a sample apart from its cell stream.
+const COLOR_STREAM_MIX: u64 = 0xA076_1D64_78BD_642F;
+
+/// Weight of a candidate's exact value beside its sampled mean: breaks ties
+/// in the exact order without outweighing any real difference of samples.
+const TIE_BREAK: f64 = 1e-6;
+
+/// Throws of at most this many chips are drawn by rejection (drawing cells
+/// of the whole board until empty ones come up); larger throws shuffle a
+/// list of the empty cells, which costs a pass over the board.
+const REJECTION_MAX_THROW: usize = 64;
+
+/// Rejection is used while at least one cell in this many is empty: fuller
+/// boards would redraw too often.
+const REJECTION_FREE_SHARE: usize = 8;
 
 /// A small, fast generator for the player's own samples (SplitMix64); the
 /// game's generator is never consulted.
@@ -40,6 +61,7 @@ struct Streams {
     cells: SampleRng,
     colors: SampleRng,
 }
+
 /// The value of the best reply on the current position (after a throw):
 /// estimates, then the best `limit` played out exactly.
 fn best_reply(
@@ -62,50 +84,158 @@ fn best_reply(
     best
 }
 
-/// Refines the best non-scoring candidates by sampling the computer's
-/// throw after each and averaging the best reply's value. The same samples
-/// (by seed) serve every candidate, so that they are compared fairly.
+/// Where sampled futures are evaluated: a position and buffers of its own,
+/// so that samples can run on several threads at once.
+#[derive(Clone, Debug)]
+pub(super) struct Worker {
+    pub(super) position: Position,
+    pub(super) scratch: Scratch,
+}
+
+/// Refines the best non-scoring candidates by successive halving: each
+/// round samples the computer's throw after every surviving candidate
+/// `samples` more times (the player's best answer valued after each), then
+/// keeps the better half by mean, until one is left. Every candidate sees
+/// the same sampled throws (by seed), so that they are compared fairly;
+/// the samples of a round run on `threads` threads (`main` and as many
+/// `helpers`, made as needed), each sample's value
+/// depending only on the position, the candidate and the sample's seed, so
+/// that the result is the same on any number of threads.
 pub(super) fn refine(
     geometry: &Geometry,
-    position: &mut Position,
-    scratch: &mut Scratch,
+    main: &mut Worker,
+    helpers: &mut Vec<Worker>,
+    threads: usize,
     budget: &Budget,
     seed: u64,
     best: &mut Vec<Candidate>,
 ) {
+    let samples = samples_per_round(geometry, budget);
     let refined = budget.refined.min(best.len());
-    // A sample costs, per simulated throw, about a pass over every window
-    // of the board and a flood fill per reply tried; keep the total bounded
-    // on big boards, down to no sampling at all.
-    let per_sample =
-        budget.depth.max(1) * geometry.cell_count * (4 * geometry.span + budget.replies + 2);
-    let samples = budget
-        .samples
-        .min(SAMPLE_WORK / per_sample / refined.max(1));
-    if samples == 0 {
+    if samples == 0 || refined < 2 {
         return;
     }
     // Only sampled values compare with each other.
     best.truncate(refined);
-    for candidate in best.iter_mut() {
-        let color = position.cells[candidate.from];
-        position.set(geometry, candidate.from, 0);
-        position.set(geometry, candidate.to, color);
-        let mut total = 0.0;
-        for sample in 0..samples {
-            let sample_seed = seed ^ (sample as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-            let mut rng = Streams {
-                cells: SampleRng(sample_seed),
-                colors: SampleRng(sample_seed ^ 0xA076_1D64_78BD_642F),
-            };
-            total += sample_future(geometry, position, scratch, budget, &mut rng);
+    let exact: Vec<f64> = best.iter().map(|c| c.value).collect();
+    let mut totals = vec![0.0; best.len()];
+    let mut alive: Vec<usize> = (0..best.len()).collect();
+    let mut sampled = 0;
+    let mut values = Vec::new();
+    while alive.len() > 1 {
+        let jobs: Vec<(usize, usize)> = alive
+            .iter()
+            .flat_map(|&i| (sampled..sampled + samples).map(move |k| (i, k)))
+            .collect();
+        values.clear();
+        values.resize(jobs.len(), 0.0);
+        let threads = threads.min(jobs.len());
+        while helpers.len() + 1 < threads {
+            helpers.push(main.clone());
         }
-        position.set(geometry, candidate.to, 0);
-        position.set(geometry, candidate.from, color);
+        run_samples(
+            geometry,
+            main,
+            &mut helpers[..threads - 1],
+            budget,
+            seed,
+            best,
+            &jobs,
+            &mut values,
+        );
+        // Summed in job order, whichever thread computed what.
+        for (&(i, _), value) in jobs.iter().zip(&values) {
+            totals[i] += value;
+        }
+        sampled += samples;
         // Ties keep the order of the exact evaluation.
-        candidate.value = total / samples as f64 + 1e-6 * candidate.value;
+        let mean = |i: usize| totals[i] / sampled as f64 + TIE_BREAK * exact[i];
+        alive.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)));
+        alive.truncate(alive.len().div_ceil(2));
     }
-    best.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let winner = alive[0];
+    let mut chosen = best[winner];
+    chosen.value = totals[winner] / sampled as f64 + TIE_BREAK * exact[winner];
+    best.clear();
+    best.push(chosen);
+}
+
+/// Samples per candidate and round: the budget's on boards up to
+/// [`FULL_SAMPLING_CELLS`], fewer in proportion on bigger ones (a sample
+/// costs a few passes over the board), down to none.
+fn samples_per_round(geometry: &Geometry, budget: &Budget) -> usize {
+    if geometry.cell_count <= FULL_SAMPLING_CELLS {
+        budget.samples
+    } else {
+        budget.samples * FULL_SAMPLING_CELLS / geometry.cell_count
+    }
+}
+
+/// Evaluates the sampled futures `jobs` (candidate index, sample number)
+/// into `values`, spread over `main` and the `helpers`, one thread each
+/// (the helpers' positions are brought in line with `main`'s first).
+#[allow(clippy::too_many_arguments)]
+fn run_samples(
+    geometry: &Geometry,
+    main: &mut Worker,
+    helpers: &mut [Worker],
+    budget: &Budget,
+    seed: u64,
+    best: &[Candidate],
+    jobs: &[(usize, usize)],
+    values: &mut [f64],
+) {
+    let threads = 1 + helpers.len();
+    if threads == 1 {
+        for (job, value) in jobs.iter().zip(values.iter_mut()) {
+            *value = sample_after(geometry, main, budget, seed, best[job.0], job.1);
+        }
+        return;
+    }
+    for helper in helpers.iter_mut() {
+        helper.position.clone_from(&main.position);
+    }
+    // Contiguous shares, so that each thread writes its own slice.
+    let share = jobs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut shares = jobs.chunks(share).zip(values.chunks_mut(share));
+        let (main_jobs, main_values) = shares.next().expect("at least one job");
+        for ((jobs, values), helper) in shares.zip(helpers.iter_mut()) {
+            scope.spawn(move || {
+                for (job, value) in jobs.iter().zip(values.iter_mut()) {
+                    *value = sample_after(geometry, helper, budget, seed, best[job.0], job.1);
+                }
+            });
+        }
+        for (job, value) in main_jobs.iter().zip(main_values.iter_mut()) {
+            *value = sample_after(geometry, main, budget, seed, best[job.0], job.1);
+        }
+    });
+}
+
+/// The value of sample number `sample` of the future after `candidate` is
+/// played on the worker's position (which is restored afterwards).
+fn sample_after(
+    geometry: &Geometry,
+    worker: &mut Worker,
+    budget: &Budget,
+    seed: u64,
+    candidate: Candidate,
+    sample: usize,
+) -> f64 {
+    let position = &mut worker.position;
+    let color = position.cells[candidate.from];
+    position.set(geometry, candidate.from, 0);
+    position.set(geometry, candidate.to, color);
+    let sample_seed = seed ^ (sample as u64).wrapping_mul(SAMPLE_SEED_MIX);
+    let mut rng = Streams {
+        cells: SampleRng(sample_seed),
+        colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
+    };
+    let value = sample_future(geometry, position, &mut worker.scratch, budget, &mut rng);
+    position.set(geometry, candidate.to, 0);
+    position.set(geometry, candidate.from, color);
+    value
 }
 
 /// One sampled future of the current position: the computer throws, the
@@ -166,9 +296,10 @@ fn sample_future(
         }
     }
     let value = if lost {
-        WEIGHTS.loss
+        geometry.weights.loss
     } else {
-        WEIGHTS.points * points as f64 + best_reply(geometry, position, scratch, budget.replies)
+        geometry.weights.points * points as f64
+            + best_reply(geometry, position, scratch, budget.replies)
     };
     for i in (0..scratch.undo.len()).rev() {
         let (cell, color) = scratch.undo[i];
@@ -203,7 +334,7 @@ fn sample_throw(
         return None;
     }
     scratch.thrown.clear();
-    if count <= 64 && position.free * 8 >= geometry.cell_count {
+    if count <= REJECTION_MAX_THROW && position.free * REJECTION_FREE_SHARE >= geometry.cell_count {
         // Drawing from the whole board and skipping filled cells throws on
         // the same cells after two candidate moves wherever they agree,
         // which makes their comparison much less noisy.

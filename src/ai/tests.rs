@@ -3,6 +3,16 @@ use super::geometry::Geometry;
 use super::position::Position;
 use super::*;
 
+/// A budget that samples in several rounds of halving, cheap enough for
+/// the many moves of a test in a debug build.
+fn light_sampling() -> Budget {
+    Budget {
+        refined: 5,
+        samples: 3,
+        ..Budget::default()
+    }
+}
+
 fn rules_for(board: &Board, colors: Color) -> Rules {
     Rules {
         width: board.width(),
@@ -84,10 +94,13 @@ fn same_board_and_seed_give_the_same_move() {
         ..Rules::default()
     };
     let (mut game, _) = crate::game::Game::new(rules, 11);
-    let mut reused = Player::new(rules);
+    let mut reused = Player::with_budget(rules, light_sampling());
     for turn in 0..30 {
         let chosen = reused.choose(game.board(), turn);
-        assert_eq!(chosen, Player::new(rules).choose(game.board(), turn));
+        assert_eq!(
+            chosen,
+            Player::with_budget(rules, light_sampling()).choose(game.board(), turn)
+        );
         assert_eq!(chosen, reused.choose(game.board(), turn));
         let Some(chosen) = chosen else { break };
         game.play(chosen.from, chosen.to).expect("legal");
@@ -170,7 +183,7 @@ proptest::proptest! {
                 board.set(board.pos(i), Some(1 + (c - 5) % colors));
             }
         }
-        let chosen = hint(&board, rules, seed);
+        let chosen = Player::with_budget(rules, light_sampling()).choose(&board, seed);
         if board.chip_count() == 0 || board.free() == 0 {
             proptest::prop_assert_eq!(chosen, None);
         } else {
@@ -184,7 +197,7 @@ proptest::proptest! {
 fn tallies_follow_changes() {
     let board = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
     let rules = rules_for(&board, 2);
-    let geometry = Geometry::new(&rules);
+    let geometry = Geometry::new(&rules, Weights::default());
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
     let mut changed = position.clone();
@@ -208,7 +221,7 @@ fn tallies_follow_changes() {
 fn orphans_are_chips_in_no_budding_line() {
     let board = Board::from_rows(&["1.2..", ".....", "..11.", ".....", "....3"]);
     let rules = rules_for(&board, 3);
-    let geometry = Geometry::new(&rules);
+    let geometry = Geometry::new(&rules, Weights::default());
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
     // The 1 in the corner, the 2 and the 3; the pair of 1s is a line.
@@ -216,4 +229,56 @@ fn orphans_are_chips_in_no_budding_line() {
     // A 1 in the far corner joins the corner 1 on the diagonal.
     position.set(&geometry, 24, 1);
     assert_eq!(orphans(&geometry, &position), 1);
+}
+
+#[test]
+fn sampling_on_more_threads_gives_the_same_values() {
+    let rules = Rules {
+        colors: 7,
+        ..Rules::default()
+    };
+    let budget = Budget {
+        refined: 7,
+        samples: 5,
+        ..Budget::default()
+    };
+    let mut one = Player::with_budget(rules, budget).with_threads(1);
+    let mut three = Player::with_budget(rules, budget).with_threads(3);
+    let (mut game, _) = crate::game::Game::new(rules, 5);
+    let mut sampled = 0;
+    for turn in 0..40 {
+        let alone = one.valued_candidates(game.board(), turn);
+        let shared = three.valued_candidates(game.board(), turn);
+        assert_eq!(alone.len(), shared.len());
+        for (a, b) in alone.iter().zip(&shared) {
+            assert_eq!((a.from, a.to), (b.from, b.to));
+            assert_eq!(a.value.to_bits(), b.value.to_bits());
+        }
+        sampled += usize::from(alone.len() == 1 && alone[0].removed == 0);
+        let chosen = alone[0];
+        let (from, to) = (game.board().pos(chosen.from), game.board().pos(chosen.to));
+        game.play(from, to).expect("legal");
+        if game.is_over() {
+            break;
+        }
+    }
+    assert!(sampled > 10, "only {sampled} moves were sampled");
+}
+
+#[test]
+fn loading_a_board_over_another_gives_the_same_tallies() {
+    let before = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
+    let after = Board::from_rows(&["1..2.", ".1.2.", "..1..", "...1.", "2...2"]);
+    let rules = rules_for(&before, 2);
+    let geometry = Geometry::new(&rules, Weights::default());
+    let mut reloaded = Position::new(&geometry);
+    reloaded.load(&geometry, &before);
+    reloaded.load(&geometry, &after);
+    let mut fresh = Position::new(&geometry);
+    fresh.load(&geometry, &after);
+    assert_eq!(reloaded.cells, fresh.cells);
+    assert_eq!(reloaded.count, fresh.count);
+    assert_eq!(reloaded.color, fresh.color);
+    assert_eq!(reloaded.free, fresh.free);
+    assert_eq!(reloaded.potential.to_bits(), fresh.potential.to_bits());
 }

@@ -1,0 +1,47 @@
+//! The weights of the static evaluation, tuned by self-play.
+
+/// Weights of the player's static evaluation of a position. The defaults
+/// are tuned; other values serve tuning tools (`examples/tune.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Per free cell.
+    pub free: f64,
+    /// Per point scored.
+    pub points: f64,
+    /// Multiplies the sum of window rewards.
+    pub potential: f64,
+    /// Per empty component beyond the first.
+    pub component: f64,
+    /// Per empty cell outside the largest empty component.
+    pub outside: f64,
+    /// The value of a lost game.
+    pub loss: f64,
+    /// Per orphan chip: a chip in no window holding two or more chips of
+    /// its colour, clutter that helps no line.
+    pub orphan: f64,
+    /// Base `b` of the window reward `(b^(s·m/span) − 1)/(b − 1)` for `m`
+    /// chips of one colour in a window of `span` cells: with
+    /// [`Weights::reward_steepness`] (`s`) it sets how much a nearly
+    /// complete line outweighs several budding ones (steeper builds long
+    /// lines greedily, flatter keeps more lines alive).
+    pub reward_base: f64,
+    /// Exponent `s` of the window reward per share of the window filled.
+    pub reward_steepness: f64,
+}
+
+impl Default for Weights {
+    /// Tuned by self-play (`examples/selfplay.rs`) with 7 colours.
+    fn default() -> Weights {
+        Weights {
+            free: 60.0,
+            points: 1.0,
+            potential: 1.0,
+            component: 8.0,
+            outside: 6.0,
+            loss: -1.0e6,
+            orphan: 15.0,
+            reward_base: 4.0,
+            reward_steepness: 5.0,
+        }
+    }
+}
