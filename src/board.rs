@@ -59,6 +59,10 @@ const AXES: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// rather than finding each one in the free-cell counts.
 const LISTING_RATIO: usize = 256;
 
+/// Line detection through at least one cell per this many cells scans the
+/// whole board rather than the lines through each cell.
+const SCAN_RATIO: usize = 16;
+
 /// A `width` × `height` grid of cells, each empty or holding one chip.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -298,7 +302,14 @@ impl Board {
     /// Every chip lying on a line of at least `min_len` same-coloured chips,
     /// on any of the four axes, through any of `through`. Each chip appears
     /// once, even where lines cross; the result is in row-major order.
+    ///
+    /// A few given cells are looked at along their own lines only; many
+    /// (a throw filling much of the board) make one linear pass over every
+    /// line of the board instead.
     pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        if through.len().saturating_mul(SCAN_RATIO) >= self.len() {
+            return self.lines_by_scan(through, min_len);
+        }
         // Each run is walked once per axis however many given cells lie on
         // it: a throw that fills a 1000 × 1000 board with one colour then
         // costs time and memory linear in the cells, not cells × line length.
@@ -345,6 +356,77 @@ impl Board {
                 color: self.cells[i],
             })
             .collect()
+    }
+
+    /// [`Board::lines_through`] by scanning every line of the board once
+    /// on each axis: linear in the cells, two bytes a cell while it runs.
+    fn lines_by_scan(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        let mut given = vec![false; self.len()];
+        for &p in through.iter().filter(|&&p| self.contains(p)) {
+            given[self.index(p)] = true;
+        }
+        let mut hit = vec![false; self.len()];
+        let (w, h) = (self.width, self.height);
+        for (dx, dy) in AXES {
+            // Every line on this axis starts on the left column or, for the
+            // vertical and diagonal axes, on the top or bottom row.
+            let left = (0..h).map(|y| Pos::new(0, y));
+            let edge_y = if dy < 0 { h - 1 } else { 0 };
+            let starts: Vec<Pos> = match (dx, dy) {
+                (1, 0) => left.collect(),
+                (0, _) => (0..w).map(|x| Pos::new(x, 0)).collect(),
+                _ => left.chain((1..w).map(|x| Pos::new(x, edge_y))).collect(),
+            };
+            for start in starts {
+                self.mark_runs(start, (dx, dy), min_len, &given, &mut hit);
+            }
+        }
+        hit.iter()
+            .enumerate()
+            .filter(|&(_, &h)| h)
+            .map(|(i, _)| Chip {
+                pos: self.pos(i),
+                color: self.cells[i],
+            })
+            .collect()
+    }
+
+    /// Walks the line from `start` along `step`, marking in `hit` every
+    /// cell of a run of at least `min_len` chips of one colour holding a
+    /// `given` cell.
+    fn mark_runs(
+        &self,
+        start: Pos,
+        (dx, dy): (isize, isize),
+        min_len: usize,
+        given: &[bool],
+        hit: &mut [bool],
+    ) {
+        let stride = dy * self.width as isize + dx;
+        let mut run: Option<(usize, usize, bool)> = None;
+        let mut at = Some(start);
+        loop {
+            let cell = at.map(|p| self.index(p));
+            let color = cell.map_or(0, |i| self.cells[i]);
+            if let Some((first, len, has_given)) = run {
+                if cell.is_some_and(|i| self.cells[i] == self.cells[first]) {
+                    let i = cell.expect("checked");
+                    run = Some((first, len + 1, has_given || given[i]));
+                } else {
+                    if len >= min_len && has_given {
+                        for k in 0..len {
+                            hit[(first as isize + k as isize * stride) as usize] = true;
+                        }
+                    }
+                    run = None;
+                }
+            }
+            let Some(i) = cell else { break };
+            if run.is_none() && color != 0 {
+                run = Some((i, 1, given[i]));
+            }
+            at = self.offset(at.expect("on the board"), dx, dy);
+        }
     }
 
     /// A board drawn as text, one string per row, in the headless `board`
