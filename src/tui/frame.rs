@@ -40,11 +40,38 @@ impl Cell {
 }
 
 /// The whole screen as it should look.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Stored row by row, each row only up to its last written cell: the rest
+/// is blank. A small board in a huge terminal then takes memory for what
+/// it shows, not for the terminal's area.
+#[derive(Clone, Debug)]
 pub struct Frame {
     cols: usize,
     rows: usize,
-    cells: Vec<Cell>,
+    lines: Vec<Vec<Cell>>,
+}
+
+impl PartialEq for Frame {
+    fn eq(&self, other: &Frame) -> bool {
+        self.cols == other.cols
+            && self.rows == other.rows
+            && self
+                .lines
+                .iter()
+                .zip(&other.lines)
+                .all(|(a, b)| trim_blanks(a) == trim_blanks(b))
+    }
+}
+
+impl Eq for Frame {}
+
+/// `line` without its trailing blank cells.
+fn trim_blanks(line: &[Cell]) -> &[Cell] {
+    let end = line
+        .iter()
+        .rposition(|&c| c != Cell::BLANK)
+        .map_or(0, |i| i + 1);
+    &line[..end]
 }
 
 impl Frame {
@@ -53,7 +80,7 @@ impl Frame {
         Frame {
             cols,
             rows,
-            cells: vec![Cell::BLANK; cols * rows],
+            lines: vec![Vec::new(); rows],
         }
     }
 
@@ -70,20 +97,27 @@ impl Frame {
     }
 
     /// The cell at `row`, `col`; blank outside the frame.
-    #[cfg(test)]
     pub fn get(&self, row: usize, col: usize) -> Cell {
-        if row < self.rows && col < self.cols {
-            self.cells[row * self.cols + col]
-        } else {
-            Cell::BLANK
+        match self.lines.get(row) {
+            Some(line) if col < self.cols => line.get(col).copied().unwrap_or(Cell::BLANK),
+            _ => Cell::BLANK,
         }
     }
 
     /// Sets one cell; anything outside the frame is clipped.
     pub fn set(&mut self, row: usize, col: usize, ch: char, ink: Ink) {
-        if row < self.rows && col < self.cols {
-            self.cells[row * self.cols + col] = Cell::new(ch, ink);
+        if row >= self.rows || col >= self.cols {
+            return;
         }
+        let cell = Cell::new(ch, ink);
+        let line = &mut self.lines[row];
+        if col >= line.len() {
+            if cell == Cell::BLANK {
+                return;
+            }
+            line.resize(col + 1, Cell::BLANK);
+        }
+        line[col] = cell;
     }
 
     /// Writes `text` from `row`, `col` rightwards, clipped at the edge.
@@ -93,9 +127,15 @@ impl Frame {
         }
     }
 
-    /// One row's cells.
-    fn row(&self, row: usize) -> &[Cell] {
-        &self.cells[row * self.cols..(row + 1) * self.cols]
+    /// How many cells the frame stores: its memory, in cells.
+    #[cfg(test)]
+    fn stored(&self) -> usize {
+        self.lines.iter().map(Vec::len).sum()
+    }
+
+    /// The cells stored for one row; those after them are blank.
+    fn line(&self, row: usize) -> &[Cell] {
+        &self.lines[row]
     }
 }
 
@@ -126,6 +166,68 @@ pub struct Renderer {
     ink: Option<Ink>,
     /// Whether colours are used at all; black-and-white mode sends none.
     color: bool,
+    /// Cells the last frame's encoding looked at: compared, or weighed as
+    /// the next to write. Lets tests check that the work follows what the
+    /// screen shows and what changed, not the terminal's area.
+    #[cfg(test)]
+    visited: std::cell::Cell<usize>,
+}
+
+/// Which cells still need writing: one flag per stored cell, row by row,
+/// and how many are set.
+struct Pending {
+    rows: Vec<Vec<bool>>,
+    left: usize,
+}
+
+impl Pending {
+    /// The cells where `new` differs from `old`.
+    fn between(new: &Frame, old: &Frame) -> Pending {
+        let mut left = 0;
+        let rows = (0..new.rows)
+            .map(|r| {
+                let (a, b) = (new.line(r), old.line(r));
+                if a == b {
+                    return Vec::new();
+                }
+                let cell = |line: &[Cell], c: usize| line.get(c).copied().unwrap_or(Cell::BLANK);
+                let mut row: Vec<bool> = (0..a.len().max(b.len()))
+                    .map(|c| cell(a, c) != cell(b, c))
+                    .collect();
+                while row.last() == Some(&false) {
+                    row.pop();
+                }
+                left += row.iter().filter(|&&p| p).count();
+                row
+            })
+            .collect();
+        Pending { rows, left }
+    }
+
+    /// Whether the cell at `row`, `col` still needs writing.
+    fn at(&self, row: usize, col: usize) -> bool {
+        self.rows[row].get(col).copied().unwrap_or(false)
+    }
+
+    /// Marks the cell written.
+    fn take(&mut self, row: usize, col: usize) {
+        if let Some(flag) = self.rows[row].get_mut(col) {
+            if std::mem::take(flag) {
+                self.left -= 1;
+            }
+        }
+    }
+
+    /// The first pending cell at or after `row`, `col` in reading order.
+    fn next_from(&self, (mut row, mut col): (usize, usize)) -> (usize, usize) {
+        loop {
+            match self.rows[row].get(col) {
+                Some(true) => return (row, col),
+                Some(false) => col += 1,
+                None => (row, col) = (row + 1, 0),
+            }
+        }
+    }
 }
 
 impl Renderer {
@@ -136,6 +238,8 @@ impl Renderer {
             cursor: None,
             ink: None,
             color,
+            #[cfg(test)]
+            visited: std::cell::Cell::new(0),
         }
     }
 
@@ -166,7 +270,9 @@ impl Renderer {
     /// Changed cells are not written in reading order but greedily, the
     /// cheapest next (see [`Renderer::next_cell`]): a vertical grid line
     /// then costs `\n\b` (two bytes) a character instead of a row of blanks
-    /// or a jump, and a diamond is drawn row under row.
+    /// or a jump, and a diamond is drawn row under row. Each written cell
+    /// costs a bounded amount of work, so a frame costs time in proportion
+    /// to the cells the screen shows and the cells that changed.
     fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) {
         let mut body = Vec::new();
         let old = match self.shown.take() {
@@ -176,38 +282,32 @@ impl Renderer {
                 Frame::new(frame.cols, frame.rows)
             }
         };
-        let mut pending: Vec<bool> = frame
-            .cells
-            .iter()
-            .zip(&old.cells)
-            .map(|(new, old)| new != old)
-            .collect();
-        let mut left = pending.iter().filter(|&&p| p).count();
+        let mut pending = Pending::between(frame, &old);
+        #[cfg(test)]
+        self.visited.set(
+            (0..frame.rows)
+                .map(|r| frame.line(r).len().max(old.line(r).len()))
+                .sum(),
+        );
+        drop(old);
         // Every cell before `scan` has been written.
-        let mut scan = 0;
-        while left > 0 {
-            while !pending[scan] {
-                scan += 1;
-            }
-            let (index, moves, rewritten) = self.next_cell(frame, &pending, scan);
-            body.extend_from_slice(&moves);
+        let mut scan = (0, 0);
+        while pending.left > 0 {
+            scan = pending.next_from(scan);
+            let ((row, col), moves, rewritten) = self.next_cell(frame, &pending, scan);
+            body.extend_from_slice(moves.as_slice());
             if let Some((row, from, to)) = rewritten {
-                let start = row * frame.cols;
-                for done in &mut pending[start + from..start + to] {
-                    if std::mem::take(done) {
-                        left -= 1;
-                    }
+                for c in from..to {
+                    pending.take(row, c);
                 }
             }
-            let (row, col) = (index / frame.cols, index % frame.cols);
-            let cell = frame.cells[index];
+            let cell = frame.get(row, col);
             if cell.ch != ' ' && self.ink != Some(cell.ink) {
                 set_ink(cell.ink, &mut body);
                 self.ink = Some(cell.ink);
             }
             push_char(cell.ch, &mut body);
-            pending[index] = false;
-            left -= 1;
+            pending.take(row, col);
             self.cursor = (col + 1 < frame.cols).then_some((row, col + 1));
         }
         self.shown = Some(frame.clone());
@@ -223,34 +323,22 @@ impl Renderer {
     /// (`scan`) and the pending cells a few rows below and columns around
     /// the cursor that start a run of pending cells (so a run is written
     /// left to right in one go). Ties go to the earlier cell in reading
-    /// order. Returns its index, the move there, and the row and columns
-    /// `from..to` the move rewrote.
+    /// order. Returns its row and column, the move there, and the row and
+    /// columns `from..to` the move rewrote.
     fn next_cell(
         &self,
         frame: &Frame,
-        pending: &[bool],
-        scan: usize,
-    ) -> (usize, Vec<u8>, Rewritten) {
-        let cost = |index: usize| {
-            let cell = frame.cells[index];
-            let (moves, rewritten) = self.move_to(frame, index / frame.cols, index % frame.cols);
-            let mut total = moves.len();
-            if cell.ch != ' ' && self.ink != Some(cell.ink) {
-                let mut sgr = Vec::new();
-                set_ink(cell.ink, &mut sgr);
-                total += sgr.len();
-            }
-            (total, moves, rewritten)
-        };
+        pending: &Pending,
+        scan: (usize, usize),
+    ) -> ((usize, usize), Moves, Rewritten) {
         // The common case first: the run goes on under the cursor.
         if let Some((row, col)) = self.cursor {
-            let index = row * frame.cols + col;
-            let cell = frame.cells[index];
-            if pending[index] && (cell.ch == ' ' || self.ink == Some(cell.ink)) {
-                return (index, Vec::new(), None);
+            let cell = frame.get(row, col);
+            if pending.at(row, col) && (cell.ch == ' ' || self.ink == Some(cell.ink)) {
+                return ((row, col), Moves::default(), None);
             }
         }
-        let (scan_cost, moves, rewritten) = cost(scan);
+        let (scan_cost, moves, rewritten) = self.cost(frame, scan);
         let mut best = (scan_cost, scan, moves, rewritten);
         let Some((row, col)) = self.cursor else {
             return (best.1, best.2, best.3);
@@ -259,14 +347,15 @@ impl Renderer {
         let cols = col.saturating_sub(NEARBY_LEFT)..(col + NEARBY_RIGHT).min(frame.cols);
         for r in rows {
             for c in cols.clone() {
-                let index = r * frame.cols + c;
-                let run_start = c == 0 || !pending[index - 1];
-                if index == scan || !pending[index] || !run_start {
+                #[cfg(test)]
+                self.visited.set(self.visited.get() + 1);
+                let run_start = c == 0 || !pending.at(r, c - 1);
+                if (r, c) == scan || !pending.at(r, c) || !run_start {
                     continue;
                 }
-                let (total, moves, rewritten) = cost(index);
-                if total < best.0 || (total == best.0 && index < best.1) {
-                    best = (total, index, moves, rewritten);
+                let (total, moves, rewritten) = self.cost(frame, (r, c));
+                if total < best.0 || (total == best.0 && (r, c) < best.1) {
+                    best = (total, (r, c), moves, rewritten);
                 }
                 if best.0 == 0 {
                     return (best.1, best.2, best.3);
@@ -274,6 +363,20 @@ impl Renderer {
             }
         }
         (best.1, best.2, best.3)
+    }
+
+    /// The bytes it takes to write the cell at `at` next, counting the move
+    /// and any colour change, with the move and what it rewrote.
+    fn cost(&self, frame: &Frame, (row, col): (usize, usize)) -> (usize, Moves, Rewritten) {
+        let cell = frame.get(row, col);
+        let (moves, rewritten) = self.move_to(frame, row, col);
+        let mut total = moves.len();
+        if cell.ch != ' ' && self.ink != Some(cell.ink) {
+            let mut sgr = Moves::default();
+            set_ink(cell.ink, &mut sgr);
+            total += sgr.len();
+        }
+        (total, moves, rewritten)
     }
 
     /// Resets the colours and clears the screen; the cursor ends at the
@@ -294,41 +397,36 @@ impl Renderer {
 
     /// The shortest bytes that move the terminal cursor to `row`, `col`,
     /// and the row and columns `from..to` they rewrite, if they do.
-    fn move_to(
-        &self,
-        frame: &Frame,
-        row: usize,
-        col: usize,
-    ) -> (Vec<u8>, Option<(usize, usize, usize)>) {
-        let mut jump = Vec::new();
+    fn move_to(&self, frame: &Frame, row: usize, col: usize) -> (Moves, Rewritten) {
+        let mut jump = Moves::default();
         cup(row, col, &mut jump);
         let Some((from_row, from_col)) = self.cursor else {
             return (jump, None);
         };
-        let vertical: Vec<u8> = match row.cmp(&from_row) {
-            Ordering::Equal => Vec::new(),
+        let mut vertical = Moves::default();
+        match row.cmp(&from_row) {
+            Ordering::Equal => {}
             Ordering::Greater => {
                 let n = row - from_row;
-                let mut csi = Vec::new();
-                csi_n(n, b'B', &mut csi);
-                if n <= csi.len() { vec![b'\n'; n] } else { csi }
+                csi_n(n, b'B', &mut vertical);
+                if n <= vertical.len() {
+                    vertical = Moves::default();
+                    for _ in 0..n {
+                        vertical.put(b"\n");
+                    }
+                }
             }
-            Ordering::Less => {
-                let mut csi = Vec::new();
-                csi_n(from_row - row, b'A', &mut csi);
-                csi
-            }
-        };
+            Ordering::Less => csi_n(from_row - row, b'A', &mut vertical),
+        }
         let mut best = (jump, None);
         // Along the row from where the cursor is, or from column 0 after a
         // carriage return.
-        let mut starts = vec![(from_col, vertical.clone())];
-        if from_col > 0 {
-            let mut from_start = vec![b'\r'];
-            from_start.extend_from_slice(&vertical);
-            starts.push((0, from_start));
-        }
-        for (start, mut moves) in starts {
+        let mut from_start = Moves::default();
+        from_start.put(b"\r");
+        from_start.put(vertical.as_slice());
+        let starts = [(from_col, vertical), (0, from_start)];
+        let tried = if from_col > 0 { 2 } else { 1 };
+        for &(start, mut moves) in &starts[..tried] {
             let rewrote = self.horizontal(frame, row, start, col, &mut moves);
             if moves.len() < best.0.len() {
                 best = (moves, rewrote.then_some((row, start, col)));
@@ -346,36 +444,46 @@ impl Renderer {
         row: usize,
         from: usize,
         to: usize,
-        out: &mut Vec<u8>,
+        out: &mut Moves,
     ) -> bool {
         match to.cmp(&from) {
             Ordering::Equal => false,
             Ordering::Less => {
                 let n = from - to;
-                let mut csi = Vec::new();
+                let mut csi = Moves::default();
                 csi_n(n, b'D', &mut csi);
                 if n <= csi.len() {
-                    out.extend(std::iter::repeat_n(0x08, n));
+                    for _ in 0..n {
+                        out.put(&[0x08]);
+                    }
                 } else {
-                    out.extend_from_slice(&csi);
+                    out.put(csi.as_slice());
                 }
                 false
             }
             Ordering::Greater => {
-                let mut csi = Vec::new();
+                let mut csi = Moves::default();
                 csi_n(to - from, b'C', &mut csi);
-                let between = &frame.row(row)[from..to];
+                // Every character takes at least a byte: a longer stretch
+                // is never shorter to rewrite, so it is not looked at.
+                if to - from > csi.len() {
+                    out.put(csi.as_slice());
+                    return false;
+                }
+                #[cfg(test)]
+                self.visited.set(self.visited.get() + to - from);
+                let between = (from..to).map(|c| frame.get(row, c));
                 let same_ink = between
-                    .iter()
+                    .clone()
                     .all(|c| c.ch == ' ' || self.ink == Some(c.ink));
-                let rewrite_len: usize = between.iter().map(|c| c.ch.len_utf8()).sum();
+                let rewrite_len: usize = between.clone().map(|c| c.ch.len_utf8()).sum();
                 if same_ink && rewrite_len <= csi.len() {
                     for c in between {
                         push_char(c.ch, out);
                     }
                     true
                 } else {
-                    out.extend_from_slice(&csi);
+                    out.put(csi.as_slice());
                     false
                 }
             }
@@ -383,44 +491,110 @@ impl Renderer {
     }
 }
 
-/// `ESC [ n <final>`, with `n` left out when it is 1 (the default).
-fn csi_n(n: usize, last: u8, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"\x1b[");
-    if n != 1 {
-        out.extend_from_slice(n.to_string().as_bytes());
+/// Somewhere to append bytes: the frame's output, or a [`Moves`].
+trait Bytes {
+    /// Appends `bytes`.
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Bytes for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
     }
-    out.push(last);
+}
+
+/// A cursor move (or a colour change), kept on the stack: the renderer
+/// weighs dozens of them for each cell it writes. Any move fits: two
+/// 20-digit numbers and a few bytes at most.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl Default for Moves {
+    fn default() -> Moves {
+        Moves {
+            bytes: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl Moves {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl Bytes for Moves {
+    fn put(&mut self, bytes: &[u8]) {
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+}
+
+/// Appends `n` in decimal.
+fn put_number(n: usize, out: &mut impl Bytes) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.put(&digits[at..]);
+}
+
+/// `ESC [ n <final>`, with `n` left out when it is 1 (the default).
+fn csi_n(n: usize, last: u8, out: &mut impl Bytes) {
+    out.put(b"\x1b[");
+    if n != 1 {
+        put_number(n, out);
+    }
+    out.put(&[last]);
 }
 
 /// An absolute cursor move, leaving out default (1) coordinates.
-fn cup(row: usize, col: usize, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"\x1b[");
+fn cup(row: usize, col: usize, out: &mut impl Bytes) {
+    out.put(b"\x1b[");
     if row > 0 || col > 0 {
-        out.extend_from_slice((row + 1).to_string().as_bytes());
+        put_number(row + 1, out);
     }
     if col > 0 {
-        out.push(b';');
-        out.extend_from_slice((col + 1).to_string().as_bytes());
+        out.put(b";");
+        put_number(col + 1, out);
     }
-    out.push(b'H');
+    out.put(b"H");
 }
 
 /// The shortest SGR sequence for a foreground colour, as the terminfo
 /// `setaf` of xterm-256color writes it.
-fn set_ink(ink: Ink, out: &mut Vec<u8>) {
-    let text = match ink {
-        None => "\x1b[39m".to_string(),
-        Some(n @ 0..=7) => format!("\x1b[3{n}m"),
-        Some(n @ 8..=15) => format!("\x1b[9{}m", n - 8),
-        Some(n) => format!("\x1b[38;5;{n}m"),
-    };
-    out.extend_from_slice(text.as_bytes());
+fn set_ink(ink: Ink, out: &mut impl Bytes) {
+    match ink {
+        None => out.put(b"\x1b[39m"),
+        Some(n @ 0..=7) => out.put(&[0x1b, b'[', b'3', b'0' + n, b'm']),
+        Some(n @ 8..=15) => out.put(&[0x1b, b'[', b'9', b'0' + n - 8, b'm']),
+        Some(n) => {
+            out.put(b"\x1b[38;5;");
+            put_number(n.into(), out);
+            out.put(b"m");
+        }
+    }
 }
 
 /// Appends `ch` as UTF-8.
-fn push_char(ch: char, out: &mut Vec<u8>) {
+fn push_char(ch: char, out: &mut impl Bytes) {
     let mut buf = [0; 4];
-    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    out.put(ch.encode_utf8(&mut buf).as_bytes());
 }
 
 #[cfg(test)]
@@ -541,6 +715,58 @@ mod tests {
         let mut out = Vec::new();
         renderer.draw(&frame, true, &mut out).unwrap();
         assert_eq!(out, b"\x07");
+    }
+
+    #[test]
+    fn a_small_screen_in_a_huge_terminal_costs_what_it_shows() {
+        // A 9 × 9 board's worth of text in a 5000 × 5000 terminal: before,
+        // every frame held and compared 25 million cells.
+        let (width, height) = (46, 20);
+        let mut frame = Frame::new(5000, 5000);
+        for r in 0..height {
+            frame.text(r, 0, &"|-".repeat(width / 2), Some(7));
+        }
+        assert_eq!(frame.stored(), width * height);
+        let mut renderer = Renderer::new(true);
+        draw(&mut renderer, &frame);
+        // Each cell compared once, and a bounded look around the cursor (4
+        // rows by 10 columns, and the moves there) at the start of a run.
+        let (shown, per_run) = (width * height, 100);
+        assert!(
+            renderer.visited.get() <= shown + per_run * height,
+            "{}",
+            renderer.visited.get()
+        );
+        frame.set(3, 3, 'O', Some(2));
+        frame.set(9, 30, 'O', Some(2));
+        draw(&mut renderer, &frame);
+        assert!(
+            renderer.visited.get() <= shown + per_run * 2,
+            "{}",
+            renderer.visited.get()
+        );
+        assert!(renderer.shown.as_ref().unwrap().stored() <= shown);
+    }
+
+    #[test]
+    fn far_apart_changes_cost_no_more_than_near_ones() {
+        // Two changed cells a whole row apart: weighing the move between
+        // them must not walk the cells in between.
+        let mut renderer = Renderer::new(false);
+        let mut frame = Frame::new(60_000, 2);
+        frame.set(0, 59_990, 'x', None);
+        draw(&mut renderer, &frame);
+        frame.set(1, 0, 'y', None);
+        frame.set(1, 59_999, 'z', None);
+        let out = draw(&mut renderer, &frame);
+        assert_eq!(body(&out), b"\r\ny\x1b[59998Cz".as_slice());
+        // The two rows are compared once; the moves cost a few cells each.
+        let compared = 59_991 + 60_000;
+        assert!(
+            renderer.visited.get() <= compared + 2 * 50,
+            "{}",
+            renderer.visited.get()
+        );
     }
 
     #[test]
