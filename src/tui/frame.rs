@@ -49,12 +49,15 @@ pub struct Frame {
     cols: usize,
     rows: usize,
     lines: Vec<Vec<Cell>>,
+    /// False when memory ran out while drawing: some cells were dropped.
+    complete: bool,
 }
 
 impl PartialEq for Frame {
     fn eq(&self, other: &Frame) -> bool {
         self.cols == other.cols
             && self.rows == other.rows
+            && self.complete == other.complete
             && self
                 .lines
                 .iter()
@@ -81,6 +84,7 @@ impl Frame {
             cols,
             rows,
             lines: vec![Vec::new(); rows],
+            complete: true,
         }
     }
 
@@ -106,13 +110,22 @@ impl Frame {
 
     /// Sets one cell; anything outside the frame is clipped.
     pub fn set(&mut self, row: usize, col: usize, ch: char, ink: Ink) {
-        if row >= self.rows || col >= self.cols {
+        if row >= self.rows || col >= self.cols || !self.complete {
             return;
         }
         let cell = Cell::new(ch, ink);
         let line = &mut self.lines[row];
         if col >= line.len() {
             if cell == Cell::BLANK {
+                return;
+            }
+            // A huge terminal must not abort the game: the renderer refuses
+            // an incomplete frame and the game ends the usual way.
+            if line.try_reserve(col + 1 - line.len()).is_err() {
+                // What was stored is given back at once: the screen that
+                // says so needs a little memory too.
+                self.complete = false;
+                self.lines = Vec::new();
                 return;
             }
             line.resize(col + 1, Cell::BLANK);
@@ -131,6 +144,22 @@ impl Frame {
     #[cfg(test)]
     fn stored(&self) -> usize {
         self.lines.iter().map(Vec::len).sum()
+    }
+
+    /// A copy, or an error when memory runs out.
+    fn try_clone(&self) -> io::Result<Frame> {
+        let mut lines = Vec::new();
+        lines
+            .try_reserve_exact(self.rows)
+            .map_err(|_| too_large(self))?;
+        for line in &self.lines {
+            let mut copy = Vec::new();
+            copy.try_reserve_exact(line.len())
+                .map_err(|_| too_large(self))?;
+            copy.extend_from_slice(line);
+            lines.push(copy);
+        }
+        Ok(Frame { lines, ..*self })
     }
 
     /// The cells stored for one row; those after them are blank.
@@ -181,27 +210,29 @@ struct Pending {
 }
 
 impl Pending {
-    /// The cells where `new` differs from `old`.
-    fn between(new: &Frame, old: &Frame) -> Pending {
+    /// The cells where `new` differs from `old`, or an error when memory
+    /// runs out.
+    fn between(new: &Frame, old: &Frame) -> io::Result<Pending> {
         let mut left = 0;
-        let rows = (0..new.rows)
-            .map(|r| {
-                let (a, b) = (new.line(r), old.line(r));
-                if a == b {
-                    return Vec::new();
-                }
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(new.rows)
+            .map_err(|_| too_large(new))?;
+        for r in 0..new.rows {
+            let (a, b) = (new.line(r), old.line(r));
+            let mut row = Vec::new();
+            if a != b {
+                let len = a.len().max(b.len());
+                row.try_reserve_exact(len).map_err(|_| too_large(new))?;
                 let cell = |line: &[Cell], c: usize| line.get(c).copied().unwrap_or(Cell::BLANK);
-                let mut row: Vec<bool> = (0..a.len().max(b.len()))
-                    .map(|c| cell(a, c) != cell(b, c))
-                    .collect();
+                row.extend((0..len).map(|c| cell(a, c) != cell(b, c)));
                 while row.last() == Some(&false) {
                     row.pop();
                 }
                 left += row.iter().filter(|&&p| p).count();
-                row
-            })
-            .collect();
-        Pending { rows, left }
+            }
+            rows.push(row);
+        }
+        Ok(Pending { rows, left })
     }
 
     /// Whether the cell at `row`, `col` still needs writing.
@@ -251,9 +282,23 @@ impl Renderer {
     /// Writes what changed between the screen and `frame` (and a bell when
     /// `bell` is set) to `out` as one write and one flush, inside one
     /// synchronized update. Writes nothing when nothing changed.
+    ///
+    /// A frame too large for the memory left (a huge terminal with little
+    /// memory) does not abort the game: the screen says so and asks for
+    /// another size, and the game goes on when the terminal is resized.
     pub fn draw<W: Write>(&mut self, frame: &Frame, bell: bool, out: &mut W) -> io::Result<()> {
         let mut bytes = Vec::new();
-        self.encode(frame, &mut bytes);
+        if let Err(e) = self.encode(frame, &mut bytes) {
+            if e.kind() != io::ErrorKind::OutOfMemory {
+                return Err(e);
+            }
+            bytes = Vec::new();
+            self.shown = None;
+            let mut notice = Frame::new(frame.cols, frame.rows);
+            notice.text(0, 0, &e.to_string(), None);
+            notice.text(1, 0, "Please resize the window again", None);
+            self.encode(&notice, &mut bytes)?;
+        }
         if bell {
             bytes.push(0x07);
         }
@@ -273,16 +318,21 @@ impl Renderer {
     /// or a jump, and a diamond is drawn row under row. Each written cell
     /// costs a bounded amount of work, so a frame costs time in proportion
     /// to the cells the screen shows and the cells that changed.
-    fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) {
-        let mut body = Vec::new();
+    fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) -> io::Result<()> {
+        if !frame.complete {
+            return Err(too_large(frame));
+        }
+        let start = out.len();
+        out.extend_from_slice(BEGIN_SYNC);
+        let body_start = out.len();
         let old = match self.shown.take() {
             Some(old) if old.cols == frame.cols && old.rows == frame.rows => old,
             _ => {
-                self.clear(&mut body);
+                self.clear(out);
                 Frame::new(frame.cols, frame.rows)
             }
         };
-        let mut pending = Pending::between(frame, &old);
+        let mut pending = Pending::between(frame, &old)?;
         #[cfg(test)]
         self.visited.set(
             (0..frame.rows)
@@ -293,9 +343,14 @@ impl Renderer {
         // Every cell before `scan` has been written.
         let mut scan = (0, 0);
         while pending.left > 0 {
+            // Room for the longest move, colour and character.
+            if out.capacity() - out.len() < 2 * size_of::<Moves>() {
+                out.try_reserve(out.len().max(4096))
+                    .map_err(|_| too_large(frame))?;
+            }
             scan = pending.next_from(scan);
             let ((row, col), moves, rewritten) = self.next_cell(frame, &pending, scan);
-            body.extend_from_slice(moves.as_slice());
+            out.extend_from_slice(moves.as_slice());
             if let Some((row, from, to)) = rewritten {
                 for c in from..to {
                     pending.take(row, c);
@@ -303,19 +358,21 @@ impl Renderer {
             }
             let cell = frame.get(row, col);
             if cell.ch != ' ' && self.ink != Some(cell.ink) {
-                set_ink(cell.ink, &mut body);
+                set_ink(cell.ink, out);
                 self.ink = Some(cell.ink);
             }
-            push_char(cell.ch, &mut body);
+            push_char(cell.ch, out);
             pending.take(row, col);
             self.cursor = (col + 1 < frame.cols).then_some((row, col + 1));
         }
-        self.shown = Some(frame.clone());
-        if !body.is_empty() {
-            out.extend_from_slice(BEGIN_SYNC);
-            out.extend_from_slice(&body);
+        drop(pending);
+        self.shown = Some(frame.try_clone()?);
+        if out.len() == body_start {
+            out.truncate(start);
+        } else {
             out.extend_from_slice(END_SYNC);
         }
+        Ok(())
     }
 
     /// Chooses the next cell to write: the cheapest, counting the move and
@@ -489,6 +546,17 @@ impl Renderer {
             }
         }
     }
+}
+
+/// The error for a frame that does not fit in the memory left.
+fn too_large(frame: &Frame) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!(
+            "Not enough memory to draw a {}x{} screen",
+            frame.cols, frame.rows
+        ),
+    )
 }
 
 /// Somewhere to append bytes: the frame's output, or a [`Moves`].
@@ -767,6 +835,31 @@ mod tests {
             "{}",
             renderer.visited.get()
         );
+    }
+
+    #[test]
+    fn a_frame_memory_cannot_hold_asks_for_another_size() {
+        let mut renderer = Renderer::new(false);
+        let mut frame = Frame::new(60, 4);
+        frame.text(0, 0, "board", None);
+        frame.complete = false;
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(4).unwrap(),
+            std::num::NonZeroU16::new(60).unwrap(),
+            0,
+        );
+        let shown = screen_after(&mut parser, &draw(&mut renderer, &frame));
+        assert_eq!(
+            &shown[..2],
+            [
+                "Not enough memory to draw a 60x4 screen",
+                "Please resize the window again"
+            ]
+        );
+        // Once it fits again, the screen is repainted in full.
+        frame.complete = true;
+        let shown = screen_after(&mut parser, &draw(&mut renderer, &frame));
+        assert_eq!(&shown[..2], ["board", ""]);
     }
 
     #[test]
