@@ -16,7 +16,7 @@ pub fn run<R: BufRead, W: Write>(
     input: R,
     mut output: W,
 ) -> io::Result<()> {
-    let (mut game, _) = Game::new(rules, seed);
+    let mut game = Game::new_unseen(rules, seed);
     let mut player = Player::new(rules);
     // Read as bytes: a line that is not UTF-8 is a bad command to answer,
     // not a reason to end the session.

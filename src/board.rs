@@ -221,21 +221,28 @@ impl Board {
         count: usize,
         colors: Color,
     ) -> Option<Vec<Chip>> {
+        let cells = self.throw_cells(rng, count, colors)?;
+        Some(self.chips_at(&cells))
+    }
+
+    /// [`Board::throw`], returning the cells thrown onto as row-major
+    /// indices, in draw order: four bytes a chip rather than 24.
+    pub fn throw_cells<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        count: usize,
+        colors: Color,
+    ) -> Option<Vec<u32>> {
         if count > self.free {
             return None;
         }
         let cells = self.choose_empty(rng, count);
-        let chips: Vec<Chip> = cells
-            .iter()
-            .map(|&i| Chip {
-                pos: self.pos(i),
-                color: 1 + below(rng, u64::from(colors)) as Color,
-            })
-            .collect();
-        for chip in &chips {
-            self.set(chip.pos, Some(chip.color));
+        // Every position is drawn before any colour.
+        for &i in &cells {
+            let color = 1 + below(rng, u64::from(colors)) as Color;
+            self.set(self.pos(i as usize), Some(color));
         }
-        Some(chips)
+        Some(cells)
     }
 
     /// `count` (at most [`Board::free`]) distinct empty cells, as
@@ -246,22 +253,19 @@ impl Board {
     /// list, keeping only the entries it swapped, and finds an untouched
     /// entry, the k-th empty cell, with the free-cell counts in O(log n).
     /// A throw of many chips lists them, which is then cheaper.
-    fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<usize> {
+    fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
         if count.saturating_mul(LISTING_RATIO) >= self.len() {
             // Four bytes an entry: a full 1000 × 1000 throw lists 4 MB.
             let mut pool: Vec<u32> = (0..self.len() as u32)
                 .filter(|&i| self.cells[i as usize] == 0)
                 .collect();
-            return choose_cells(rng, &mut pool, count)
-                .into_iter()
-                .map(|i| i as usize)
-                .collect();
+            return choose_cells(rng, &mut pool, count);
         }
         self.choose_empty_sparse(rng, count)
     }
 
     /// [`Board::choose_empty`] without listing the empty cells.
-    fn choose_empty_sparse<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<usize> {
+    fn choose_empty_sparse<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
         let len = self.free;
         let mut swapped: BTreeMap<usize, usize> = BTreeMap::new();
         let entry = |swapped: &BTreeMap<usize, usize>, k: usize| {
@@ -276,7 +280,7 @@ impl Board {
                 let (at_j, at_k) = (entry(&swapped, j), entry(&swapped, k));
                 swapped.insert(k, at_j);
                 swapped.insert(j, at_k);
-                at_k
+                at_k as u32
             })
             .collect()
     }
@@ -307,16 +311,27 @@ impl Board {
     /// (a throw filling much of the board) make one linear pass over every
     /// line of the board instead.
     pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        let cells: Vec<u32> = through
+            .iter()
+            .filter(|&&p| self.contains(p))
+            .map(|&p| self.index(p) as u32)
+            .collect();
+        self.chips_at(&self.lines_through_cells(&cells, min_len))
+    }
+
+    /// [`Board::lines_through`] for cells given and returned as row-major
+    /// indices: four bytes a cell rather than a [`Chip`]'s 24, for throws
+    /// of up to a million chips.
+    pub fn lines_through_cells(&self, through: &[u32], min_len: usize) -> Vec<u32> {
         if through.len().saturating_mul(SCAN_RATIO) >= self.len() {
             return self.lines_by_scan(through, min_len);
         }
         // Each run is walked once per axis however many given cells lie on
-        // it: a throw that fills a 1000 × 1000 board with one colour then
-        // costs time and memory linear in the cells, not cells × line length.
+        // it.
         let mut given: Vec<usize> = through
             .iter()
-            .filter(|&&p| self.get(p).is_some())
-            .map(|&p| self.index(p))
+            .map(|&i| i as usize)
+            .filter(|&i| self.cells[i] != 0)
             .collect();
         given.sort_unstable();
         given.dedup();
@@ -340,7 +355,7 @@ impl Board {
                     if let Ok(k) = given.binary_search(&i) {
                         walked[k][axis] = true;
                     }
-                    hits.push(i);
+                    hits.push(i as u32);
                     at = self.offset(p, dx, dy);
                 }
                 if hits.len() - run_start < min_len {
@@ -350,20 +365,26 @@ impl Board {
         }
         hits.sort_unstable();
         hits.dedup();
-        hits.into_iter()
-            .map(|i| Chip {
-                pos: self.pos(i),
-                color: self.cells[i],
+        hits
+    }
+
+    /// The chips at the row-major indices `cells`.
+    pub fn chips_at(&self, cells: &[u32]) -> Vec<Chip> {
+        cells
+            .iter()
+            .map(|&i| Chip {
+                pos: self.pos(i as usize),
+                color: self.cells[i as usize],
             })
             .collect()
     }
 
     /// [`Board::lines_through`] by scanning every line of the board once
     /// on each axis: linear in the cells, two bytes a cell while it runs.
-    fn lines_by_scan(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+    fn lines_by_scan(&self, through: &[u32], min_len: usize) -> Vec<u32> {
         let mut given = vec![false; self.len()];
-        for &p in through.iter().filter(|&&p| self.contains(p)) {
-            given[self.index(p)] = true;
+        for &i in through {
+            given[i as usize] = true;
         }
         let mut hit = vec![false; self.len()];
         let (w, h) = (self.width, self.height);
@@ -381,13 +402,8 @@ impl Board {
                 self.mark_runs(start, (dx, dy), min_len, &given, &mut hit);
             }
         }
-        hit.iter()
-            .enumerate()
-            .filter(|&(_, &h)| h)
-            .map(|(i, _)| Chip {
-                pos: self.pos(i),
-                color: self.cells[i],
-            })
+        (0..self.len() as u32)
+            .filter(|&i| hit[i as usize])
             .collect()
     }
 
@@ -448,6 +464,13 @@ impl Board {
     pub fn remove(&mut self, chips: &[Chip]) {
         for chip in chips {
             self.set(chip.pos, None);
+        }
+    }
+
+    /// Empties the cells at the row-major indices `cells`.
+    pub fn remove_cells(&mut self, cells: &[u32]) {
+        for &i in cells {
+            self.set(self.pos(i as usize), None);
         }
     }
 
