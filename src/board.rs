@@ -239,10 +239,28 @@ impl Board {
         let cells = self.choose_empty(rng, count);
         // Every position is drawn before any colour.
         for &i in &cells {
-            let color = 1 + below(rng, u64::from(colors)) as Color;
-            self.set(self.pos(i as usize), Some(color));
+            self.cells[i as usize] = 1 + below(rng, u64::from(colors)) as Color;
         }
+        self.changed(&cells, true);
         Some(cells)
+    }
+
+    /// Brings the free-cell counts up to date after `cells`, all empty
+    /// before, were filled (`filled`) or all full were emptied: one by one
+    /// when they are few, all at once when they are many.
+    fn changed(&mut self, cells: &[u32], filled: bool) {
+        if filled {
+            self.free -= cells.len();
+        } else {
+            self.free += cells.len();
+        }
+        if cells.len().saturating_mul(LISTING_RATIO) >= self.len() {
+            self.free_cells = FreeCells::of(&self.cells);
+        } else {
+            for &i in cells {
+                self.free_cells.update(i as usize, !filled);
+            }
+        }
     }
 
     /// `count` (at most [`Board::free`]) distinct empty cells, as
@@ -418,30 +436,34 @@ impl Board {
         given: &[bool],
         hit: &mut [bool],
     ) {
+        let across = if dx > 0 {
+            self.width - start.x
+        } else {
+            usize::MAX
+        };
+        let down = match dy {
+            1 => self.height - start.y,
+            -1 => start.y + 1,
+            _ => usize::MAX,
+        };
+        let len = across.min(down);
         let stride = dy * self.width as isize + dx;
-        let mut run: Option<(usize, usize, bool)> = None;
-        let mut at = Some(start);
-        loop {
-            let cell = at.map(|p| self.index(p));
-            let color = cell.map_or(0, |i| self.cells[i]);
-            if let Some((first, len, has_given)) = run {
-                if cell.is_some_and(|i| self.cells[i] == self.cells[first]) {
-                    let i = cell.expect("checked");
-                    run = Some((first, len + 1, has_given || given[i]));
-                } else {
-                    if len >= min_len && has_given {
-                        for k in 0..len {
-                            hit[(first as isize + k as isize * stride) as usize] = true;
-                        }
-                    }
-                    run = None;
+        let first = self.index(start) as isize;
+        let at = |k: usize| (first + k as isize * stride) as usize;
+        let mut k = 0;
+        while k < len {
+            let color = self.cells[at(k)];
+            let run = k;
+            let mut has_given = false;
+            while k < len && self.cells[at(k)] == color {
+                has_given |= given[at(k)];
+                k += 1;
+            }
+            if color != 0 && k - run >= min_len && has_given {
+                for j in run..k {
+                    hit[at(j)] = true;
                 }
             }
-            let Some(i) = cell else { break };
-            if run.is_none() && color != 0 {
-                run = Some((i, 1, given[i]));
-            }
-            at = self.offset(at.expect("on the board"), dx, dy);
         }
     }
 
@@ -469,9 +491,15 @@ impl Board {
 
     /// Empties the cells at the row-major indices `cells`.
     pub fn remove_cells(&mut self, cells: &[u32]) {
+        let mut emptied = Vec::with_capacity(cells.len());
         for &i in cells {
-            self.set(self.pos(i as usize), None);
+            let cell = &mut self.cells[i as usize];
+            if *cell != 0 {
+                *cell = 0;
+                emptied.push(i);
+            }
         }
+        self.changed(&emptied, false);
     }
 
     /// `pos` moved by `(dx, dy)`, or `None` off the board.

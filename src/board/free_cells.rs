@@ -16,11 +16,27 @@ pub(super) struct FreeCells {
 impl FreeCells {
     /// The counts for `cells` cells, all empty.
     pub(super) fn all_empty(cells: usize) -> FreeCells {
-        let blocks = cells.div_ceil(BLOCK);
-        let mut tree = vec![0u32; blocks + 1];
-        for block in 0..blocks {
-            tree[block + 1] = (cells - block * BLOCK).min(BLOCK) as u32;
-        }
+        FreeCells::from_counts(
+            (0..cells.div_ceil(BLOCK)).map(|block| (cells - block * BLOCK).min(BLOCK) as u32),
+        )
+    }
+
+    /// The counts of the empty cells (0) of `cells`: linear, for changes
+    /// too many to make one by one.
+    pub(super) fn of(cells: &[u8]) -> FreeCells {
+        FreeCells::from_counts(
+            cells
+                .chunks(BLOCK)
+                .map(|block| block.iter().filter(|&&c| c == 0).count() as u32),
+        )
+    }
+
+    /// The tree over the blocks' counts, in order.
+    fn from_counts(counts: impl ExactSizeIterator<Item = u32>) -> FreeCells {
+        let blocks = counts.len();
+        let mut tree = Vec::with_capacity(blocks + 1);
+        tree.push(0);
+        tree.extend(counts);
         // Linear construction: each node passes its sum to its parent.
         for i in 1..=blocks {
             let parent = i + (i & i.wrapping_neg());
@@ -97,6 +113,7 @@ mod tests {
             if len / 2 % 3 == 0 || len / 2 % 7 == 2 || (100..170).contains(&(len / 2)) {
                 free.update(len / 2, true);
             }
+            assert_eq!(free, FreeCells::of(&cells), "len {len}");
             let listed: Vec<usize> = (0..len).filter(|&i| cells[i] == 0).collect();
             for (k, &want) in listed.iter().enumerate() {
                 assert_eq!(kth_empty(&cells, &free, k), want, "len {len}, k {k}");
