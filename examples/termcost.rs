@@ -99,6 +99,8 @@ struct ProcessCost {
 
 /// Runs `program args` with standard input at its end and output discarded,
 /// and returns what the process cost, from `wait4`'s resource usage.
+// A child's own resource usage needs wait4, which std does not offer.
+#[allow(unsafe_code)]
 fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
     let child = Command::new(program)
         .args(args)
@@ -402,6 +404,8 @@ fn per_second(rate: Option<f64>) -> String {
 /// [`WINDOW`], counted by `strace -c -f` attached for that time; `None`
 /// when strace is missing or may not attach. Measured separately from the
 /// wake-ups, which tracing would inflate.
+// Stopping strace needs a signal, which the standard library cannot send.
+#[allow(unsafe_code)]
 fn syscalls_over_window(pid: i32) -> Option<f64> {
     let strace = std::process::Command::new("strace")
         .args(["-f", "-c", "-q", "-p", &pid.to_string()])

@@ -7,6 +7,8 @@ pub mod ai;
 pub mod batch;
 pub mod board;
 pub mod cli;
+pub mod files;
 pub mod game;
 pub mod records;
+pub mod text;
 pub mod tui;
