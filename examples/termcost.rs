@@ -101,8 +101,19 @@ struct ProcessCost {
 /// and returns what the process cost, from `wait4`'s resource usage.
 // A child's own resource usage needs wait4, which std does not offer.
 #[allow(unsafe_code)]
-fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
-    let child = Command::new(program)
+///
+/// The peak counts whatever the child held before it started `program`:
+/// measured `through_env`, the child is the small `env`, not a copy of this
+/// (much larger) harness; measured directly, no time goes to `env`.
+fn run_cost(program: &Path, args: &[&str], through_env: bool) -> Result<ProcessCost, String> {
+    let mut command = if through_env {
+        let mut env = Command::new("env");
+        env.arg(program);
+        env
+    } else {
+        Command::new(program)
+    };
+    let child = command
         .args(args)
         .env("HOME", std::env::temp_dir())
         .env(
@@ -133,28 +144,32 @@ fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
     })
 }
 
-/// The median CPU time and the largest peak memory of [`RUNS`] runs, the
-/// runs of `a` and `b` interleaved so that both see the same machine load.
+/// The median CPU time of [`RUNS`] runs, the runs of `a` and `b`
+/// interleaved so that both see the same machine load, and the peak memory
+/// of one more run each.
 fn median_costs(
     a: (&Path, &[&str]),
     b: Option<(&Path, &[&str])>,
 ) -> Result<(ProcessCost, Option<ProcessCost>), String> {
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        first.push(run_cost(a.0, a.1)?);
+        first.push(run_cost(a.0, a.1, false)?);
         if let Some((program, args)) = b {
-            second.push(run_cost(program, args)?);
+            second.push(run_cost(program, args, false)?);
         }
     }
-    let summary = |costs: &mut Vec<ProcessCost>| {
+    let summary = |costs: &mut Vec<ProcessCost>, (program, args): (&Path, &[&str])| {
         costs.sort_by_key(|c| c.cpu);
-        ProcessCost {
+        Ok::<_, String>(ProcessCost {
             cpu: costs[costs.len() / 2].cpu,
-            peak_kb: costs.iter().map(|c| c.peak_kb).max().unwrap_or(0),
-        }
+            peak_kb: run_cost(program, args, true)?.peak_kb,
+        })
     };
-    let b = (!second.is_empty()).then(|| summary(&mut second));
-    Ok((summary(&mut first), b))
+    let b = match b {
+        Some(b) => Some(summary(&mut second, b)?),
+        None => None,
+    };
+    Ok((summary(&mut first, a)?, b))
 }
 
 /// CPU time so far of every thread of process `pid`, from the scheduler's
