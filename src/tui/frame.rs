@@ -394,10 +394,14 @@ impl Renderer {
                 return ((row, col), Moves::default(), None);
             }
         }
-        let (scan_cost, moves, rewritten) = self.cost(frame, scan);
-        let mut best = (scan_cost, scan, moves, rewritten);
+        // Only the winner's move is kept: the others are weighed by length.
+        let chosen = |at: (usize, usize)| {
+            let (moves, rewritten) = self.move_to(frame, at.0, at.1);
+            (at, moves, rewritten)
+        };
+        let mut best = (self.cost(frame, scan), scan);
         let Some((row, col)) = self.cursor else {
-            return (best.1, best.2, best.3);
+            return chosen(best.1);
         };
         let rows = row..(row + NEARBY_ROWS).min(frame.rows);
         let cols = col.saturating_sub(NEARBY_LEFT)..(col + NEARBY_RIGHT).min(frame.cols);
@@ -409,30 +413,29 @@ impl Renderer {
                 if (r, c) == scan || !pending.at(r, c) || !run_start {
                     continue;
                 }
-                let (total, moves, rewritten) = self.cost(frame, (r, c));
+                let total = self.cost(frame, (r, c));
                 if total < best.0 || (total == best.0 && (r, c) < best.1) {
-                    best = (total, (r, c), moves, rewritten);
+                    best = (total, (r, c));
                 }
                 if best.0 == 0 {
-                    return (best.1, best.2, best.3);
+                    return chosen(best.1);
                 }
             }
         }
-        (best.1, best.2, best.3)
+        chosen(best.1)
     }
 
     /// The bytes it takes to write the cell at `at` next, counting the move
-    /// and any colour change, with the move and what it rewrote.
-    fn cost(&self, frame: &Frame, (row, col): (usize, usize)) -> (usize, Moves, Rewritten) {
+    /// and any colour change.
+    fn cost(&self, frame: &Frame, (row, col): (usize, usize)) -> usize {
         let cell = frame.get(row, col);
-        let (moves, rewritten) = self.move_to(frame, row, col);
-        let mut total = moves.len();
+        let mut total = self.move_to(frame, row, col).0.len();
         if cell.ch != ' ' && self.ink != Some(cell.ink) {
             let mut sgr = Moves::default();
             set_ink(cell.ink, &mut sgr);
             total += sgr.len();
         }
-        (total, moves, rewritten)
+        total
     }
 
     /// Resets the colours and clears the screen; the cursor ends at the
@@ -571,18 +574,23 @@ impl Bytes for Vec<u8> {
 }
 
 /// A cursor move (or a colour change), kept on the stack: the renderer
-/// weighs dozens of them for each cell it writes. Any move fits: two
-/// 20-digit numbers and a few bytes at most.
+/// weighs dozens of them for each cell it writes. Any move on a terminal
+/// fits, its coordinates being below 65 536: a jump is at most 14 bytes,
+/// a carriage return, vertical and horizontal move 17.
 #[derive(Clone, Copy, Debug)]
 struct Moves {
-    bytes: [u8; 64],
+    bytes: [u8; MOVES_MAX],
     len: usize,
 }
+
+/// Room in a [`Moves`]: twice the longest move on a terminal, so that the
+/// larger frames of tests fit too.
+const MOVES_MAX: usize = 40;
 
 impl Default for Moves {
     fn default() -> Moves {
         Moves {
-            bytes: [0; 64],
+            bytes: [0; MOVES_MAX],
             len: 0,
         }
     }
