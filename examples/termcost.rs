@@ -98,31 +98,13 @@ struct ProcessCost {
 }
 
 /// Runs `program args` with standard input at its end and output discarded,
-/// and returns what the process cost, from `wait4`'s resource usage.
+/// and returns its CPU time, from `wait4`'s resource usage. (Its peak
+/// memory there would count the copy of this harness the child was before
+/// it started `program`: see [`peak_kb`].)
 // A child's own resource usage needs wait4, which std does not offer.
 #[allow(unsafe_code)]
-///
-/// The peak counts whatever the child held before it started `program`:
-/// measured `through_env`, the child is the small `env`, not a copy of this
-/// (much larger) harness; measured directly, no time goes to `env`.
-fn run_cost(program: &Path, args: &[&str], through_env: bool) -> Result<ProcessCost, String> {
-    let mut command = if through_env {
-        let mut env = Command::new("env");
-        env.arg(program);
-        env
-    } else {
-        Command::new(program)
-    };
-    let child = command
-        .args(args)
-        .env("HOME", std::env::temp_dir())
-        .env(
-            "CLINES_SCORE_DIR",
-            std::env::temp_dir().join("termcost-scores"),
-        )
-        .env_remove("CLINES_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
+    let child = sandboxed(Command::new(program).args(args))
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("{}: {e}", program.display()))?;
@@ -140,8 +122,41 @@ fn run_cost(program: &Path, args: &[&str], through_env: bool) -> Result<ProcessC
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     Ok(ProcessCost {
         cpu: time(usage.ru_utime) + time(usage.ru_stime),
-        peak_kb: usage.ru_maxrss as u64,
+        peak_kb: 0,
     })
+}
+
+/// `command` with a throw-away home and score folder, input at its end
+/// and output discarded.
+fn sandboxed(command: &mut Command) -> &mut Command {
+    command
+        .env("HOME", std::env::temp_dir())
+        .env(
+            "CLINES_SCORE_DIR",
+            std::env::temp_dir().join("termcost-scores"),
+        )
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+}
+
+/// The peak memory of `program args` as `/usr/bin/time` reports it, whose
+/// own small process is what the measured one starts from.
+fn peak_kb(program: &Path, args: &[&str]) -> Result<u64, String> {
+    let output = sandboxed(
+        Command::new("/usr/bin/time")
+            .args(["-f", "%M"])
+            .arg(program)
+            .args(args),
+    )
+    .stderr(Stdio::piped())
+    .output()
+    .map_err(|e| format!("/usr/bin/time: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stderr);
+    text.lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .ok_or_else(|| format!("/usr/bin/time said {text:?}"))
 }
 
 /// The median CPU time of [`RUNS`] runs, the runs of `a` and `b`
@@ -153,16 +168,16 @@ fn median_costs(
 ) -> Result<(ProcessCost, Option<ProcessCost>), String> {
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        first.push(run_cost(a.0, a.1, false)?);
+        first.push(run_cost(a.0, a.1)?);
         if let Some((program, args)) = b {
-            second.push(run_cost(program, args, false)?);
+            second.push(run_cost(program, args)?);
         }
     }
     let summary = |costs: &mut Vec<ProcessCost>, (program, args): (&Path, &[&str])| {
         costs.sort_by_key(|c| c.cpu);
         Ok::<_, String>(ProcessCost {
             cpu: costs[costs.len() / 2].cpu,
-            peak_kb: run_cost(program, args, true)?.peak_kb,
+            peak_kb: peak_kb(program, args)?,
         })
     };
     let b = match b {
