@@ -1,7 +1,10 @@
 //! Console Lines: the Color Lines puzzle game, as a pure engine ([`board`],
-//! [`game`]) with a headless line protocol ([`batch`]) and the command line
-//! ([`cli`]), the high scores ([`records`]) and the terminal front end
-//! ([`tui`]) on top.
+//! [`game`]) and a built-in player ([`ai`]) that sees only what the engine
+//! shows, with the edges on top: a headless line protocol ([`batch`]), the
+//! command line and config file ([`cli`]), the high scores ([`records`]) and
+//! the terminal front end ([`tui`]). Two small helpers serve every edge:
+//! [`text`] makes input safe to quote in a message, [`files`] opens only
+//! regular files.
 
 pub mod ai;
 pub mod batch;

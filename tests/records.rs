@@ -305,3 +305,25 @@ fn list_shows_the_table_of_the_rules_given_with_dates() {
         )
     );
 }
+
+#[test]
+fn list_escapes_what_files_name_and_hold() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    fs::write(scores.join("x\u{1b}[31m.toml"), "score = 1\nset_at = 1\n").unwrap();
+    fs::write(scores.join("bad.toml"), "score = \u{1b}]0;pwned\u{7}\n").unwrap();
+    let output = clines(home.path(), Some(&scores), &["-l"]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+    assert!(
+        !stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{stderr:?}"
+    );
+    assert!(
+        stderr.contains("x\\u{1b}[31m.toml: the file name"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("bad.toml: corrupt: not TOML"), "{stderr}");
+}

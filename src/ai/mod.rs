@@ -32,10 +32,10 @@
 //! down to none; a spread selection of chips; a few targets per colour), so
 //! that a move on the largest board takes well under a second.
 //!
-//! The parts, one file each: [`geometry`] (the board's fixed shape and its
-//! windows), [`position`] (a board being searched, with its window tallies),
-//! [`evaluation`] (the static value), [`candidates`] (which moves are worth
-//! playing out) and [`search`] (sampled look-ahead).
+//! The parts, one file each: `geometry` (the board's fixed shape and its
+//! windows), `position` (a board being searched, with its window tallies),
+//! `evaluation` (the static value), `candidates` (which moves are worth
+//! playing out) and `search` (sampled look-ahead).
 
 mod candidates;
 mod evaluation;

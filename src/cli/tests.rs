@@ -783,3 +783,37 @@ fn autoplay_from_the_config() {
         refused_in(&[], &env, &says);
     }
 }
+
+/// The letters messages give each rule, and the ranges `-h` states, are
+/// written apart from clap's definitions and the engine's limits: they must
+/// agree, or a message would name the wrong option or range.
+#[test]
+fn rule_letters_and_help_ranges_agree_with_clap_and_the_engine() {
+    use clap::CommandFactory;
+    let command = Args::command();
+    for rule in Rule::ALL {
+        let flag = rule_flag(rule);
+        let arg = command
+            .get_arguments()
+            .find(|arg| arg.get_short().map(|c| format!("-{c}")).as_deref() == Some(flag))
+            .unwrap_or_else(|| panic!("no option {flag} for the {}", rule.name()));
+        let help = arg
+            .get_help()
+            .expect("every rule option has help")
+            .to_string();
+        let range = match rule.fixed_max() {
+            Some(max) => format!("({}-{max})", rule.min()),
+            None => format!("({} to the number of cells)", rule.min()),
+        };
+        assert!(
+            help.ends_with(&range),
+            "{flag}: help {help:?} does not end with {range:?}"
+        );
+        let default = arg.get_default_values();
+        assert_eq!(
+            default,
+            [rule.value(&Rules::DEFAULT).to_string()],
+            "{flag}: default"
+        );
+    }
+}

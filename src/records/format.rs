@@ -8,6 +8,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use super::rule_set::RuleSet;
+use crate::text;
 
 /// First four bytes of an original `.cscore` file (big-endian).
 pub(super) const CSCORE_MAGIC: u32 = 0xC001_CEED;
@@ -61,7 +62,8 @@ impl RecordFile {
                 .ok_or_else(|| foreign(format!("`{RULES_TABLE}` is not a table of rule sets")))?;
             for (key, entry) in rules {
                 let record = entry.as_table().ok_or(()).and_then(record_in);
-                let record = record.map_err(|()| foreign(format!("{EXPECTED} in {key:?}")))?;
+                let record =
+                    record.map_err(|()| foreign(format!("{EXPECTED} in {}", text::quote(key))))?;
                 any = any.or(record);
             }
         }
@@ -186,7 +188,7 @@ pub struct Skipped {
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "skipping {}: {}", self.path.display(), self.reason)
+        write!(f, "skipping {}: {}", text::path(&self.path), self.reason)
     }
 }
 
@@ -297,9 +299,10 @@ fn refused_symlink(error: &io::Error) -> bool {
     matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
 }
 
-/// A parser's message on one line, so each warning stays one line.
+/// A parser's message on one line, so each warning stays one line, with
+/// anything it quotes from the file made safe to print.
 fn one_line(message: &str) -> String {
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+    text::escape(&message.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// An original `<user>.cscore` record: big-endian magic, version, score.
@@ -416,8 +419,8 @@ mod tests {
             ),
             (b"rules = 3\n", "`rules` is not a table"),
             (
-                b"score = 1\nset_at = 1\n[rules.x]\nscore = \"lots\"\n",
-                "as whole numbers in \"x\"",
+                b"score = 1\nset_at = 1\n[rules.\"\\u001b[2J\"]\nscore = \"lots\"\n",
+                "as whole numbers in \"\\u{1b}[2J\"",
             ),
         ];
         for (bytes, message) in cases {

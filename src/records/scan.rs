@@ -12,6 +12,7 @@ use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::sys;
 use super::user::{check_user_name, current_user};
+use crate::text;
 
 /// One user's best record, for the listing and the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,12 +197,12 @@ impl fmt::Display for ListError {
             ListError::NotADirectory(path) => write!(
                 f,
                 "the score directory {} is not a directory",
-                path.display()
+                text::path(path)
             ),
             ListError::Unreadable { path, source } => write!(
                 f,
                 "cannot read the score directory {}: {source}",
-                path.display()
+                text::path(path)
             ),
         }
     }
@@ -242,7 +243,7 @@ pub fn list_dir(
         };
         warnings.push(format!(
             "no records yet{of_rules} in {}",
-            dir.path.display()
+            text::path(&dir.path)
         ));
     }
     Ok(Listing {
@@ -378,6 +379,32 @@ mod tests {
             b"[server]\nport = 80\n"
         );
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    #[test]
+    fn hostile_file_names_are_shown_escaped() {
+        let dir = temp_dir();
+        fs::write(
+            dir.path().join("x\u{1b}[31m.toml"),
+            "score = 1\nset_at = 1\n",
+        )
+        .unwrap();
+        let listing = list_dir(&ScoreDir::new(dir.path()), &RuleSet::default(), None).unwrap();
+        assert_eq!(listing.warnings.len(), 2, "{:?}", listing.warnings);
+        for warning in &listing.warnings {
+            assert!(!warning.chars().any(char::is_control), "{warning:?}");
+        }
+        assert!(
+            listing.warnings[0].contains("x\\u{1b}[31m.toml: the file name is not a user name"),
+            "{:?}",
+            listing.warnings
+        );
+        let file = dir.path().join("\u{9b}2J");
+        fs::write(&file, "").unwrap();
+        let error = list_dir(&ScoreDir::new(&file), &RuleSet::default(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("\\u{9b}2J is not a directory"), "{error:?}");
     }
 
     #[test]

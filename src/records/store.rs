@@ -18,6 +18,7 @@ use super::rule_set::RuleSet;
 use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
+use crate::text;
 
 /// How long a save waits for another process's save to finish.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
@@ -94,26 +95,26 @@ impl fmt::Display for SaveError {
                 action,
                 path,
                 source,
-            } => write!(f, "{action} {}: {source}", path.display()),
+            } => write!(f, "{action} {}: {source}", text::path(path)),
             SaveError::NotADirectory(path) => write!(
                 f,
                 "the score directory {} exists but is not a directory",
-                path.display()
+                text::path(path)
             ),
             SaveError::Locked { path } => write!(
                 f,
                 "{} stayed locked by another game for {} s",
-                path.display(),
+                text::path(path),
                 LOCK_WAIT.as_secs()
             ),
             SaveError::StoredUnreadable(skipped) => write!(
                 f,
                 "the stored record {} is {}; it was left as it is",
-                skipped.path.display(),
+                text::path(&skipped.path),
                 skipped.reason
             ),
             SaveError::Encoding { path, source } => {
-                write!(f, "encoding {} as TOML: {source}", path.display())
+                write!(f, "encoding {} as TOML: {source}", text::path(path))
             }
         }
     }

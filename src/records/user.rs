@@ -4,6 +4,7 @@ use std::fmt;
 use std::io;
 
 use super::sys;
+use crate::text;
 
 /// Why records are off for this user.
 #[derive(Debug)]
@@ -34,8 +35,9 @@ impl fmt::Display for UserError {
             }
             UserError::UnsafeName(name) => write!(
                 f,
-                "the user name {name:?} is not a safe file name \
-                 (letters, digits, '.', '_' and '-' only, not starting with '.')"
+                "the user name {} is not a safe file name \
+                 (letters, digits, '.', '_' and '-' only, not starting with '.')",
+                text::quote(name)
             ),
         }
     }
@@ -88,6 +90,21 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn an_unsafe_name_is_quoted_escaped_and_cut() {
+        let name = format!("\u{1b}]0;pwned\u{7}{}", "a".repeat(1000));
+        let message = check_user_name(&name).unwrap_err().to_string();
+        assert!(
+            message.starts_with("records are off: the user name \"\\u{1b}]0;pwned\\u{7}aaa"),
+            "{message}"
+        );
+        assert!(
+            message.contains("a…\" is not a safe file name"),
+            "{message}"
+        );
+        assert!(message.len() < 200, "{message}");
     }
 
     #[test]
