@@ -1,5 +1,6 @@
 //! Path queries, line detection and the computer's throw on boards from the
-//! default 9 × 9 up to the largest accepted 1000 × 1000.
+//! default 9 × 9 up to the largest accepted 1000 × 1000; the opening of a
+//! million chips; and whole-process start-up (`-v`, `--batch`).
 //!
 //! Before timing, each path query's peak heap use is measured once with a
 //! counting allocator and printed, as memory is part of the target.
@@ -10,7 +11,11 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use std::io::Write;
+use std::process::{Command, Stdio};
+
 use clines::board::{Board, Pos};
+use clines::game::{Game, Rules};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -149,6 +154,23 @@ fn unreachable(w: usize, h: usize) -> Case {
     }
 }
 
+/// The target walled into the far corner, the chip in the open: a search
+/// from the chip alone would flood the board.
+fn target_walled_in(w: usize, h: usize) -> Case {
+    let mut board = Board::new(w, h);
+    let to = Pos::new(w - 1, h - 1);
+    board.set(Pos::new(0, 0), Some(1));
+    board.set(Pos::new(w - 2, h - 1), Some(2));
+    board.set(Pos::new(w - 1, h - 2), Some(2));
+    assert!(board.path(Pos::new(0, 0), to).is_none());
+    Case {
+        name: "target walled in",
+        board,
+        from: Pos::new(0, 0),
+        to,
+    }
+}
+
 fn cases(w: usize, h: usize) -> Vec<Case> {
     if (w, h) == (9, 9) {
         return vec![
@@ -162,6 +184,7 @@ fn cases(w: usize, h: usize) -> Vec<Case> {
         far_move("30% full", random_board(w, h, 30, 2)),
         far_move("serpentine", serpentine(w, h)),
         unreachable(w, h),
+        target_walled_in(w, h),
     ]
 }
 
@@ -171,13 +194,15 @@ fn path_queries(c: &mut Criterion) {
     let mut group = c.benchmark_group("path");
     for (w, h) in SIZES {
         for case in cases(w, h) {
+            let first = peak_bytes(|| case.board.path(case.from, case.to));
             let length = case.board.path(case.from, case.to).map(|p| p.len() - 1);
-            let peak = peak_bytes(|| case.board.path(case.from, case.to));
+            let again = peak_bytes(|| case.board.path(case.from, case.to));
             println!(
-                "path {w}x{h} {}: {} steps, peak heap {peak} bytes ({:.1} per cell)",
+                "path {w}x{h} {}: {} steps, peak heap {first} bytes on the thread's first \
+                 query ({:.1} per cell), {again} bytes on later ones",
                 case.name,
                 length.map_or("no".to_string(), |n| n.to_string()),
-                peak as f64 / (w * h) as f64,
+                first as f64 / (w * h) as f64,
             );
             let id = BenchmarkId::new(format!("{w}x{h}"), case.name);
             group.bench_function(id, |b| {
@@ -248,6 +273,63 @@ fn throws(c: &mut Criterion) {
     group.finish();
 }
 
+/// The opening of `--batch -w1000 -t1000 -c1 -N1000000`: a million chips
+/// of one colour fill the board, every line goes, three more are thrown.
+fn full_opening(c: &mut Criterion) {
+    let rules = Rules {
+        width: 1000,
+        height: 1000,
+        colors: 1,
+        first: 1_000_000,
+        ..Rules::default()
+    };
+    let peak = peak_bytes(|| Game::new(rules, 1));
+    println!("game 1000x1000 -c1 -N1000000 opening: peak heap {peak} bytes");
+    let mut group = c.benchmark_group("game");
+    group.bench_function(
+        BenchmarkId::new("1000x1000", "opening of a million chips, one colour"),
+        |b| b.iter(|| Game::new(black_box(rules), 1)),
+    );
+    group.finish();
+}
+
+/// Runs `clines` with `args` and `input` on standard input to the end.
+fn run_clines(args: &[&str], input: &[u8]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(args)
+        .env("HOME", std::env::temp_dir())
+        .env(
+            "CLINES_SCORE_DIR",
+            std::env::temp_dir().join("clines-bench-scores"),
+        )
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the clines binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input)
+        .expect("clines reads its input");
+    assert!(child.wait().expect("clines ends").success());
+}
+
+/// Whole processes: `clines -v`, and `--batch` reading an empty input, as a
+/// script would start them (the binary of this profile).
+fn start_up(c: &mut Criterion) {
+    let mut group = c.benchmark_group("start-up");
+    group.bench_function("clines -v", |b| b.iter(|| run_clines(&["-v"], b"")));
+    group.bench_function("clines --batch at end of input", |b| {
+        b.iter(|| run_clines(&["--batch"], b""))
+    });
+    group.bench_function("clines --batch -w1000 -t1000 -c1 -N1000000", |b| {
+        b.iter(|| run_clines(&["--batch", "-w1000", "-t1000", "-c1", "-N1000000"], b""))
+    });
+    group.finish();
+}
+
 /// Few samples, short runs and no plots, so that the whole suite takes a
 /// few minutes even on a busy machine.
 fn quick() -> Criterion {
@@ -261,6 +343,6 @@ fn quick() -> Criterion {
 criterion_group! {
     name = benches;
     config = quick();
-    targets = path_queries, line_detection, throws
+    targets = path_queries, line_detection, throws, full_opening, start_up
 }
 criterion_main!(benches);

@@ -7,8 +7,16 @@
 //! chip selected and for a Ctrl-L repaint; wake-ups per second when idle and
 //! with a chip selected; the time to the first complete frame; peak memory.
 //!
+//! Then, for issue 11, whole-process costs: the CPU time and peak memory
+//! of `clines -v`, of `--batch` at the end of its input and of the
+//! million-chip opening (median of 101 runs, from `wait4`), and the CPU
+//! time, wall time and peak memory up to the first frame for the default
+//! board at 100 × 50 and a 300 × 300 board at 602 × 602. Given the
+//! original program's path too, it measures the original the same way,
+//! interleaving the runs, and prints the ratios.
+//!
 //! ```text
-//! cargo build --release && cargo run --release --example termcost [PATH/TO/clines]
+//! cargo build --release && cargo run --release --example termcost [PATH/TO/clines [ORIGINAL]]
 //! ```
 //!
 //! Without a path it runs the `clines` built next to the example (for
@@ -29,8 +37,8 @@
 #[path = "../tests/pty/mod.rs"]
 mod pty;
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use pty::{END_SYNC, Key, Options, Term};
@@ -65,16 +73,246 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    match measure(&program) {
-        Ok(report) => {
-            report.print(&program);
-            ExitCode::SUCCESS
-        }
+    let original = std::env::args_os().nth(2).map(PathBuf::from);
+    let result = measure(&program).and_then(|report| {
+        report.print(&program);
+        print_costs(&program, original.as_deref())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("termcost: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// How many times each start-up is measured; the median is reported.
+const RUNS: usize = 101;
+
+/// CPU time (user + system) and peak memory of one whole process.
+#[derive(Clone, Copy)]
+struct ProcessCost {
+    cpu: Duration,
+    peak_kb: u64,
+}
+
+/// Runs `program args` with standard input at its end and output discarded,
+/// and returns its CPU time, from `wait4`'s resource usage. (Its peak
+/// memory there would count the copy of this harness the child was before
+/// it started `program`: see [`peak_kb`].)
+// A child's own resource usage needs wait4, which std does not offer.
+#[allow(unsafe_code)]
+fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
+    let child = sandboxed(Command::new(program).args(args))
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", program.display()))?;
+    let pid = i32::try_from(child.id()).map_err(|e| e.to_string())?;
+    let mut status = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `pid` is our own unwaited child; wait4 writes a whole status
+    // and a whole rusage into the buffers given.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()) };
+    if waited != pid {
+        return Err(format!("wait4 failed for {}", program.display()));
+    }
+    // SAFETY: wait4 succeeded, so it filled the rusage.
+    let usage = unsafe { usage.assume_init() };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    Ok(ProcessCost {
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
+        peak_kb: 0,
+    })
+}
+
+/// `command` with a throw-away home and score folder, input at its end
+/// and output discarded.
+fn sandboxed(command: &mut Command) -> &mut Command {
+    command
+        .env("HOME", std::env::temp_dir())
+        .env(
+            "CLINES_SCORE_DIR",
+            std::env::temp_dir().join("termcost-scores"),
+        )
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+}
+
+/// The peak memory of `program args` as `/usr/bin/time` reports it, whose
+/// own small process is what the measured one starts from.
+fn peak_kb(program: &Path, args: &[&str]) -> Result<u64, String> {
+    let output = sandboxed(
+        Command::new("/usr/bin/time")
+            .args(["-f", "%M"])
+            .arg(program)
+            .args(args),
+    )
+    .stderr(Stdio::piped())
+    .output()
+    .map_err(|e| format!("/usr/bin/time: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stderr);
+    text.lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .ok_or_else(|| format!("/usr/bin/time said {text:?}"))
+}
+
+/// The median CPU time of [`RUNS`] runs, the runs of `a` and `b`
+/// interleaved so that both see the same machine load, and the peak memory
+/// of one more run each.
+fn median_costs(
+    a: (&Path, &[&str]),
+    b: Option<(&Path, &[&str])>,
+) -> Result<(ProcessCost, Option<ProcessCost>), String> {
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        first.push(run_cost(a.0, a.1)?);
+        if let Some((program, args)) = b {
+            second.push(run_cost(program, args)?);
+        }
+    }
+    let summary = |costs: &mut Vec<ProcessCost>, (program, args): (&Path, &[&str])| {
+        costs.sort_by_key(|c| c.cpu);
+        Ok::<_, String>(ProcessCost {
+            cpu: costs[costs.len() / 2].cpu,
+            peak_kb: peak_kb(program, args)?,
+        })
+    };
+    let b = match b {
+        Some(b) => Some(summary(&mut second, b)?),
+        None => None,
+    };
+    Ok((summary(&mut first, a)?, b))
+}
+
+/// CPU time so far of every thread of process `pid`, from the scheduler's
+/// statistics (nanoseconds).
+fn process_cpu(pid: i32) -> Result<Duration, String> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).map_err(|e| e.to_string())?;
+    let mut total = 0;
+    for task in tasks {
+        let path = task.map_err(|e| e.to_string())?.path().join("schedstat");
+        let stat = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        total += stat
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0);
+    }
+    Ok(Duration::from_nanos(total))
+}
+
+/// What the game at `cols` × `rows` with `args` costs up to its first
+/// complete frame: CPU time, wall time and peak memory. A frame of the
+/// original (which brackets nothing) is complete when the board's bottom
+/// edge is on the screen.
+fn first_frame_cost(
+    program: &Path,
+    args: &[&str],
+    (cols, rows): (u16, u16),
+    side: usize,
+    bracketed: bool,
+) -> Result<(Duration, Duration, u64), String> {
+    let mut term = Term::spawn(program, Options::new(cols, rows).args(args.iter().copied()));
+    let drawn = if bracketed {
+        wait_frame(&term, 0).map(|_| ())
+    } else {
+        term.wait_screen(FRAME_TIMEOUT * 12, |screen| {
+            let edges = screen
+                .contents()
+                .lines()
+                .filter(|l| l.starts_with("|--"))
+                .count();
+            if edges > side {
+                Ok(())
+            } else {
+                Err(format!("{edges} of the board's {} edges drawn", side + 1))
+            }
+        })
+    };
+    let wall = term.spawned_at().elapsed();
+    drawn?;
+    let cpu = process_cpu(term.pid())?;
+    let status = std::fs::read_to_string(format!("/proc/{}/status", term.pid()))
+        .map_err(|e| e.to_string())?;
+    let peak_kb = status_field(&status, "VmHWM:");
+    term.key(Key::Char('q'));
+    term.wait_exit(FRAME_TIMEOUT * 12);
+    Ok((cpu, wall, peak_kb))
+}
+
+/// A measured first frame: its name, the arguments, the terminal's size
+/// and the board's side.
+type Screen<'a> = (&'a str, &'a [&'a str], (u16, u16), usize);
+
+/// Start-up CPU, time to the first frame and peak memory, of `program`
+/// and, when given, of the original side by side (runs interleaved).
+fn print_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
+    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
+    let mb = |kb: u64| format!("{:.1} MB", kb as f64 / 1024.0);
+    println!();
+    println!("| process | ours: CPU, peak | original: CPU, peak | ratio of CPU |");
+    println!("|---|---|---|---|");
+    let row = |what: &str, ours: ProcessCost, theirs: Option<ProcessCost>| {
+        let (other, ratio) = match theirs {
+            Some(t) => (
+                format!("{}, {}", ms(t.cpu), mb(t.peak_kb)),
+                format!("{:.2}", ours.cpu.as_secs_f64() / t.cpu.as_secs_f64()),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "| {what} | {}, {} | {other} | {ratio} |",
+            ms(ours.cpu),
+            mb(ours.peak_kb)
+        );
+    };
+    let version = median_costs((program, &["-v"]), original.map(|o| (o, &["-v"][..])))?;
+    row("`-v`", version.0, version.1);
+    let batch = median_costs((program, &["--batch"]), None)?;
+    row("`--batch` at end of input", batch.0, None);
+    let big: &[&str] = &["--batch", "-w1000", "-t1000", "-c1", "-N1000000"];
+    let opening = median_costs((program, big), None)?;
+    row("`--batch -w1000 -t1000 -c1 -N1000000`", opening.0, None);
+
+    println!();
+    println!("| first frame | ours: CPU, wall, peak | original: CPU, wall, peak |");
+    println!("|---|---|---|");
+    let cases: [Screen; 2] = [
+        ("9x9 at 100x50", &["--seed=1"], (100, 50), SIDE),
+        (
+            "300x300 at 602x602",
+            &["--seed=1", "-w300", "-t300"],
+            (602, 602),
+            300,
+        ),
+    ];
+    for (what, args, size, side) in cases {
+        let mut ours = Vec::new();
+        let mut theirs = Vec::new();
+        let runs = if size.0 > 200 { 3 } else { 15 };
+        for _ in 0..runs {
+            ours.push(first_frame_cost(program, args, size, side, true)?);
+            if let Some(original) = original {
+                theirs.push(first_frame_cost(original, &args[1..], size, side, false)?);
+            }
+        }
+        let median = |runs: &mut Vec<(Duration, Duration, u64)>| {
+            runs.sort();
+            runs.get(runs.len() / 2)
+                .map_or("-".to_string(), |&(cpu, wall, peak)| {
+                    format!("{}, {}, {}", ms(cpu), ms(wall), mb(peak))
+                })
+        };
+        println!(
+            "| {what} | {} | {} |",
+            median(&mut ours),
+            median(&mut theirs)
+        );
+    }
+    Ok(())
 }
 
 /// What was measured.

@@ -39,7 +39,7 @@ pub fn run<R: BufRead, W: Write>(
     input: R,
     mut output: W,
 ) -> Result<(), Error> {
-    let (mut game, _) = Game::with_preview(rules, preview, seed);
+    let mut game = Game::new_unseen(rules, preview, seed);
     let mut player = Player::new(rules);
     let mut lines = Lines::new(input);
     while let Some(line) = lines.next_line().map_err(Error::Read)? {

@@ -4,7 +4,22 @@
 //! Everything here is pure: no I/O, no clock, no terminal. Randomness comes
 //! from the caller's generator, so a seeded game replays exactly.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
 use rand_core::Rng;
+
+mod free_cells;
+mod path;
+
+use free_cells::FreeCells;
+pub use path::PathSearch;
+
+thread_local! {
+    /// The workspace of [`Board::path`] and [`Board::reachable`]: allocated
+    /// for the largest board searched on this thread, then reused.
+    static SEARCH: RefCell<PathSearch> = RefCell::new(PathSearch::new());
+}
 
 /// A chip colour, `1..=colors`.
 pub type Color = u8;
@@ -40,32 +55,13 @@ pub struct Chip {
 /// The four axes a line can lie on, as unit steps.
 const AXES: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// In [`Distances`]: a chip or the frame around the board.
-const BLOCKED: u32 = u32::MAX;
-/// In [`Distances`]: an empty cell the search has not reached.
-const UNSEEN: u32 = u32::MAX - 1;
+/// A throw of at least one chip per this many cells lists the empty cells
+/// rather than finding each one in the free-cell counts.
+const LISTING_RATIO: usize = 256;
 
-/// Steps from each cell to a path's target, on the board framed by one
-/// row or column of [`BLOCKED`] cells on every side.
-struct Distances {
-    /// Width of the framed board.
-    stride: usize,
-    /// Row-major over the framed board: a step count, [`BLOCKED`] or
-    /// [`UNSEEN`].
-    steps: Vec<u32>,
-}
-
-impl Distances {
-    /// Index of the board position `pos` in the framed board.
-    fn index(&self, pos: Pos) -> usize {
-        (pos.y + 1) * self.stride + pos.x + 1
-    }
-
-    /// Steps from `pos` to the target, or a marker far above any count.
-    fn at(&self, pos: Pos) -> u32 {
-        self.steps[self.index(pos)]
-    }
-}
+/// Line detection through at least one cell per this many cells scans the
+/// whole board rather than the lines through each cell.
+const SCAN_RATIO: usize = 16;
 
 /// A `width` × `height` grid of cells, each empty or holding one chip.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +72,8 @@ pub struct Board {
     cells: Vec<Color>,
     /// Kept in step with `cells` so that fullness checks are O(1).
     free: usize,
+    /// Kept in step with `cells`, so that a throw finds its cells quickly.
+    free_cells: FreeCells,
 }
 
 impl Board {
@@ -88,6 +86,7 @@ impl Board {
             height,
             cells: vec![0; len],
             free: len,
+            free_cells: FreeCells::all_empty(len),
         }
     }
 
@@ -154,8 +153,14 @@ impl Board {
         let i = self.index(pos);
         match (self.cells[i], new) {
             (0, 0) => {}
-            (0, _) => self.free -= 1,
-            (_, 0) => self.free += 1,
+            (0, _) => {
+                self.free -= 1;
+                self.free_cells.update(i, false);
+            }
+            (_, 0) => {
+                self.free += 1;
+                self.free_cells.update(i, true);
+            }
             _ => {}
         }
         self.cells[i] = new;
@@ -165,6 +170,7 @@ impl Board {
     pub fn clear(&mut self) {
         self.cells.fill(0);
         self.free = self.len();
+        self.free_cells = FreeCells::all_empty(self.len());
     }
 
     /// The raw cells, row-major, 0 for empty.
@@ -215,21 +221,86 @@ impl Board {
         count: usize,
         colors: Color,
     ) -> Option<Vec<Chip>> {
+        let cells = self.throw_cells(rng, count, colors)?;
+        Some(self.chips_at(&cells))
+    }
+
+    /// [`Board::throw`], returning the cells thrown onto as row-major
+    /// indices, in draw order: four bytes a chip rather than 24.
+    pub fn throw_cells<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        count: usize,
+        colors: Color,
+    ) -> Option<Vec<u32>> {
         if count > self.free {
             return None;
         }
-        let mut empty: Vec<usize> = (0..self.len()).filter(|&i| self.cells[i] == 0).collect();
-        let chips: Vec<Chip> = choose_cells(rng, &mut empty, count)
-            .iter()
-            .map(|&i| Chip {
-                pos: self.pos(i),
-                color: 1 + below(rng, u64::from(colors)) as Color,
-            })
-            .collect();
-        for chip in &chips {
-            self.set(chip.pos, Some(chip.color));
+        let cells = self.choose_empty(rng, count);
+        // Every position is drawn before any colour.
+        for &i in &cells {
+            self.cells[i as usize] = 1 + below(rng, u64::from(colors)) as Color;
         }
-        Some(chips)
+        self.changed(&cells, true);
+        Some(cells)
+    }
+
+    /// Brings the free-cell counts up to date after `cells`, all empty
+    /// before, were filled (`filled`) or all full were emptied: one by one
+    /// when they are few, all at once when they are many.
+    fn changed(&mut self, cells: &[u32], filled: bool) {
+        if filled {
+            self.free -= cells.len();
+        } else {
+            self.free += cells.len();
+        }
+        if cells.len().saturating_mul(LISTING_RATIO) >= self.len() {
+            self.free_cells = FreeCells::of(&self.cells);
+        } else {
+            for &i in cells {
+                self.free_cells.update(i as usize, !filled);
+            }
+        }
+    }
+
+    /// `count` (at most [`Board::free`]) distinct empty cells, as
+    /// [`choose_cells`] picks them from the list of empty cells in
+    /// row-major order, with the same draws.
+    ///
+    /// A throw of a few chips does not list the cells: it shuffles a virtual
+    /// list, keeping only the entries it swapped, and finds an untouched
+    /// entry, the k-th empty cell, with the free-cell counts in O(log n).
+    /// A throw of many chips lists them, which is then cheaper.
+    fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
+        if count.saturating_mul(LISTING_RATIO) >= self.len() {
+            // Four bytes an entry: a full 1000 × 1000 throw lists 4 MB.
+            let mut pool: Vec<u32> = (0..self.len() as u32)
+                .filter(|&i| self.cells[i as usize] == 0)
+                .collect();
+            return choose_cells(rng, &mut pool, count);
+        }
+        self.choose_empty_sparse(rng, count)
+    }
+
+    /// [`Board::choose_empty`] without listing the empty cells.
+    fn choose_empty_sparse<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
+        let len = self.free;
+        let mut swapped: BTreeMap<usize, usize> = BTreeMap::new();
+        let entry = |swapped: &BTreeMap<usize, usize>, k: usize| {
+            swapped
+                .get(&k)
+                .copied()
+                .unwrap_or_else(|| free_cells::kth_empty(&self.cells, &self.free_cells, k))
+        };
+        (0..count.min(len))
+            .map(|j| {
+                let k = j + below(rng, (len - j) as u64) as usize;
+                let (at_j, at_k) = (entry(&swapped, j), entry(&swapped, k));
+                swapped.insert(k, at_j);
+                swapped.insert(j, at_k);
+                at_k as u32
+            })
+            .collect()
     }
 
     /// The shortest 4-connected path that moves the chip at `from` to the
@@ -238,114 +309,47 @@ impl Board {
     ///
     /// Among several shortest paths, each step prefers moving vertically
     /// toward the target, then horizontally toward it, as the original game
-    /// does. Breadth-first search from the target: time and memory are linear
-    /// in the number of cells (about 8 bytes a cell while searching).
+    /// does. The cost follows the path and the area the chip or the target
+    /// can reach, not the board (see [`PathSearch`]); the buffers are this
+    /// thread's, allocated once for the largest board and reused.
     pub fn path(&self, from: Pos, to: Pos) -> Option<Vec<Pos>> {
-        if self.get(from).is_none() || !self.contains(to) || self.get(to).is_some() {
-            return None;
-        }
-        let dist = self.distances_to(to, from)?;
-        let mut path = Vec::with_capacity(dist.at(from) as usize + 1);
-        let mut at = from;
-        path.push(at);
-        while at != to {
-            let want = dist.at(at) - 1;
-            at = self
-                .step_preference(at, to)
-                .into_iter()
-                .flatten()
-                .find(|&p| dist.at(p) == want)
-                .expect("a cell one step closer exists on a shortest path");
-            path.push(at);
-        }
-        Some(path)
+        SEARCH.with_borrow_mut(|search| search.path(self, from, to))
     }
 
     /// Whether the chip at `from` can move to the empty cell `to`.
     pub fn reachable(&self, from: Pos, to: Pos) -> bool {
-        self.get(from).is_some()
-            && self.contains(to)
-            && self.get(to).is_none()
-            && self.distances_to(to, from).is_some()
-    }
-
-    /// Breadth-first distances from the empty cell `to` over empty cells,
-    /// stopping as soon as `from` (a chip) is reached; `None` when `from` is
-    /// unreachable.
-    ///
-    /// The search runs on a copy of the board framed by blocked cells, where
-    /// one number per cell says blocked, not reached yet, or the distance:
-    /// each step then costs a single comparison, with no bounds checks.
-    fn distances_to(&self, to: Pos, from: Pos) -> Option<Distances> {
-        let stride = self.width + 2;
-        let mut steps = vec![BLOCKED; stride * (self.height + 2)];
-        for (y, row) in self.cells.chunks_exact(self.width).enumerate() {
-            let first = (y + 1) * stride + 1;
-            for (step, &cell) in steps[first..first + self.width].iter_mut().zip(row) {
-                if cell == 0 {
-                    *step = UNSEEN;
-                }
-            }
-        }
-        let mut dist = Distances { stride, steps };
-        let (start, goal) = (dist.index(to), dist.index(from));
-        // The chip's own cell is where the search ends, so it is let in.
-        dist.steps[goal] = UNSEEN;
-        dist.steps[start] = 0;
-        // Only empty cells are queued, each once: this never grows.
-        let mut queue: Vec<u32> = Vec::with_capacity(self.free);
-        queue.push(start as u32);
-        let mut head = 0;
-        while let Some(&cell) = queue.get(head) {
-            head += 1;
-            let cell = cell as usize;
-            let next = dist.steps[cell] + 1;
-            for n in [cell - stride, cell + stride, cell - 1, cell + 1] {
-                if dist.steps[n] == UNSEEN {
-                    dist.steps[n] = next;
-                    if n == goal {
-                        return Some(dist);
-                    }
-                    queue.push(n as u32);
-                }
-            }
-        }
-        None
-    }
-
-    /// The neighbours of `at` in the order a step toward `to` tries them:
-    /// vertically toward it, horizontally toward it, then the rest. On the
-    /// target's row no vertical step leads toward it, so the horizontal step
-    /// toward it comes first there.
-    fn step_preference(&self, at: Pos, to: Pos) -> [Option<Pos>; 4] {
-        let up = (at.y > 0).then(|| Pos::new(at.x, at.y - 1));
-        let down = (at.y + 1 < self.height).then(|| Pos::new(at.x, at.y + 1));
-        let left = (at.x > 0).then(|| Pos::new(at.x - 1, at.y));
-        let right = (at.x + 1 < self.width).then(|| Pos::new(at.x + 1, at.y));
-        let (toward_v, away_v) = if to.y < at.y { (up, down) } else { (down, up) };
-        let (toward_h, away_h) = if to.x < at.x {
-            (left, right)
-        } else {
-            (right, left)
-        };
-        if to.y == at.y {
-            [toward_h, toward_v, away_v, away_h]
-        } else {
-            [toward_v, toward_h, away_v, away_h]
-        }
+        SEARCH.with_borrow_mut(|search| search.reachable(self, from, to))
     }
 
     /// Every chip lying on a line of at least `min_len` same-coloured chips,
     /// on any of the four axes, through any of `through`. Each chip appears
     /// once, even where lines cross; the result is in row-major order.
+    ///
+    /// A few given cells are looked at along their own lines only; many
+    /// (a throw filling much of the board) make one linear pass over every
+    /// line of the board instead.
     pub fn lines_through(&self, through: &[Pos], min_len: usize) -> Vec<Chip> {
+        let cells: Vec<u32> = through
+            .iter()
+            .filter(|&&p| self.contains(p))
+            .map(|&p| self.index(p) as u32)
+            .collect();
+        self.chips_at(&self.lines_through_cells(&cells, min_len))
+    }
+
+    /// [`Board::lines_through`] for cells given and returned as row-major
+    /// indices: four bytes a cell rather than a [`Chip`]'s 24, for throws
+    /// of up to a million chips.
+    pub fn lines_through_cells(&self, through: &[u32], min_len: usize) -> Vec<u32> {
+        if through.len().saturating_mul(SCAN_RATIO) >= self.len() {
+            return self.lines_by_scan(through, min_len);
+        }
         // Each run is walked once per axis however many given cells lie on
-        // it: a throw that fills a 1000 × 1000 board with one colour then
-        // costs time and memory linear in the cells, not cells × line length.
+        // it.
         let mut given: Vec<usize> = through
             .iter()
-            .filter(|&&p| self.get(p).is_some())
-            .map(|&p| self.index(p))
+            .map(|&i| i as usize)
+            .filter(|&i| self.cells[i] != 0)
             .collect();
         given.sort_unstable();
         given.dedup();
@@ -369,7 +373,7 @@ impl Board {
                     if let Ok(k) = given.binary_search(&i) {
                         walked[k][axis] = true;
                     }
-                    hits.push(i);
+                    hits.push(i as u32);
                     at = self.offset(p, dx, dy);
                 }
                 if hits.len() - run_start < min_len {
@@ -379,12 +383,88 @@ impl Board {
         }
         hits.sort_unstable();
         hits.dedup();
-        hits.into_iter()
-            .map(|i| Chip {
-                pos: self.pos(i),
-                color: self.cells[i],
+        hits
+    }
+
+    /// The chips at the row-major indices `cells`.
+    pub fn chips_at(&self, cells: &[u32]) -> Vec<Chip> {
+        cells
+            .iter()
+            .map(|&i| Chip {
+                pos: self.pos(i as usize),
+                color: self.cells[i as usize],
             })
             .collect()
+    }
+
+    /// [`Board::lines_through`] by scanning every line of the board once
+    /// on each axis: linear in the cells, two bytes a cell while it runs.
+    fn lines_by_scan(&self, through: &[u32], min_len: usize) -> Vec<u32> {
+        let mut given = vec![false; self.len()];
+        for &i in through {
+            given[i as usize] = true;
+        }
+        let mut hit = vec![false; self.len()];
+        let (w, h) = (self.width, self.height);
+        for (dx, dy) in AXES {
+            // Every line on this axis starts on the left column or, for the
+            // vertical and diagonal axes, on the top or bottom row.
+            let left = (0..h).map(|y| Pos::new(0, y));
+            let edge_y = if dy < 0 { h - 1 } else { 0 };
+            let starts: Vec<Pos> = match (dx, dy) {
+                (1, 0) => left.collect(),
+                (0, _) => (0..w).map(|x| Pos::new(x, 0)).collect(),
+                _ => left.chain((1..w).map(|x| Pos::new(x, edge_y))).collect(),
+            };
+            for start in starts {
+                self.mark_runs(start, (dx, dy), min_len, &given, &mut hit);
+            }
+        }
+        (0..self.len() as u32)
+            .filter(|&i| hit[i as usize])
+            .collect()
+    }
+
+    /// Walks the line from `start` along `step`, marking in `hit` every
+    /// cell of a run of at least `min_len` chips of one colour holding a
+    /// `given` cell.
+    fn mark_runs(
+        &self,
+        start: Pos,
+        (dx, dy): (isize, isize),
+        min_len: usize,
+        given: &[bool],
+        hit: &mut [bool],
+    ) {
+        let across = if dx > 0 {
+            self.width - start.x
+        } else {
+            usize::MAX
+        };
+        let down = match dy {
+            1 => self.height - start.y,
+            -1 => start.y + 1,
+            _ => usize::MAX,
+        };
+        let len = across.min(down);
+        let stride = dy * self.width as isize + dx;
+        let first = self.index(start) as isize;
+        let at = |k: usize| (first + k as isize * stride) as usize;
+        let mut k = 0;
+        while k < len {
+            let color = self.cells[at(k)];
+            let run = k;
+            let mut has_given = false;
+            while k < len && self.cells[at(k)] == color {
+                has_given |= given[at(k)];
+                k += 1;
+            }
+            if color != 0 && k - run >= min_len && has_given {
+                for j in run..k {
+                    hit[at(j)] = true;
+                }
+            }
+        }
     }
 
     /// A board drawn as text, one string per row, in the headless `board`
@@ -407,6 +487,19 @@ impl Board {
         for chip in chips {
             self.set(chip.pos, None);
         }
+    }
+
+    /// Empties the cells at the row-major indices `cells`.
+    pub fn remove_cells(&mut self, cells: &[u32]) {
+        let mut emptied = Vec::with_capacity(cells.len());
+        for &i in cells {
+            let cell = &mut self.cells[i as usize];
+            if *cell != 0 {
+                *cell = 0;
+                emptied.push(i);
+            }
+        }
+        self.changed(&emptied, false);
     }
 
     /// `pos` moved by `(dx, dy)`, or `None` off the board.
@@ -433,7 +526,7 @@ pub fn points(removed: usize, min_len: usize, streak: u32) -> u64 {
 /// Picks `count` distinct entries of `pool` uniformly at random, in draw
 /// order, by a partial Fisher–Yates shuffle of `pool` in place: draw `j`
 /// swaps entry `j` with entry `j + below(len − j)`.
-pub fn choose_cells<R: Rng + ?Sized>(rng: &mut R, pool: &mut [usize], count: usize) -> Vec<usize> {
+pub fn choose_cells<R: Rng + ?Sized, T: Copy>(rng: &mut R, pool: &mut [T], count: usize) -> Vec<T> {
     let len = pool.len();
     (0..count.min(len))
         .map(|j| {

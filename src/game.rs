@@ -353,6 +353,22 @@ impl Game {
     /// # Panics
     /// When the rules are invalid; check them with [`Rules::validate`].
     pub fn with_preview(rules: Rules, preview: Preview, seed: u64) -> (Game, Vec<Event>) {
+        Game::open(rules, preview, seed, true)
+    }
+
+    /// [`Game::with_preview`] for a caller that does not show the opening
+    /// (the headless mode): the opening's events are not built, which for
+    /// an opening of a million chips saves about 50 MB.
+    ///
+    /// # Panics
+    /// When the rules are invalid; check them with [`Rules::validate`].
+    pub fn new_unseen(rules: Rules, preview: Preview, seed: u64) -> Game {
+        Game::open(rules, preview, seed, false).0
+    }
+
+    /// Starts a game; the opening's chips are listed in its events only
+    /// when `report` is set.
+    fn open(rules: Rules, preview: Preview, seed: u64, report: bool) -> (Game, Vec<Event>) {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
@@ -368,7 +384,7 @@ impl Game {
             history: Vec::new(),
         };
         let mut events = Vec::new();
-        game.computer_turn(rules.first, &mut events);
+        game.computer_turn(rules.first, &mut events, report);
         game.begin_player_turn(&mut events);
         (game, events)
     }
@@ -452,7 +468,7 @@ impl Game {
         );
         if chips.is_empty() {
             self.streak = 0;
-            self.computer_turn(self.rules.next, &mut events);
+            self.computer_turn(self.rules.next, &mut events, true);
         } else {
             self.board.remove(&chips);
             self.score += points;
@@ -589,25 +605,43 @@ impl Game {
     /// bonus, and a full board ends the game.
     ///
     /// With a preview the throw is the planned one (the opening has none),
-    /// and once it has landed the next one is planned.
-    fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>) {
+    /// and once it has landed the next one is planned. The chips thrown
+    /// and removed are listed in the events only when `report` is set;
+    /// otherwise the events say only what happened.
+    fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>, report: bool) {
         let thrown = match self.plan.take() {
-            Some(plan) => preview::throw(&mut self.board, &mut self.rng, &plan),
-            None => self.board.throw(&mut self.rng, count, self.rules.colors),
+            Some(plan) => preview::throw(&mut self.board, &mut self.rng, &plan).map(|chips| {
+                let board = &self.board;
+                chips
+                    .iter()
+                    .map(|chip| board.index(chip.pos) as u32)
+                    .collect()
+            }),
+            None => self
+                .board
+                .throw_cells(&mut self.rng, count, self.rules.colors),
         };
-        let Some(chips) = thrown else {
+        let Some(thrown) = thrown else {
             self.end(events);
             return;
         };
-        let through: Vec<Pos> = chips.iter().map(|c| c.pos).collect();
-        events.push(Event::Thrown(chips));
-        let removed = self.board.lines_through(&through, self.rules.line);
+        let chips = |board: &Board, cells: &[u32]| {
+            if report {
+                board.chips_at(cells)
+            } else {
+                Vec::new()
+            }
+        };
+        events.push(Event::Thrown(chips(&self.board, &thrown)));
+        let removed = self.board.lines_through_cells(&thrown, self.rules.line);
+        drop(thrown);
         if !removed.is_empty() {
             let points = board::points(removed.len(), self.rules.line, 0);
-            self.board.remove(&removed);
+            let chips = chips(&self.board, &removed);
+            self.board.remove_cells(&removed);
             self.score += points;
             events.push(Event::Removed {
-                chips: removed,
+                chips,
                 points,
                 by: Actor::Computer,
             });
@@ -646,7 +680,7 @@ impl Game {
                 self.end(events);
             } else {
                 self.streak = 0;
-                self.computer_turn(self.rules.next, events);
+                self.computer_turn(self.rules.next, events, true);
                 throws += 1;
             }
         }
@@ -1240,6 +1274,49 @@ mod tests {
         assert!(endless_throws(100, 10_000));
         assert!(endless_throws(1, MAX_CHIPS_ONTO_EMPTY));
         assert!(!endless_throws(0, MAX_CHIPS_ONTO_EMPTY));
+    }
+
+    #[test]
+    fn an_unseen_opening_is_the_same_game() {
+        let cases = [
+            Rules::default(),
+            Rules {
+                width: 30,
+                height: 20,
+                colors: 1,
+                first: 600,
+                ..Rules::default()
+            },
+            Rules {
+                width: 12,
+                height: 12,
+                colors: 2,
+                line: 3,
+                first: 100,
+                ..Rules::default()
+            },
+        ];
+        for rules in cases {
+            for seed in 0..5 {
+                let (mut seen, _) = Game::new(rules, seed);
+                let mut unseen = Game::new_unseen(rules, Preview::Off, seed);
+                assert_eq!(unseen.board(), seen.board(), "{rules:?} {seed}");
+                assert_eq!(
+                    (unseen.score(), unseen.is_over()),
+                    (seen.score(), seen.is_over())
+                );
+                let first = seen.board().chips().next();
+                if let Some(chip) = first {
+                    let to = seen
+                        .board()
+                        .empty_cells()
+                        .find(|&to| seen.board().reachable(chip.pos, to));
+                    if let Some(to) = to {
+                        assert_eq!(unseen.play(chip.pos, to), seen.play(chip.pos, to));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

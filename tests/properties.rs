@@ -551,6 +551,34 @@ proptest! {
         }
     }
 
+    /// A throw picks exactly the cells and colours the original listing
+    /// does: every empty cell listed in row-major order, a partial
+    /// Fisher–Yates shuffle of that list, then one colour per chip. Boards
+    /// up to 64 × 64 with up to 40 chips take both the listing and the
+    /// free-cell-count ways.
+    #[test]
+    fn throws_pick_what_the_listing_picks(
+        board in random_board(64),
+        count in 0usize..=40,
+        colors in 1u8..=35,
+        seed in any::<u64>(),
+    ) {
+        prop_assume!(count <= board.free());
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pool: Vec<usize> = board.empty_cells().map(|p| board.index(p)).collect();
+        let cells = board::choose_cells(&mut rng, &mut pool, count);
+        let listed: Vec<board::Chip> = cells
+            .into_iter()
+            .map(|i| board::Chip {
+                pos: board.pos(i),
+                color: 1 + board::below(&mut rng, u64::from(colors)) as u8,
+            })
+            .collect();
+        let mut thrown = board.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        prop_assert_eq!(thrown.throw(&mut rng, count, colors), Some(listed));
+    }
+
     /// `below(n)` stays in `0..n` for any `n`.
     #[test]
     fn below_stays_in_range(n in 1u64..=u64::MAX, seed in any::<u64>()) {

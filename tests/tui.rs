@@ -1324,6 +1324,29 @@ fn resize_to_too_small_and_back_keeps_the_game() {
 }
 
 #[test]
+fn a_huge_resize_with_little_memory_keeps_the_game() {
+    // Under a 400 MB address-space limit, a 6000 × 6000 terminal (a 9 × 9
+    // board of 666-character cells, 36 million characters) cannot be
+    // drawn: the game must say so and go on, not abort with the terminal
+    // left raw.
+    let seed = 41;
+    let view = View::new(batch(&[], seed, &[]), 100, 50);
+    let limited = "ulimit -v 400000 && exec \"$0\" \"$@\"";
+    let mut term = Term::spawn(
+        "/bin/sh",
+        Options::new(100, 50).args(["-c", limited, CLINES, &format!("--seed={seed}")]),
+    );
+    let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let view = view.with_cursor(Some(cursor));
+    term.resize_pty_only(6000, 6000);
+    term.expect_text("Not enough memory to draw a 6000x6000 screen");
+    term.expect_text("Please resize the window again");
+    term.resize(100, 50);
+    expect_view(&term, &view, "the same board after resizing back");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
 fn too_narrow_after_resize_shows_the_width_needed() {
     let rules = ["-w40", "-t20"];
     let (mut term, view) = start(100, 50, 32, &rules, &[]);

@@ -40,11 +40,41 @@ impl Cell {
 }
 
 /// The whole screen as it should look.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Stored row by row, each row only up to its last written cell: the rest
+/// is blank. A small board in a huge terminal then takes memory for what
+/// it shows, not for the terminal's area.
+#[derive(Clone, Debug)]
 pub struct Frame {
     cols: usize,
     rows: usize,
-    cells: Vec<Cell>,
+    lines: Vec<Vec<Cell>>,
+    /// False when memory ran out while drawing: some cells were dropped.
+    complete: bool,
+}
+
+impl PartialEq for Frame {
+    fn eq(&self, other: &Frame) -> bool {
+        self.cols == other.cols
+            && self.rows == other.rows
+            && self.complete == other.complete
+            && self
+                .lines
+                .iter()
+                .zip(&other.lines)
+                .all(|(a, b)| trim_blanks(a) == trim_blanks(b))
+    }
+}
+
+impl Eq for Frame {}
+
+/// `line` without its trailing blank cells.
+fn trim_blanks(line: &[Cell]) -> &[Cell] {
+    let end = line
+        .iter()
+        .rposition(|&c| c != Cell::BLANK)
+        .map_or(0, |i| i + 1);
+    &line[..end]
 }
 
 impl Frame {
@@ -53,7 +83,8 @@ impl Frame {
         Frame {
             cols,
             rows,
-            cells: vec![Cell::BLANK; cols * rows],
+            lines: vec![Vec::new(); rows],
+            complete: true,
         }
     }
 
@@ -69,20 +100,36 @@ impl Frame {
     }
 
     /// The cell at `row`, `col`; blank outside the frame.
-    #[cfg(test)]
     pub fn get(&self, row: usize, col: usize) -> Cell {
-        if row < self.rows && col < self.cols {
-            self.cells[row * self.cols + col]
-        } else {
-            Cell::BLANK
+        match self.lines.get(row) {
+            Some(line) if col < self.cols => line.get(col).copied().unwrap_or(Cell::BLANK),
+            _ => Cell::BLANK,
         }
     }
 
     /// Sets one cell; anything outside the frame is clipped.
     pub fn set(&mut self, row: usize, col: usize, ch: char, ink: Ink) {
-        if row < self.rows && col < self.cols {
-            self.cells[row * self.cols + col] = Cell::new(ch, ink);
+        if row >= self.rows || col >= self.cols || !self.complete {
+            return;
         }
+        let cell = Cell::new(ch, ink);
+        let line = &mut self.lines[row];
+        if col >= line.len() {
+            if cell == Cell::BLANK {
+                return;
+            }
+            // A huge terminal must not abort the game: the renderer refuses
+            // an incomplete frame and the game ends the usual way.
+            if line.try_reserve(col + 1 - line.len()).is_err() {
+                // What was stored is given back at once: the screen that
+                // says so needs a little memory too.
+                self.complete = false;
+                self.lines = Vec::new();
+                return;
+            }
+            line.resize(col + 1, Cell::BLANK);
+        }
+        line[col] = cell;
     }
 
     /// Writes `text` from `row`, `col` rightwards, clipped at the edge.
@@ -92,9 +139,31 @@ impl Frame {
         }
     }
 
-    /// One row's cells.
-    fn row(&self, row: usize) -> &[Cell] {
-        &self.cells[row * self.cols..(row + 1) * self.cols]
+    /// How many cells the frame stores: its memory, in cells.
+    #[cfg(test)]
+    fn stored(&self) -> usize {
+        self.lines.iter().map(Vec::len).sum()
+    }
+
+    /// A copy, or an error when memory runs out.
+    fn try_clone(&self) -> io::Result<Frame> {
+        let mut lines = Vec::new();
+        lines
+            .try_reserve_exact(self.rows)
+            .map_err(|_| too_large(self))?;
+        for line in &self.lines {
+            let mut copy = Vec::new();
+            copy.try_reserve_exact(line.len())
+                .map_err(|_| too_large(self))?;
+            copy.extend_from_slice(line);
+            lines.push(copy);
+        }
+        Ok(Frame { lines, ..*self })
+    }
+
+    /// The cells stored for one row; those after them are blank.
+    fn line(&self, row: usize) -> &[Cell] {
+        &self.lines[row]
     }
 }
 
@@ -125,6 +194,70 @@ pub struct Renderer {
     ink: Option<Ink>,
     /// Whether colours are used at all; black-and-white mode sends none.
     color: bool,
+    /// Cells the last frame's encoding looked at: compared, or weighed as
+    /// the next to write. Lets tests check that the work follows what the
+    /// screen shows and what changed, not the terminal's area.
+    #[cfg(test)]
+    visited: std::cell::Cell<usize>,
+}
+
+/// Which cells still need writing: one flag per stored cell, row by row,
+/// and how many are set.
+struct Pending {
+    rows: Vec<Vec<bool>>,
+    left: usize,
+}
+
+impl Pending {
+    /// The cells where `new` differs from `old`, or an error when memory
+    /// runs out.
+    fn between(new: &Frame, old: &Frame) -> io::Result<Pending> {
+        let mut left = 0;
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(new.rows)
+            .map_err(|_| too_large(new))?;
+        for r in 0..new.rows {
+            let (a, b) = (new.line(r), old.line(r));
+            let mut row = Vec::new();
+            if a != b {
+                let len = a.len().max(b.len());
+                row.try_reserve_exact(len).map_err(|_| too_large(new))?;
+                let cell = |line: &[Cell], c: usize| line.get(c).copied().unwrap_or(Cell::BLANK);
+                row.extend((0..len).map(|c| cell(a, c) != cell(b, c)));
+                while row.last() == Some(&false) {
+                    row.pop();
+                }
+                left += row.iter().filter(|&&p| p).count();
+            }
+            rows.push(row);
+        }
+        Ok(Pending { rows, left })
+    }
+
+    /// Whether the cell at `row`, `col` still needs writing.
+    fn at(&self, row: usize, col: usize) -> bool {
+        self.rows[row].get(col).copied().unwrap_or(false)
+    }
+
+    /// Marks the cell written.
+    fn take(&mut self, row: usize, col: usize) {
+        if let Some(flag) = self.rows[row].get_mut(col) {
+            if std::mem::take(flag) {
+                self.left -= 1;
+            }
+        }
+    }
+
+    /// The first pending cell at or after `row`, `col` in reading order.
+    fn next_from(&self, (mut row, mut col): (usize, usize)) -> (usize, usize) {
+        loop {
+            match self.rows[row].get(col) {
+                Some(true) => return (row, col),
+                Some(false) => col += 1,
+                None => (row, col) = (row + 1, 0),
+            }
+        }
+    }
 }
 
 impl Renderer {
@@ -135,6 +268,8 @@ impl Renderer {
             cursor: None,
             ink: None,
             color,
+            #[cfg(test)]
+            visited: std::cell::Cell::new(0),
         }
     }
 
@@ -146,9 +281,23 @@ impl Renderer {
     /// Writes what changed between the screen and `frame` (and a bell when
     /// `bell` is set) to `out` as one write and one flush, inside one
     /// synchronized update. Writes nothing when nothing changed.
+    ///
+    /// A frame too large for the memory left (a huge terminal with little
+    /// memory) does not abort the game: the screen says so and asks for
+    /// another size, and the game goes on when the terminal is resized.
     pub fn draw<W: Write>(&mut self, frame: &Frame, bell: bool, out: &mut W) -> io::Result<()> {
         let mut bytes = Vec::new();
-        self.encode(frame, &mut bytes);
+        if let Err(e) = self.encode(frame, &mut bytes) {
+            if e.kind() != io::ErrorKind::OutOfMemory {
+                return Err(e);
+            }
+            bytes = Vec::new();
+            self.shown = None;
+            let mut notice = Frame::new(frame.cols, frame.rows);
+            notice.text(0, 0, &e.to_string(), None);
+            notice.text(1, 0, "Please resize the window again", None);
+            self.encode(&notice, &mut bytes)?;
+        }
         if bell {
             bytes.push(0x07);
         }
@@ -165,56 +314,64 @@ impl Renderer {
     /// Changed cells are not written in reading order but greedily, the
     /// cheapest next (see [`Renderer::next_cell`]): a vertical grid line
     /// then costs `\n\b` (two bytes) a character instead of a row of blanks
-    /// or a jump, and a diamond is drawn row under row.
-    fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) {
-        let mut body = Vec::new();
+    /// or a jump, and a diamond is drawn row under row. Each written cell
+    /// costs a bounded amount of work, so a frame costs time in proportion
+    /// to the cells the screen shows and the cells that changed.
+    fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) -> io::Result<()> {
+        if !frame.complete {
+            return Err(too_large(frame));
+        }
+        let start = out.len();
+        out.extend_from_slice(BEGIN_SYNC);
+        let body_start = out.len();
         let old = match self.shown.take() {
             Some(old) if old.cols == frame.cols && old.rows == frame.rows => old,
             _ => {
-                self.clear(&mut body);
+                self.clear(out);
                 Frame::new(frame.cols, frame.rows)
             }
         };
-        let mut pending: Vec<bool> = frame
-            .cells
-            .iter()
-            .zip(&old.cells)
-            .map(|(new, old)| new != old)
-            .collect();
-        let mut left = pending.iter().filter(|&&p| p).count();
+        let mut pending = Pending::between(frame, &old)?;
+        #[cfg(test)]
+        self.visited.set(
+            (0..frame.rows)
+                .map(|r| frame.line(r).len().max(old.line(r).len()))
+                .sum(),
+        );
+        drop(old);
         // Every cell before `scan` has been written.
-        let mut scan = 0;
-        while left > 0 {
-            while !pending[scan] {
-                scan += 1;
+        let mut scan = (0, 0);
+        while pending.left > 0 {
+            // Room for the longest move, colour and character.
+            if out.capacity() - out.len() < 2 * size_of::<Moves>() {
+                out.try_reserve(out.len().max(4096))
+                    .map_err(|_| too_large(frame))?;
             }
-            let (index, moves, rewritten) = self.next_cell(frame, &pending, scan);
-            body.extend_from_slice(&moves);
+            scan = pending.next_from(scan);
+            let ((row, col), moves, rewritten) = self.next_cell(frame, &pending, scan);
+            out.extend_from_slice(moves.as_slice());
             if let Some((row, from, to)) = rewritten {
-                let start = row * frame.cols;
-                for done in &mut pending[start + from..start + to] {
-                    if std::mem::take(done) {
-                        left -= 1;
-                    }
+                for c in from..to {
+                    pending.take(row, c);
                 }
             }
-            let (row, col) = (index / frame.cols, index % frame.cols);
-            let cell = frame.cells[index];
+            let cell = frame.get(row, col);
             if cell.ch != ' ' && self.ink != Some(cell.ink) {
-                set_ink(cell.ink, &mut body);
+                set_ink(cell.ink, out);
                 self.ink = Some(cell.ink);
             }
-            push_char(cell.ch, &mut body);
-            pending[index] = false;
-            left -= 1;
+            push_char(cell.ch, out);
+            pending.take(row, col);
             self.cursor = (col + 1 < frame.cols).then_some((row, col + 1));
         }
-        self.shown = Some(frame.clone());
-        if !body.is_empty() {
-            out.extend_from_slice(BEGIN_SYNC);
-            out.extend_from_slice(&body);
+        drop(pending);
+        self.shown = Some(frame.try_clone()?);
+        if out.len() == body_start {
+            out.truncate(start);
+        } else {
             out.extend_from_slice(END_SYNC);
         }
+        Ok(())
     }
 
     /// Chooses the next cell to write: the cheapest, counting the move and
@@ -222,57 +379,63 @@ impl Renderer {
     /// (`scan`) and the pending cells a few rows below and columns around
     /// the cursor that start a run of pending cells (so a run is written
     /// left to right in one go). Ties go to the earlier cell in reading
-    /// order. Returns its index, the move there, and the row and columns
-    /// `from..to` the move rewrote.
+    /// order. Returns its row and column, the move there, and the row and
+    /// columns `from..to` the move rewrote.
     fn next_cell(
         &self,
         frame: &Frame,
-        pending: &[bool],
-        scan: usize,
-    ) -> (usize, Vec<u8>, Rewritten) {
-        let cost = |index: usize| {
-            let cell = frame.cells[index];
-            let (moves, rewritten) = self.move_to(frame, index / frame.cols, index % frame.cols);
-            let mut total = moves.len();
-            if cell.ch != ' ' && self.ink != Some(cell.ink) {
-                let mut sgr = Vec::new();
-                set_ink(cell.ink, &mut sgr);
-                total += sgr.len();
-            }
-            (total, moves, rewritten)
-        };
+        pending: &Pending,
+        scan: (usize, usize),
+    ) -> ((usize, usize), Moves, Rewritten) {
         // The common case first: the run goes on under the cursor.
         if let Some((row, col)) = self.cursor {
-            let index = row * frame.cols + col;
-            let cell = frame.cells[index];
-            if pending[index] && (cell.ch == ' ' || self.ink == Some(cell.ink)) {
-                return (index, Vec::new(), None);
+            let cell = frame.get(row, col);
+            if pending.at(row, col) && (cell.ch == ' ' || self.ink == Some(cell.ink)) {
+                return ((row, col), Moves::default(), None);
             }
         }
-        let (scan_cost, moves, rewritten) = cost(scan);
-        let mut best = (scan_cost, scan, moves, rewritten);
+        // Only the winner's move is kept: the others are weighed by length.
+        let chosen = |at: (usize, usize)| {
+            let (moves, rewritten) = self.move_to(frame, at.0, at.1);
+            (at, moves, rewritten)
+        };
+        let mut best = (self.cost(frame, scan), scan);
         let Some((row, col)) = self.cursor else {
-            return (best.1, best.2, best.3);
+            return chosen(best.1);
         };
         let rows = row..(row + NEARBY_ROWS).min(frame.rows);
         let cols = col.saturating_sub(NEARBY_LEFT)..(col + NEARBY_RIGHT).min(frame.cols);
         for r in rows {
             for c in cols.clone() {
-                let index = r * frame.cols + c;
-                let run_start = c == 0 || !pending[index - 1];
-                if index == scan || !pending[index] || !run_start {
+                #[cfg(test)]
+                self.visited.set(self.visited.get() + 1);
+                let run_start = c == 0 || !pending.at(r, c - 1);
+                if (r, c) == scan || !pending.at(r, c) || !run_start {
                     continue;
                 }
-                let (total, moves, rewritten) = cost(index);
-                if total < best.0 || (total == best.0 && index < best.1) {
-                    best = (total, index, moves, rewritten);
+                let total = self.cost(frame, (r, c));
+                if total < best.0 || (total == best.0 && (r, c) < best.1) {
+                    best = (total, (r, c));
                 }
                 if best.0 == 0 {
-                    return (best.1, best.2, best.3);
+                    return chosen(best.1);
                 }
             }
         }
-        (best.1, best.2, best.3)
+        chosen(best.1)
+    }
+
+    /// The bytes it takes to write the cell at `at` next, counting the move
+    /// and any colour change.
+    fn cost(&self, frame: &Frame, (row, col): (usize, usize)) -> usize {
+        let cell = frame.get(row, col);
+        let mut total = self.move_to(frame, row, col).0.len();
+        if cell.ch != ' ' && self.ink != Some(cell.ink) {
+            let mut sgr = Moves::default();
+            set_ink(cell.ink, &mut sgr);
+            total += sgr.len();
+        }
+        total
     }
 
     /// Resets the colours and clears the screen; the cursor ends at the
@@ -293,41 +456,36 @@ impl Renderer {
 
     /// The shortest bytes that move the terminal cursor to `row`, `col`,
     /// and the row and columns `from..to` they rewrite, if they do.
-    fn move_to(
-        &self,
-        frame: &Frame,
-        row: usize,
-        col: usize,
-    ) -> (Vec<u8>, Option<(usize, usize, usize)>) {
-        let mut jump = Vec::new();
+    fn move_to(&self, frame: &Frame, row: usize, col: usize) -> (Moves, Rewritten) {
+        let mut jump = Moves::default();
         cup(row, col, &mut jump);
         let Some((from_row, from_col)) = self.cursor else {
             return (jump, None);
         };
-        let vertical: Vec<u8> = match row.cmp(&from_row) {
-            Ordering::Equal => Vec::new(),
+        let mut vertical = Moves::default();
+        match row.cmp(&from_row) {
+            Ordering::Equal => {}
             Ordering::Greater => {
                 let n = row - from_row;
-                let mut csi = Vec::new();
-                csi_n(n, b'B', &mut csi);
-                if n <= csi.len() { vec![b'\n'; n] } else { csi }
+                csi_n(n, b'B', &mut vertical);
+                if n <= vertical.len() {
+                    vertical = Moves::default();
+                    for _ in 0..n {
+                        vertical.put(b"\n");
+                    }
+                }
             }
-            Ordering::Less => {
-                let mut csi = Vec::new();
-                csi_n(from_row - row, b'A', &mut csi);
-                csi
-            }
-        };
+            Ordering::Less => csi_n(from_row - row, b'A', &mut vertical),
+        }
         let mut best = (jump, None);
         // Along the row from where the cursor is, or from column 0 after a
         // carriage return.
-        let mut starts = vec![(from_col, vertical.clone())];
-        if from_col > 0 {
-            let mut from_start = vec![b'\r'];
-            from_start.extend_from_slice(&vertical);
-            starts.push((0, from_start));
-        }
-        for (start, mut moves) in starts {
+        let mut from_start = Moves::default();
+        from_start.put(b"\r");
+        from_start.put(vertical.as_slice());
+        let starts = [(from_col, vertical), (0, from_start)];
+        let tried = if from_col > 0 { 2 } else { 1 };
+        for &(start, mut moves) in &starts[..tried] {
             let rewrote = self.horizontal(frame, row, start, col, &mut moves);
             if moves.len() < best.0.len() {
                 best = (moves, rewrote.then_some((row, start, col)));
@@ -345,36 +503,46 @@ impl Renderer {
         row: usize,
         from: usize,
         to: usize,
-        out: &mut Vec<u8>,
+        out: &mut Moves,
     ) -> bool {
         match to.cmp(&from) {
             Ordering::Equal => false,
             Ordering::Less => {
                 let n = from - to;
-                let mut csi = Vec::new();
+                let mut csi = Moves::default();
                 csi_n(n, b'D', &mut csi);
                 if n <= csi.len() {
-                    out.extend(std::iter::repeat_n(0x08, n));
+                    for _ in 0..n {
+                        out.put(&[0x08]);
+                    }
                 } else {
-                    out.extend_from_slice(&csi);
+                    out.put(csi.as_slice());
                 }
                 false
             }
             Ordering::Greater => {
-                let mut csi = Vec::new();
+                let mut csi = Moves::default();
                 csi_n(to - from, b'C', &mut csi);
-                let between = &frame.row(row)[from..to];
+                // Every character takes at least a byte: a longer stretch
+                // is never shorter to rewrite, so it is not looked at.
+                if to - from > csi.len() {
+                    out.put(csi.as_slice());
+                    return false;
+                }
+                #[cfg(test)]
+                self.visited.set(self.visited.get() + to - from);
+                let between = (from..to).map(|c| frame.get(row, c));
                 let same_ink = between
-                    .iter()
+                    .clone()
                     .all(|c| c.ch == ' ' || self.ink == Some(c.ink));
-                let rewrite_len: usize = between.iter().map(|c| c.ch.len_utf8()).sum();
+                let rewrite_len: usize = between.clone().map(|c| c.ch.len_utf8()).sum();
                 if same_ink && rewrite_len <= csi.len() {
                     for c in between {
                         push_char(c.ch, out);
                     }
                     true
                 } else {
-                    out.extend_from_slice(&csi);
+                    out.put(csi.as_slice());
                     false
                 }
             }
@@ -382,44 +550,126 @@ impl Renderer {
     }
 }
 
-/// `ESC [ n <final>`, with `n` left out when it is 1 (the default).
-fn csi_n(n: usize, last: u8, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"\x1b[");
-    if n != 1 {
-        out.extend_from_slice(n.to_string().as_bytes());
+/// The error for a frame that does not fit in the memory left.
+fn too_large(frame: &Frame) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!(
+            "Not enough memory to draw a {}x{} screen",
+            frame.cols, frame.rows
+        ),
+    )
+}
+
+/// Somewhere to append bytes: the frame's output, or a [`Moves`].
+trait Bytes {
+    /// Appends `bytes`.
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Bytes for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
     }
-    out.push(last);
+}
+
+/// A cursor move (or a colour change), kept on the stack: the renderer
+/// weighs dozens of them for each cell it writes. Any move on a terminal
+/// fits, its coordinates being below 65 536: a jump is at most 14 bytes,
+/// a carriage return, vertical and horizontal move 17.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    bytes: [u8; MOVES_MAX],
+    len: usize,
+}
+
+/// Room in a [`Moves`]: twice the longest move on a terminal, so that the
+/// larger frames of tests fit too.
+const MOVES_MAX: usize = 40;
+
+impl Default for Moves {
+    fn default() -> Moves {
+        Moves {
+            bytes: [0; MOVES_MAX],
+            len: 0,
+        }
+    }
+}
+
+impl Moves {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl Bytes for Moves {
+    fn put(&mut self, bytes: &[u8]) {
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+}
+
+/// Appends `n` in decimal.
+fn put_number(n: usize, out: &mut impl Bytes) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.put(&digits[at..]);
+}
+
+/// `ESC [ n <final>`, with `n` left out when it is 1 (the default).
+fn csi_n(n: usize, last: u8, out: &mut impl Bytes) {
+    out.put(b"\x1b[");
+    if n != 1 {
+        put_number(n, out);
+    }
+    out.put(&[last]);
 }
 
 /// An absolute cursor move, leaving out default (1) coordinates.
-fn cup(row: usize, col: usize, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"\x1b[");
+fn cup(row: usize, col: usize, out: &mut impl Bytes) {
+    out.put(b"\x1b[");
     if row > 0 || col > 0 {
-        out.extend_from_slice((row + 1).to_string().as_bytes());
+        put_number(row + 1, out);
     }
     if col > 0 {
-        out.push(b';');
-        out.extend_from_slice((col + 1).to_string().as_bytes());
+        out.put(b";");
+        put_number(col + 1, out);
     }
-    out.push(b'H');
+    out.put(b"H");
 }
 
 /// The shortest SGR sequence for a foreground colour, as the terminfo
 /// `setaf` of xterm-256color writes it.
-fn set_ink(ink: Ink, out: &mut Vec<u8>) {
-    let text = match ink {
-        None => "\x1b[39m".to_string(),
-        Some(n @ 0..=7) => format!("\x1b[3{n}m"),
-        Some(n @ 8..=15) => format!("\x1b[9{}m", n - 8),
-        Some(n) => format!("\x1b[38;5;{n}m"),
-    };
-    out.extend_from_slice(text.as_bytes());
+fn set_ink(ink: Ink, out: &mut impl Bytes) {
+    match ink {
+        None => out.put(b"\x1b[39m"),
+        Some(n @ 0..=7) => out.put(&[0x1b, b'[', b'3', b'0' + n, b'm']),
+        Some(n @ 8..=15) => out.put(&[0x1b, b'[', b'9', b'0' + n - 8, b'm']),
+        Some(n) => {
+            out.put(b"\x1b[38;5;");
+            put_number(n.into(), out);
+            out.put(b"m");
+        }
+    }
 }
 
 /// Appends `ch` as UTF-8.
-fn push_char(ch: char, out: &mut Vec<u8>) {
+fn push_char(ch: char, out: &mut impl Bytes) {
     let mut buf = [0; 4];
-    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    out.put(ch.encode_utf8(&mut buf).as_bytes());
 }
 
 #[cfg(test)]
@@ -540,6 +790,83 @@ mod tests {
         let mut out = Vec::new();
         renderer.draw(&frame, true, &mut out).unwrap();
         assert_eq!(out, b"\x07");
+    }
+
+    #[test]
+    fn a_small_screen_in_a_huge_terminal_costs_what_it_shows() {
+        // A 9 × 9 board's worth of text in a 5000 × 5000 terminal: before,
+        // every frame held and compared 25 million cells.
+        let (width, height) = (46, 20);
+        let mut frame = Frame::new(5000, 5000);
+        for r in 0..height {
+            frame.text(r, 0, &"|-".repeat(width / 2), Some(7));
+        }
+        assert_eq!(frame.stored(), width * height);
+        let mut renderer = Renderer::new(true);
+        draw(&mut renderer, &frame);
+        // Each cell compared once, and a bounded look around the cursor (4
+        // rows by 10 columns, and the moves there) at the start of a run.
+        let (shown, per_run) = (width * height, 100);
+        assert!(
+            renderer.visited.get() <= shown + per_run * height,
+            "{}",
+            renderer.visited.get()
+        );
+        frame.set(3, 3, 'O', Some(2));
+        frame.set(9, 30, 'O', Some(2));
+        draw(&mut renderer, &frame);
+        assert!(
+            renderer.visited.get() <= shown + per_run * 2,
+            "{}",
+            renderer.visited.get()
+        );
+        assert!(renderer.shown.as_ref().unwrap().stored() <= shown);
+    }
+
+    #[test]
+    fn far_apart_changes_cost_no_more_than_near_ones() {
+        // Two changed cells a whole row apart: weighing the move between
+        // them must not walk the cells in between.
+        let mut renderer = Renderer::new(false);
+        let mut frame = Frame::new(60_000, 2);
+        frame.set(0, 59_990, 'x', None);
+        draw(&mut renderer, &frame);
+        frame.set(1, 0, 'y', None);
+        frame.set(1, 59_999, 'z', None);
+        let out = draw(&mut renderer, &frame);
+        assert_eq!(body(&out), b"\r\ny\x1b[59998Cz".as_slice());
+        // The two rows are compared once; the moves cost a few cells each.
+        let compared = 59_991 + 60_000;
+        assert!(
+            renderer.visited.get() <= compared + 2 * 50,
+            "{}",
+            renderer.visited.get()
+        );
+    }
+
+    #[test]
+    fn a_frame_memory_cannot_hold_asks_for_another_size() {
+        let mut renderer = Renderer::new(false);
+        let mut frame = Frame::new(60, 4);
+        frame.text(0, 0, "board", None);
+        frame.complete = false;
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(4).unwrap(),
+            std::num::NonZeroU16::new(60).unwrap(),
+            0,
+        );
+        let shown = screen_after(&mut parser, &draw(&mut renderer, &frame));
+        assert_eq!(
+            &shown[..2],
+            [
+                "Not enough memory to draw a 60x4 screen",
+                "Please resize the window again"
+            ]
+        );
+        // Once it fits again, the screen is repainted in full.
+        frame.complete = true;
+        let shown = screen_after(&mut parser, &draw(&mut renderer, &frame));
+        assert_eq!(&shown[..2], ["board", ""]);
     }
 
     #[test]

@@ -580,6 +580,21 @@ impl Term {
             .expect("resize the pty");
     }
 
+    /// Resizes the pty alone, keeping the parser's size: for terminals too
+    /// large to emulate. What the program draws is read at the old size.
+    pub fn resize_pty_only(&mut self, cols: u16, rows: u16) {
+        self.master
+            .as_ref()
+            .expect("resizing before hang_up")
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize the pty");
+    }
+
     /// Runs `f` on the current screen.
     pub fn screen<R>(&self, f: impl FnOnce(&vt100::Screen) -> R) -> R {
         f(self.output().parser.screen())
