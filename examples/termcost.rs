@@ -196,6 +196,8 @@ fn per_second(rate: Option<f64>) -> String {
 /// [`WINDOW`], counted by `strace -c -f` attached for that time; `None`
 /// when strace is missing or may not attach. Measured separately from the
 /// wake-ups, which tracing would inflate.
+// Stopping strace needs a signal, which the standard library cannot send.
+#[allow(unsafe_code)]
 fn syscalls_over_window(pid: i32) -> Option<f64> {
     let strace = std::process::Command::new("strace")
         .args(["-f", "-c", "-q", "-p", &pid.to_string()])

@@ -2,11 +2,33 @@
 //! line on the output, flushed as it goes, so that a script or an agent can
 //! converse with the game over pipes.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::ai::{self, Player};
-use crate::board::{Color, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::game::{Game, MoveError, Rules};
+use crate::text;
+
+/// Why a headless game stopped before its input ended.
+#[derive(Debug)]
+pub enum Error {
+    /// The commands could not be read.
+    Read(io::Error),
+    /// An answer could not be written (a closed pipe among others).
+    Write(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Read(e) => write!(f, "cannot read the commands: {e}"),
+            Error::Write(e) => write!(f, "cannot write the answers: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// Plays one game, reading commands from `input` and answering on `output`
 /// until `quit` or the end of the input.
@@ -15,13 +37,21 @@ pub fn run<R: BufRead, W: Write>(
     seed: u64,
     input: R,
     mut output: W,
-) -> io::Result<()> {
+) -> Result<(), Error> {
     let (mut game, _) = Game::new(rules, seed);
     let mut player = Player::new(rules);
-    // Read as bytes: a line that is not UTF-8 is a bad command to answer,
-    // not a reason to end the session.
-    for line in input.split(b'\n') {
-        let line = String::from_utf8_lossy(&line?).into_owned();
+    let mut lines = Lines::new(input);
+    while let Some(line) = lines.next_line().map_err(Error::Read)? {
+        let line = match line {
+            Line::Text(line) => line,
+            Line::TooLong => {
+                let answer = format!(
+                    "error: line longer than {MAX_LINE} bytes, ignored (commands are short)\n"
+                );
+                send(&mut output, &answer)?;
+                continue;
+            }
+        };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -29,23 +59,119 @@ pub fn run<R: BufRead, W: Write>(
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or_default();
         let args: Vec<&str> = words.collect();
-        match command {
+        let answer = match command {
             "quit" if args.is_empty() => break,
-            "board" if args.is_empty() => write_board(&game, &mut output)?,
-            "hint" => {
-                let answer =
-                    hint(&game, &mut player, seed, &args).unwrap_or_else(|e| format!("error: {e}"));
-                writeln!(output, "{answer}")?;
+            "board" if args.is_empty() => board(&game),
+            "hint" => hint(&game, &mut player, seed, &args),
+            _ => answer(&mut game, command, &args),
+        };
+        let mut answer = answer.unwrap_or_else(|e| format!("error: {e}"));
+        if !answer.ends_with('\n') {
+            answer.push('\n');
+        }
+        send(&mut output, &answer)?;
+    }
+    output.flush().map_err(Error::Write)
+}
+
+/// Writes one answer and flushes it, so that the other side can read it
+/// before sending the next command.
+fn send<W: Write>(output: &mut W, answer: &str) -> Result<(), Error> {
+    output
+        .write_all(answer.as_bytes())
+        .and_then(|()| output.flush())
+        .map_err(Error::Write)
+}
+
+/// The longest command line read, in bytes. The longest command is a few
+/// dozen; the cap keeps memory flat whatever arrives (`/dev/zero` never
+/// sends a newline).
+pub const MAX_LINE: usize = 4096;
+
+/// One line of input.
+enum Line {
+    /// A line within [`MAX_LINE`], without its newline; bytes that are not
+    /// UTF-8 replaced, so that it is a bad command to answer rather than a
+    /// reason to end the session.
+    Text(String),
+    /// A line longer than [`MAX_LINE`] that is not a comment. Reported as
+    /// soon as the cap is passed; the rest of the line is skipped unread.
+    TooLong,
+}
+
+/// The input split into lines of at most [`MAX_LINE`] bytes, in bounded
+/// memory.
+struct Lines<R> {
+    input: R,
+    /// The line read so far.
+    line: Vec<u8>,
+    /// Skipping the rest of an over-long line, up to its newline.
+    skipping: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R) -> Lines<R> {
+        Lines {
+            input,
+            line: Vec::with_capacity(MAX_LINE),
+            skipping: false,
+        }
+    }
+
+    /// The next line, or `None` at the end of the input. An over-long
+    /// comment is skipped silently, like any comment.
+    fn next_line(&mut self) -> io::Result<Option<Line>> {
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                // The end of the input ends a last line without a newline.
+                self.skipping = false;
+                if self.line.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(self.take()));
             }
-            _ => {
-                let answer =
-                    answer(&mut game, command, &args).unwrap_or_else(|e| format!("error: {e}"));
-                writeln!(output, "{answer}")?;
+            let newline = available.iter().position(|&b| b == b'\n');
+            let used = newline.map_or(available.len(), |at| at + 1);
+            if !self.skipping {
+                let content = &available[..newline.unwrap_or(available.len())];
+                if self.line.len() + content.len() > MAX_LINE {
+                    let first = self
+                        .line
+                        .iter()
+                        .chain(content)
+                        .find(|b| !b.is_ascii_whitespace());
+                    let comment = first == Some(&b'#');
+                    self.line.clear();
+                    self.skipping = newline.is_none();
+                    self.input.consume(used);
+                    if comment {
+                        continue;
+                    }
+                    return Ok(Some(Line::TooLong));
+                }
+                self.line.extend_from_slice(content);
+            }
+            self.input.consume(used);
+            if newline.is_some() {
+                if std::mem::take(&mut self.skipping) {
+                    continue;
+                }
+                return Ok(Some(self.take()));
             }
         }
-        output.flush()?;
     }
-    output.flush()
+
+    /// The line read so far, leaving the buffer empty for the next.
+    fn take(&mut self) -> Line {
+        let line = Line::Text(String::from_utf8_lossy(&self.line).into_owned());
+        self.line.clear();
+        line
+    }
 }
 
 /// The one-line answer to a command other than `board` and `quit`.
@@ -92,7 +218,8 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         _ => Err(format!(
-            "unknown command '{command}' (commands: board status move put clear hint quit)"
+            "unknown command {} (commands: board status move put clear hint quit)",
+            text::quote(command)
         )),
     }
 }
@@ -109,7 +236,19 @@ fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<St
             "hint {} {} {} {}",
             chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y
         )),
-        None => Err("no move: the board holds no chip that can move".into()),
+        None => Err(no_move(game.board())),
+    }
+}
+
+/// Why the player found no move on `board`: with a chip and an empty cell
+/// some chip always borders the empty cells, so one of them is missing.
+fn no_move(board: &Board) -> String {
+    if board.chip_count() == 0 {
+        "no move: the board has no chip".into()
+    } else if board.free() == 0 {
+        "no move: the board is full, with no empty cell to move to".into()
+    } else {
+        "no move: no chip can reach an empty cell".into()
     }
 }
 
@@ -132,14 +271,14 @@ fn numbers<const N: usize>(args: &[&str], usage: &str) -> Result<[usize; N], Str
 }
 
 /// `h` lines of `w` characters: `.` for empty, `1`–`9` then `a`–`z`.
-fn write_board<W: Write>(game: &Game, output: &mut W) -> io::Result<()> {
+fn board(game: &Game) -> Result<String, String> {
     let board = game.board();
     let mut text = String::with_capacity((board.width() + 1) * board.height());
     for row in board.cells().chunks(board.width()) {
         text.extend(row.iter().map(|&c| color_char(c)));
         text.push('\n');
     }
-    output.write_all(text.as_bytes())
+    Ok(text)
 }
 
 /// The character for a cell's contents in `board` output.
@@ -148,5 +287,66 @@ pub fn color_char(color: Color) -> char {
         0 => '.',
         1..=9 => char::from(b'0' + color),
         _ => char::from(b'a' + color - 10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::BufReader;
+
+    use super::*;
+
+    /// The lines `Lines` finds in `input`, read through a buffer of
+    /// `capacity` bytes: `None` for an over-long line.
+    fn lines(input: &[u8], capacity: usize) -> Vec<Option<String>> {
+        let mut lines = Lines::new(BufReader::with_capacity(capacity, input));
+        let mut found = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            found.push(match line {
+                Line::Text(text) => Some(text),
+                Line::TooLong => None,
+            });
+        }
+        found
+    }
+
+    #[test]
+    fn lines_up_to_the_cap_are_read_whole_in_any_chunks() {
+        let longest = "m".repeat(MAX_LINE);
+        let input = format!("status\n\n{longest}\nlast");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [Some("status"), Some(""), Some(&longest), Some("last")]
+                    .map(|line| line.map(str::to_string)),
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_longer_line_is_one_too_long_and_the_next_is_read() {
+        let over = "m".repeat(MAX_LINE + 1);
+        let input = format!("{over}\nstatus\n{over}{over}");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [None, Some("status".to_string()), None],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_comment_is_skipped() {
+        let comment = format!("  # {}", "c".repeat(3 * MAX_LINE));
+        let input = format!("{comment}\nstatus\n{comment}");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [Some("status".to_string())],
+                "capacity {capacity}"
+            );
+        }
     }
 }

@@ -6,19 +6,24 @@
 //! default) so that a refusal names it the way the user wrote it.
 
 mod config;
+mod values;
 
+use std::ffi::OsStr;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{StringValueParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
-use unicode_width::UnicodeWidthChar;
 
 use crate::board::MAX_COLORS;
-use crate::game::{RuleError, Rules};
+use crate::game::{Rule, RuleError, Rules};
+use crate::text;
 
 use config::{Config, ConfigLocation};
+use values::{BLACK, color_mode, distinct_keys, font, glyphs, palette, palette_numbers};
 
 /// The original's synopsis, plus the options the clone adds.
 const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [--seed S]\n       clines --completions bash|zsh|fish";
@@ -27,12 +32,14 @@ const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] 
 const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Records are kept only with the default
--w -t -c -i -n -N, no --seed, and no help from the built-in player (a hint or
-autoplay).
+named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N keeps its own records
+(-l with them lists that table); a game with --seed or with help from the
+built-in player (a hint or autoplay) keeps none.
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, q quits; -C keys win over ? and a.
+Ctrl-Z suspends the whole job. The game draws on standard output, which must
+be a terminal that can move its cursor; --batch plays without one.
 See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
@@ -68,8 +75,8 @@ pub struct Args {
         long = "width",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        default_value_t = Rules::DEFAULT.width,
+        value_parser = Utf8(whole_number(accepted_range(Rule::Width)))
     )]
     pub width: usize,
 
@@ -79,8 +86,8 @@ pub struct Args {
         long = "height",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 9,
-        value_parser = whole_number("from 1 to 1000")
+        default_value_t = Rules::DEFAULT.height,
+        value_parser = Utf8(whole_number(accepted_range(Rule::Height)))
     )]
     pub height: usize,
 
@@ -90,8 +97,8 @@ pub struct Args {
         long = "colors",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 5,
-        value_parser = whole_number("from 1 to 35")
+        default_value_t = usize::from(Rules::DEFAULT.colors),
+        value_parser = Utf8(whole_number(accepted_range(Rule::Colors)))
     )]
     pub colors: usize,
 
@@ -101,8 +108,8 @@ pub struct Args {
         long = "line",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 5,
-        value_parser = whole_number("from 2 to 1000")
+        default_value_t = Rules::DEFAULT.line,
+        value_parser = Utf8(whole_number(accepted_range(Rule::Line)))
     )]
     pub line: usize,
 
@@ -112,8 +119,8 @@ pub struct Args {
         long = "next",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 3,
-        value_parser = whole_number("from 0 to the number of cells")
+        default_value_t = Rules::DEFAULT.next,
+        value_parser = Utf8(whole_number(accepted_range(Rule::Next)))
     )]
     pub next: usize,
 
@@ -123,8 +130,8 @@ pub struct Args {
         long = "first",
         value_name = "N",
         allow_hyphen_values = true,
-        default_value_t = 3,
-        value_parser = whole_number("from 1 to the number of cells")
+        default_value_t = Rules::DEFAULT.first,
+        value_parser = Utf8(whole_number(accepted_range(Rule::First)))
     )]
     pub first: usize,
 
@@ -134,17 +141,20 @@ pub struct Args {
         long = "keys",
         value_name = "KEYS",
         allow_hyphen_values = true,
-        default_value = "hjkl "
+        value_parser = Utf8(StringValueParser::new()),
+        default_value_t = String::from_iter(DEFAULT_KEYS)
     )]
     pub keys: String,
 
-    /// Colour-mode glyphs: cursor, chip, jumping chip (exactly 3 characters)
+    /// Colour-mode glyphs: cursor, chip, jumping chip (exactly 3 visible,
+    /// single-width characters)
     #[arg(
         short = 'f',
         long = "font",
         value_name = "GLYPHS",
         allow_hyphen_values = true,
-        default_value = "IOo"
+        value_parser = Utf8(StringValueParser::new()),
+        default_value_t = String::from_iter(DEFAULT_FONT)
     )]
     pub font: String,
 
@@ -154,7 +164,8 @@ pub struct Args {
         short = 'F',
         long = "bw-font",
         value_name = "GLYPHS",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub bw_font: Option<String>,
 
@@ -165,17 +176,19 @@ pub struct Args {
         short = 'm',
         long = "mode",
         value_name = "c|b",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub mode: Option<String>,
 
-    /// Colour numbers 1-255 for the cursor, then one per chip colour
-    /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7]
+    /// Colour numbers 1-255 (not 16, black) for the cursor, then one per chip colour
+    /// [default: 7,1,2,3,4,5; more colours continue 6,8,9,… skipping 7 and 16]
     #[arg(
         short = 'o',
         long = "palette",
         value_name = "LIST",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub palette: Option<String>,
 
@@ -186,7 +199,7 @@ pub struct Args {
     /// Seed the random generator, making the game repeatable (no records)
     /// [default: random]
     #[arg(long = "seed", value_name = "S",
-        allow_hyphen_values = true, value_parser = whole_number_u64)]
+        allow_hyphen_values = true, value_parser = Utf8(whole_number_u64))]
     pub seed: Option<u64>,
 
     /// Let the built-in player play from the start; the a key starts and
@@ -200,8 +213,8 @@ pub struct Args {
         long = "autoplay-delay",
         value_name = "MS",
         allow_hyphen_values = true,
-        default_value_t = DEFAULT_AUTOPLAY_DELAY_MS,
-        value_parser = whole_number("from 0 to 10000")
+        default_value_t = DEFAULT_AUTOPLAY_DELAY.as_millis() as usize,
+        value_parser = Utf8(whole_number(format!("from 0 to {MAX_AUTOPLAY_DELAY_MS}")))
     )]
     pub autoplay_delay: usize,
 
@@ -236,15 +249,48 @@ pub fn completion_script(shell: CompletionShell) -> Vec<u8> {
     script
 }
 
-/// Autoplay's pause before each move, in milliseconds, unless told.
-pub const DEFAULT_AUTOPLAY_DELAY_MS: usize = 300;
+/// Autoplay's pause before each move, unless told.
+pub const DEFAULT_AUTOPLAY_DELAY: Duration = Duration::from_millis(300);
 /// The longest pause autoplay accepts, in milliseconds.
 pub const MAX_AUTOPLAY_DELAY_MS: usize = 10_000;
+
+/// A clap value parser that first checks that the value is text, so that
+/// one that is not UTF-8 is refused naming its option (clap's own message
+/// names none), then hands it to the parser it wraps.
+#[derive(Clone)]
+struct Utf8<P>(P);
+
+impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<P::Value, clap::Error> {
+        if value.to_str().is_none() {
+            let short = arg.and_then(|a| a.get_short()).map(|c| format!("-{c}"));
+            let long = arg.and_then(|a| a.get_long()).map(|l| format!("--{l}"));
+            let option = [short, long]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let message = format!(
+                "invalid value '{}' for '{option}': not valid UTF-8 text\n",
+                text::excerpt(&value.to_string_lossy())
+            );
+            return Err(clap::Error::raw(ErrorKind::InvalidUtf8, message).with_cmd(cmd));
+        }
+        self.0.parse_ref(cmd, arg, value)
+    }
+}
 
 /// A clap value parser for a whole number, whose refusal says what the
 /// option accepts.
 fn whole_number(
-    accepted: &'static str,
+    accepted: String,
 ) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
     move |text| {
         text.parse()
@@ -258,6 +304,32 @@ fn whole_number_u64(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
 }
 
+/// The short option that sets `rule`, as messages name it: the engine
+/// knows rules, the command line knows their letters.
+fn rule_flag(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Width => "-w",
+        Rule::Height => "-t",
+        Rule::Colors => "-c",
+        Rule::Line => "-i",
+        Rule::Next => "-n",
+        Rule::First => "-N",
+    }
+}
+
+/// What a rule accepts, for messages about its value as text:
+/// `from 1 to 1000`.
+fn accepted_range(rule: Rule) -> String {
+    match rule.fixed_max() {
+        Some(max) => format!("from {} to {max}", rule.min()),
+        None => format!("from {} to the number of cells", rule.min()),
+    }
+}
+
+/// Default keys: left, down, up, right, action.
+pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+/// Default colour-mode glyphs: cursor, chip, jumping chip.
+pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
 /// Default black-and-white glyphs.
 pub const DEFAULT_BW_FONT: &str = "*OoVvAa.'Zz";
 
@@ -292,8 +364,8 @@ impl Appearance {
     /// The original's look for a game of `colors` colours.
     pub fn for_colors(colors: usize) -> Appearance {
         Appearance {
-            keys: ['h', 'j', 'k', 'l', ' '],
-            font: ['I', 'O', 'o'],
+            keys: DEFAULT_KEYS,
+            font: DEFAULT_FONT,
             bw_font: DEFAULT_BW_FONT.chars().collect(),
             mode: None,
             palette: default_palette(colors),
@@ -301,10 +373,15 @@ impl Appearance {
     }
 }
 
-/// The cursor's white (7), then colours 1, 2, 3, … skipping 7.
+/// The cursor's white (7), then colours 1, 2, 3, … skipping 7 and black
+/// (16), which would not show on the board.
 pub fn default_palette(colors: usize) -> Vec<u8> {
     std::iter::once(7)
-        .chain((1..=u8::MAX).filter(|&c| c != 7).take(colors))
+        .chain(
+            (1..=u8::MAX)
+                .filter(|&c| c != 7 && !BLACK.contains(&c))
+                .take(colors),
+        )
         .collect()
 }
 
@@ -339,6 +416,8 @@ pub enum Command {
     List {
         /// The config file's `score_dir`, as in [`Command::Play`].
         score_dir: Option<PathBuf>,
+        /// The rules whose records are listed.
+        rules: Rules,
     },
     /// Print a shell's completion script (see [`completion_script`]).
     Completions(CompletionShell),
@@ -356,7 +435,8 @@ where
 {
     let parsed = parse_in(args, &Environment::of_process())?;
     for warning in &parsed.warnings {
-        eprintln!("warning: {warning}");
+        // Not eprintln!, which panics when standard error is closed or full.
+        let _ = writeln!(std::io::stderr(), "warning: {warning}");
     }
     Ok(parsed.command)
 }
@@ -394,7 +474,9 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = Args::command().try_get_matches_from(args)?;
+    let matches = Args::command()
+        .try_get_matches_from(args)
+        .map_err(shown_safely)?;
     let args = Args::from_arg_matches(&matches)?;
     // Needs nothing else: a packager's build must not depend on a config file.
     if let Some(shell) = args.completions {
@@ -404,20 +486,50 @@ where
         });
     }
     let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
-    let config = match &env.config {
+    let (config, mut warnings) = match &env.config {
         Some(location) => config::load(location).map_err(invalid)?,
-        None => Config::default(),
+        None => (Config::default(), Vec::new()),
     };
-    Settings::merge(args, &matches, config)
+    let mut parsed = Settings::merge(args, &matches, config)
         .resolve(env.no_color)
-        .map_err(invalid)
+        .map_err(invalid)?;
+    warnings.append(&mut parsed.warnings);
+    parsed.warnings = warnings;
+    Ok(parsed)
+}
+
+/// A clap error whose quoted values (an unknown argument, a value clap
+/// refused) are escaped and cut, so that printing it cannot send the
+/// terminal an escape sequence or a megabyte of text.
+fn shown_safely(mut error: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let shown: Vec<_> = error
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(text) => Some((kind, ContextValue::String(text::excerpt(text)))),
+            ContextValue::Strings(texts) => Some((
+                kind,
+                ContextValue::Strings(texts.iter().map(|t| text::excerpt(t)).collect()),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (kind, value) in shown {
+        error.insert(kind, value);
+    }
+    error
 }
 
 /// Where a setting came from, so that a refusal can name it as it was given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Source {
-    /// The built-in default.
-    Default,
+    /// The built-in default of an option not given.
+    Default {
+        /// The option's flag, such as `-n`.
+        flag: &'static str,
+        /// The default value, as `-h` shows it.
+        value: String,
+    },
     /// A command-line option: the short flag and the value as given.
     Flag {
         /// The flag, such as `-w`.
@@ -440,10 +552,10 @@ impl Source {
     /// The setting as it was given: `-m b`, or `mode = "b" in FILE`.
     fn describe(&self) -> String {
         match self {
-            Source::Default => "the default".to_string(),
+            Source::Default { flag, value } => format!("{flag} {value} (the default)"),
             Source::Flag { flag, value } => format!("{flag} {value}"),
             Source::Config { file, key, value } => {
-                format!("{key} = {value} in {}", file.display())
+                format!("{key} = {value} in {}", text::path(file))
             }
         }
     }
@@ -451,10 +563,14 @@ impl Source {
     /// A refusal of this value: what was given, then why it is refused.
     fn refuse(&self, why: &str) -> String {
         match self {
-            Source::Default => why.to_string(),
+            // Only a default that does not fit other settings is refused
+            // (-n 3 on a board of 2 cells): say which option to give.
+            Source::Default { flag, value } => {
+                format!("{flag} {value} (the default): {why}; give {flag} a value in that range")
+            }
             Source::Flag { flag, value } => format!("{flag} {value}: {why}"),
             Source::Config { file, key, value } => {
-                format!("{}: {key} = {value}: {why}", file.display())
+                format!("{}: {key} = {value}: {why}", text::path(file))
             }
         }
     }
@@ -476,11 +592,11 @@ impl<T> Setting<T> {
         }
     }
 
-    /// A built-in default.
-    fn default(value: T) -> Setting<T> {
+    /// The built-in default of the option `flag`, shown as `shown`.
+    fn default(flag: &'static str, value: T, shown: String) -> Setting<T> {
         Setting {
             value,
-            source: Source::Default,
+            source: Source::Default { flag, value: shown },
         }
     }
 }
@@ -505,53 +621,70 @@ struct Settings {
     autoplay: bool,
     autoplay_delay: Setting<usize>,
     score_dir: Option<PathBuf>,
+    /// The config file's values that flags replaced: unused, but checked.
+    overridden: Config,
 }
 
 impl Settings {
     /// Lays the options given on the command line over the config file; what
     /// neither gives keeps clap's default.
-    fn merge(args: Args, matches: &ArgMatches, config: Config) -> Settings {
+    fn merge(args: Args, matches: &ArgMatches, mut config: Config) -> Settings {
         let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        let overridden = config.take_overridden(|id| given(id));
         let number = |id: &str, flag: &'static str, value: usize, file: Option<Setting<usize>>| {
             if given(id) {
                 Setting::flag(flag, value, value.to_string())
             } else {
-                file.unwrap_or(Setting::default(value))
+                file.unwrap_or_else(|| Setting::default(flag, value, value.to_string()))
             }
         };
-        let text = |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
-            if given(id) {
-                let shown = format!("{value:?}");
-                Setting::flag(flag, value, shown)
-            } else {
-                file.unwrap_or(Setting::default(value))
-            }
-        };
+        let string =
+            |id: &str, flag: &'static str, value: String, file: Option<Setting<String>>| {
+                if given(id) {
+                    let shown = text::quote(&value);
+                    Setting::flag(flag, value, shown)
+                } else {
+                    file.unwrap_or_else(|| {
+                        let shown = text::quote(&value);
+                        Setting::default(flag, value, shown)
+                    })
+                }
+            };
         Settings {
             list: args.list,
             batch: args.batch,
             seed: args.seed,
-            width: number("width", "-w", args.width, config.width),
-            height: number("height", "-t", args.height, config.height),
-            colors: number("colors", "-c", args.colors, config.colors),
-            line: number("line", "-i", args.line, config.line),
-            next: number("next", "-n", args.next, config.next),
-            first: number("first", "-N", args.first, config.first),
-            keys: text("keys", "-C", args.keys, config.keys),
-            font: text("font", "-f", args.font, config.font),
+            width: number("width", rule_flag(Rule::Width), args.width, config.width),
+            height: number(
+                "height",
+                rule_flag(Rule::Height),
+                args.height,
+                config.height,
+            ),
+            colors: number(
+                "colors",
+                rule_flag(Rule::Colors),
+                args.colors,
+                config.colors,
+            ),
+            line: number("line", rule_flag(Rule::Line), args.line, config.line),
+            next: number("next", rule_flag(Rule::Next), args.next, config.next),
+            first: number("first", rule_flag(Rule::First), args.first, config.first),
+            keys: string("keys", "-C", args.keys, config.keys),
+            font: string("font", "-f", args.font, config.font),
             bw_font: args
                 .bw_font
-                .map(|v| Setting::flag("-F", v.clone(), format!("{v:?}")))
+                .map(|v| Setting::flag("-F", v.clone(), text::quote(&v)))
                 .or(config.bw_font),
             mode: args
                 .mode
-                .map(|v| Setting::flag("-m", v.clone(), v))
+                .map(|v| Setting::flag("-m", v.clone(), text::excerpt(&v)))
                 .or(config.mode),
             palette: args
                 .palette
                 .map(|v| {
                     let items = v.split(',').map(|n| n.trim().to_string()).collect();
-                    Setting::flag("-o", items, v)
+                    Setting::flag("-o", items, text::excerpt(&v))
                 })
                 .or(config.palette),
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
@@ -562,6 +695,7 @@ impl Settings {
                 config.autoplay_delay,
             ),
             score_dir: config.score_dir.map(|s| s.value),
+            overridden,
         }
     }
 
@@ -569,31 +703,14 @@ impl Settings {
     /// asks for black and white when no mode is forced.
     fn resolve(self, no_color: bool) -> Result<Parsed, String> {
         let rules = self.rules()?;
+        self.overridden.check(rules.cells()).map_err(|e| {
+            format!("{e} (a config file value must be right even where an option overrides it)")
+        })?;
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
         let keys = distinct_keys(&self.keys)?;
-        let font = glyphs(&self.font)
-            .and_then(|font| {
-                font.try_into().map_err(|font: Vec<char>| {
-                    format!(
-                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
-                        font.len()
-                    )
-                })
-            })
-            .map_err(|why| self.font.source.refuse(&why))?;
-        let mode = match &self.mode {
-            None => None,
-            Some(mode) => Some(match mode.value.as_str() {
-                "c" => ColorMode::Color,
-                "b" => ColorMode::Mono,
-                _ => {
-                    return Err(mode
-                        .source
-                        .refuse("the mode must be c (colour) or b (black and white)"));
-                }
-            }),
-        };
+        let font = font(&self.font)?;
+        let mode = self.mode.as_ref().map(color_mode).transpose()?;
         let (bw_font, mode) = self.bw_font(colors, mode, no_color)?;
         let mut warnings = Vec::new();
         let palette = match &self.palette {
@@ -603,6 +720,7 @@ impl Settings {
         let command = if self.list {
             Command::List {
                 score_dir: self.score_dir,
+                rules,
             }
         } else if self.batch {
             Command::Batch {
@@ -636,9 +754,9 @@ impl Settings {
             .filter(|&c| c <= MAX_COLORS)
             .ok_or_else(|| {
                 let error = RuleError {
-                    flag: 'c',
+                    rule: Rule::Colors,
                     value: self.colors.value,
-                    min: 1,
+                    min: Rule::Colors.min(),
                     max: max_colors,
                 };
                 self.colors.source.refuse(&error.requirement())
@@ -652,15 +770,15 @@ impl Settings {
             first: self.first.value,
         };
         rules.validate().map_err(|error| {
-            let source = match error.flag {
-                'w' => &self.width.source,
-                't' => &self.height.source,
-                'c' => &self.colors.source,
-                'i' => &self.line.source,
-                'n' => &self.next.source,
-                _ => &self.first.source,
+            let setting = match error.rule {
+                Rule::Width => &self.width,
+                Rule::Height => &self.height,
+                Rule::Colors => &self.colors,
+                Rule::Line => &self.line,
+                Rule::Next => &self.next,
+                Rule::First => &self.first,
             };
-            source.refuse(&error.requirement())
+            setting.source.refuse(&error.requirement())
         })?;
         Ok(rules)
     }
@@ -712,92 +830,6 @@ impl Settings {
             default.len()
         )))
     }
-}
-
-/// The characters of a glyph string, each of which must take exactly one
-/// column on screen.
-fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
-    let glyphs: Vec<char> = text.value.chars().collect();
-    match glyphs.iter().find(|g| g.width() != Some(1)) {
-        None => Ok(glyphs),
-        Some(g) if g.width() == Some(2) => Err(format!(
-            "{g:?} is a double-width glyph; every glyph must take one column"
-        )),
-        Some(g) => Err(format!(
-            "{g:?} does not take one column on screen; every glyph must"
-        )),
-    }
-}
-
-/// The `-C` keys: exactly five different characters.
-fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
-    let chars: Vec<char> = keys.value.chars().collect();
-    let refuse = |why: String| keys.source.refuse(&why);
-    let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
-        refuse(format!(
-            "expected exactly 5 keys (left, down, up, right, action), got {}",
-            chars.len()
-        ))
-    })?;
-    // Of the control characters only these arrive as plain keys; any other
-    // is read as a Ctrl chord and could never be pressed.
-    let typable = |key: char| !key.is_control() || matches!(key, '\t' | '\n' | '\u{1b}' | '\u{7f}');
-    if let Some(&key) = keys.iter().find(|&&key| !typable(key)) {
-        return Err(refuse(format!(
-            "{key:?} cannot be typed as a key; control characters other than Tab, \
-             Enter (newline), Escape and Backspace are refused"
-        )));
-    }
-    match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
-        Some(i) => Err(refuse(format!(
-            "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
-            keys[i]
-        ))),
-        None => Ok(keys),
-    }
-}
-
-/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
-/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
-fn palette(
-    list: &Setting<Vec<String>>,
-    colors: usize,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<u8>, String> {
-    let needed = colors + 1;
-    let mut numbers = Vec::with_capacity(list.value.len());
-    for item in &list.value {
-        match item.parse::<u8>() {
-            Ok(n) if n > 0 => numbers.push(n),
-            _ => {
-                return Err(list.source.refuse(&format!(
-                    "{item:?} is not a colour number; expected numbers from 1 to 255 \
-                     (0, black, is refused)"
-                )));
-            }
-        }
-    }
-    if numbers.len() < needed {
-        return Err(list.source.refuse(&format!(
-            "expected at least {needed} colour numbers (the cursor, then one per colour \
-             for {colors} colours), got {}",
-            numbers.len()
-        )));
-    }
-    numbers.truncate(needed);
-    let repeated: Vec<String> = numbers
-        .iter()
-        .enumerate()
-        .filter(|&(i, n)| numbers[..i].contains(n) && !numbers[i + 1..].contains(n))
-        .map(|(_, n)| n.to_string())
-        .collect();
-    if !repeated.is_empty() {
-        warnings.push(list.source.refuse(&format!(
-            "colour {} given more than once; those chips (or the cursor) will look alike",
-            repeated.join(", ")
-        )));
-    }
-    Ok(numbers)
 }
 
 #[cfg(test)]

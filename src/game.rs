@@ -28,16 +28,22 @@ pub struct Rules {
     pub first: usize,
 }
 
+impl Rules {
+    /// The original's defaults, under which records are kept: a 9 × 9
+    /// board, 5 colours, lines of 5, 3 chips a turn and 3 to open.
+    pub const DEFAULT: Rules = Rules {
+        width: 9,
+        height: 9,
+        colors: 5,
+        line: 5,
+        next: 3,
+        first: 3,
+    };
+}
+
 impl Default for Rules {
     fn default() -> Rules {
-        Rules {
-            width: 9,
-            height: 9,
-            colors: 5,
-            line: 5,
-            next: 3,
-            first: 3,
-        }
+        Rules::DEFAULT
     }
 }
 
@@ -52,40 +58,115 @@ impl Rules {
         self.width * self.height
     }
 
-    /// Whether these are the default rules, under which records are kept.
+    /// Whether these are the default rules, the original's.
     pub fn is_default(&self) -> bool {
         *self == Rules::default()
     }
 
-    /// Checks every rule against its accepted range. The error names the
-    /// flag, the value given and what is accepted.
+    /// Checks every rule against its accepted range, in the order of
+    /// [`Rule::ALL`]. The error names the rule, the value given and what is
+    /// accepted.
     pub fn validate(&self) -> Result<(), RuleError> {
-        let check = |flag: char, value: usize, min: usize, max: usize| {
-            if (min..=max).contains(&value) {
-                Ok(())
-            } else {
-                Err(RuleError {
-                    flag,
+        for rule in Rule::ALL {
+            let value = rule.value(self);
+            let (min, max) = (rule.min(), rule.max(self));
+            if !(min..=max).contains(&value) {
+                return Err(RuleError {
+                    rule,
                     value,
                     min,
                     max,
-                })
+                });
             }
-        };
-        check('w', self.width, 1, MAX_SIDE)?;
-        check('t', self.height, 1, MAX_SIDE)?;
-        check('c', self.colors.into(), 1, board::MAX_COLORS.into())?;
-        check('i', self.line, 2, MAX_LINE)?;
-        check('n', self.next, 0, self.cells())?;
-        check('N', self.first, 1, self.cells())
+        }
+        Ok(())
+    }
+}
+
+/// One of the rules of [`Rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// [`Rules::width`].
+    Width,
+    /// [`Rules::height`].
+    Height,
+    /// [`Rules::colors`].
+    Colors,
+    /// [`Rules::line`].
+    Line,
+    /// [`Rules::next`].
+    Next,
+    /// [`Rules::first`].
+    First,
+}
+
+impl Rule {
+    /// Every rule, in the order they are checked.
+    pub const ALL: [Rule; 6] = [
+        Rule::Width,
+        Rule::Height,
+        Rule::Colors,
+        Rule::Line,
+        Rule::Next,
+        Rule::First,
+    ];
+
+    /// This rule's value in `rules`.
+    pub fn value(self, rules: &Rules) -> usize {
+        match self {
+            Rule::Width => rules.width,
+            Rule::Height => rules.height,
+            Rule::Colors => rules.colors.into(),
+            Rule::Line => rules.line,
+            Rule::Next => rules.next,
+            Rule::First => rules.first,
+        }
+    }
+
+    /// The smallest accepted value.
+    pub fn min(self) -> usize {
+        match self {
+            Rule::Width | Rule::Height | Rule::Colors | Rule::First => 1,
+            Rule::Line => 2,
+            Rule::Next => 0,
+        }
+    }
+
+    /// The largest accepted value in a game of `rules`: the chips thrown
+    /// are limited by the number of cells.
+    pub fn max(self, rules: &Rules) -> usize {
+        self.fixed_max().unwrap_or_else(|| rules.cells())
+    }
+
+    /// The largest accepted value whatever the board; `None` for the
+    /// chips thrown, which are limited by the number of cells.
+    pub fn fixed_max(self) -> Option<usize> {
+        match self {
+            Rule::Width | Rule::Height => Some(MAX_SIDE),
+            Rule::Colors => Some(board::MAX_COLORS.into()),
+            Rule::Line => Some(MAX_LINE),
+            Rule::Next | Rule::First => None,
+        }
+    }
+
+    /// What the rule is, as messages name it: `board width`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Width => "board width",
+            Rule::Height => "board height",
+            Rule::Colors => "number of colours",
+            Rule::Line => "shortest line",
+            Rule::Next => "chips per computer turn",
+            Rule::First => "chips in the opening throw",
+        }
     }
 }
 
 /// A rule outside its accepted range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleError {
-    /// The short flag of the rule (`w t c i n N`).
-    pub flag: char,
+    /// The rule.
+    pub rule: Rule,
     /// The value that was given.
     pub value: usize,
     /// The smallest accepted value.
@@ -95,33 +176,27 @@ pub struct RuleError {
 }
 
 impl RuleError {
-    /// What the rule accepts, without the flag and value: for example
-    /// `the board width must be from 1 to 1000`. Lets a caller name the value's
-    /// source its own way (a config file key rather than a flag).
+    /// What the rule accepts, without the value: for example `the board
+    /// width must be from 1 to 1000`. Lets a caller name the value's source
+    /// its own way (a flag, a config file key).
     pub fn requirement(&self) -> String {
-        let what = match self.flag {
-            'w' => "board width",
-            't' => "board height",
-            'c' => "number of colours",
-            'i' => "shortest line",
-            'n' => "chips per computer turn",
-            _ => "chips in the opening throw",
-        };
-        let cells = if matches!(self.flag, 'n' | 'N') {
+        let cells = if self.rule.fixed_max().is_none() {
             " (the number of cells)"
         } else {
             ""
         };
         format!(
-            "the {what} must be from {} to {}{cells}",
-            self.min, self.max
+            "the {} must be from {} to {}{cells}",
+            self.rule.name(),
+            self.min,
+            self.max
         )
     }
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "-{} {}: {}", self.flag, self.value, self.requirement())
+        write!(f, "{}, not {}", self.requirement(), self.value)
     }
 }
 
@@ -334,18 +409,22 @@ impl Game {
     }
 
     /// Puts a chip of `color` at `pos` (or empties it), removing nothing.
-    /// For setting up positions in tests and the headless mode.
+    /// For setting up positions in tests and the headless mode: play goes
+    /// on from the board it leaves, even in a game that was over.
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
         }
         self.board.set(pos, color);
+        self.over = false;
         Ok(())
     }
 
-    /// Empties the board, keeping the score.
+    /// Empties the board, keeping the score. Like [`Game::put`], it sets up
+    /// a position to play on, so a game that was over goes on.
     pub fn clear(&mut self) {
         self.board.clear();
+        self.over = false;
     }
 
     /// The computer throws `count` chips, or ends the game when there is no
@@ -728,6 +807,28 @@ mod tests {
     }
 
     #[test]
+    fn setting_up_a_position_revives_a_game_that_was_over() {
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert!(game.is_over());
+        game.put(at(0, 0), None).unwrap();
+        assert!(!game.is_over());
+        assert!(game.play(at(1, 0), at(0, 0)).is_ok());
+
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        let score = game.score();
+        game.clear();
+        assert!(!game.is_over());
+        assert_eq!(game.score(), score);
+        // A refused put changes nothing, the end of the game included.
+        let mut game = nearly_full(3, 2, 3);
+        game.play(at(2, 1), at(2, 2)).unwrap();
+        assert_eq!(game.put(at(3, 0), None), Err(MoveError::OffBoard));
+        assert!(game.is_over());
+    }
+
+    #[test]
     fn game_over_when_the_throw_fills_the_board() {
         let mut game = nearly_full(3, 2, 2);
         let turn = game.play(at(2, 1), at(2, 2)).unwrap();
@@ -918,14 +1019,20 @@ mod tests {
     }
 
     #[test]
-    fn rules_outside_their_range_name_the_flag() {
+    fn rules_outside_their_range_name_the_rule() {
         let wide = Rules {
             width: 1001,
             ..Rules::default()
         };
         let error = wide.validate().unwrap_err();
-        assert_eq!((error.flag, error.min, error.max), ('w', 1, MAX_SIDE));
-        assert!(error.to_string().starts_with("-w 1001:"), "{error}");
+        assert_eq!(
+            (error.rule, error.min, error.max),
+            (Rule::Width, 1, MAX_SIDE)
+        );
+        assert_eq!(
+            error.to_string(),
+            "the board width must be from 1 to 1000, not 1001"
+        );
         let crowded = Rules {
             width: 3,
             height: 3,

@@ -3,8 +3,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use clines::batch;
 use clines::cli::{self, Command};
-use clines::records::{self, Store};
+use clines::records::{self, RuleSet, Store};
 use clines::tui;
 
 fn main() -> ExitCode {
@@ -12,12 +13,18 @@ fn main() -> ExitCode {
     match command {
         Command::Batch { rules, seed } => {
             let seed = seed.unwrap_or_else(os_seed);
-            match clines::batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
+            match batch::run(rules, seed, io::stdin().lock(), io::stdout().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe means the other side is done with us.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    report(&format!("clines: {e}"));
+                Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    ExitCode::SUCCESS
+                }
+                Err(batch::Error::Read(e)) => {
+                    report(&format!("clines: cannot read standard input: {e}"));
+                    ExitCode::FAILURE
+                }
+                Err(batch::Error::Write(e)) => {
+                    report(&format!("clines: cannot write standard output: {e}"));
                     ExitCode::FAILURE
                 }
             }
@@ -31,13 +38,13 @@ fn main() -> ExitCode {
             autoplay_delay,
         } => {
             // Decided on the options as given, before any seed is drawn.
-            let records = if records::records_enabled(&rules, seed) {
+            let records = if records::records_enabled(seed) {
                 match Store::open(score_dir.as_deref()) {
-                    Ok(store) => tui::Keeping::In(store),
-                    Err(e) => tui::Keeping::Refused(format!("clines: {e}")),
+                    Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules))),
+                    Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
                 }
             } else {
-                tui::Keeping::Off
+                tui::RecordKeeping::Off
             };
             let config = tui::PlayConfig {
                 rules,
@@ -77,14 +84,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List { score_dir } => {
-            let listing = records::list(score_dir.as_deref());
-            for warning in &listing.warnings {
-                report(&format!("clines: {warning}"));
+        Command::List { score_dir, rules } => {
+            match records::list(score_dir.as_deref(), &RuleSet::new(rules)) {
+                Ok(listing) => {
+                    for warning in &listing.warnings {
+                        report(&format!("clines: {warning}"));
+                    }
+                    // `clines -l | head` closing the pipe early is not an error.
+                    let _ = io::stdout().write_all(listing.text.as_bytes());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    report(&format!("clines: {e}"));
+                    ExitCode::FAILURE
+                }
             }
-            // `clines -l | head` closing the pipe early is not an error.
-            let _ = io::stdout().write_all(listing.text.as_bytes());
-            ExitCode::SUCCESS
         }
     }
 }

@@ -8,7 +8,7 @@
 //! cursor (white on an empty cell, in the chip's colour on a chip), or a
 //! blank.
 
-mod pty;
+use crate::pty;
 
 use pty::{Key, Options, TIMEOUT, Term};
 

@@ -252,7 +252,18 @@ fn game_over_when_the_computer_cannot_throw() {
     assert_eq!(status, "score=0 free=2 streak=0 over=yes");
     assert_eq!(board, ["123", "45.", "2.1"]);
     assert_eq!(game.ask("move 0 0 2 1"), "error: game over");
+    assert_eq!(game.ask("hint"), "error: game over");
+    assert_eq!(game.ask("put 3 0 1"), "error: off the board");
     assert_eq!((game.board(3), game.ask("status")), (board, status));
+    // Setting up a position starts play again from it, and status agrees.
+    assert_eq!(game.ask("put 0 0 0"), "ok");
+    assert_eq!(game.ask("status"), "score=0 free=3 streak=0 over=no");
+    assert_eq!(
+        game.ask("move 1 0 0 0"),
+        "ok removed=0 points=0 score=0 over"
+    );
+    assert_eq!(game.ask("clear"), "ok");
+    assert_eq!(game.ask("status"), "score=0 free=9 streak=0 over=no");
     assert!(game.finish().success());
 }
 
@@ -398,8 +409,11 @@ fn rule_flags_take_values_attached_or_separate() {
 
 #[test]
 fn a_bad_rule_value_is_one_line_naming_the_flag_and_range() {
-    let cases: [(&[&str], &str, &str); 7] = [
+    let cases: [(&[&str], &str, &str); 9] = [
         (&["-w0"], "-w 0", "1 to 1000"),
+        // A board under 3 cells with -n or -N left at its default.
+        (&["-w1", "-t1"], "-n 3 (the default)", "0 to 1"),
+        (&["-w2", "-t1", "-n1"], "-N 3 (the default)", "1 to 2"),
         (&["-t", "1001"], "-t 1001", "1 to 1000"),
         (&["-c36"], "-c 36", "1 to 35"),
         (&["-c", "0"], "-c 0", "1 to 35"),
@@ -505,4 +519,95 @@ fn a_line_that_is_not_utf8_is_an_unknown_command() {
     );
     assert!(answers[2].starts_with("error: usage: move"), "{answers:?}");
     assert_eq!(text(&output.stderr), "");
+}
+
+#[test]
+fn quoted_commands_are_escaped_and_cut() {
+    let long = "x".repeat(3000);
+    let input = format!("\u{1b}]0;pwned\u{7}\n\u{202e}evil \u{9b}31m\n{long}\nstatus\n");
+    let output = run_all(&["--seed", "17"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for answer in &answers[..3] {
+        assert!(answer.starts_with("error: unknown command"), "{answer:?}");
+        assert!(
+            answer.chars().all(|c| c == '…' || (' '..='~').contains(&c)),
+            "{answer:?}"
+        );
+        assert!(answer.len() < 200, "{answer:?}");
+    }
+    assert!(
+        answers[0].contains(r#""\u{1b}]0;pwned\u{7}""#),
+        "{answers:?}"
+    );
+    assert!(answers[1].contains(r"\u{202e}evil"), "{answers:?}");
+    assert!(answers[2].contains("xxxxxxxxxx…\""), "{answers:?}");
+    assert!(answers[3].starts_with("score=0 "), "{answers:?}");
+}
+
+#[test]
+fn an_over_long_line_is_answered_once_without_being_read_whole() {
+    // 20 MB with no newline, then more commands: one short error, then the
+    // rest is played, and the program ends with its input.
+    let mut input = "\0".repeat(20_000_000);
+    input.push_str("\nstatus\n# ");
+    input.push_str(&"c".repeat(20_000));
+    input.push_str("\nstatus\n");
+    let output = run_all(&["--seed", "18"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<&str> = text(&output.stdout).lines().collect();
+    assert_eq!(answers.len(), 3, "{:?}", text(&output.stdout).get(..200));
+    assert_eq!(
+        answers[0],
+        "error: line longer than 4096 bytes, ignored (commands are short)"
+    );
+    assert!(answers[1].starts_with("score=0 "), "{answers:?}");
+    assert_eq!(answers[1], answers[2]);
+}
+
+#[test]
+fn an_over_long_line_is_answered_before_its_newline() {
+    let mut game = Batch::start(&["--seed", "19"]);
+    let stdin = game.stdin.as_mut().unwrap();
+    stdin.write_all(&[b'x'; 5000]).unwrap();
+    stdin.flush().unwrap();
+    assert!(
+        game.read_line("5000 bytes")
+            .starts_with("error: line longer")
+    );
+    game.send(" and the rest of it");
+    assert!(game.ask("status").starts_with("score=0 "));
+    assert!(game.finish().success());
+}
+
+#[test]
+fn unreadable_standard_input_is_named() {
+    let home = TempDir::new().unwrap();
+    let directory = std::fs::File::open(home.path()).unwrap();
+    let output = clines(&home, &[]).stdin(directory).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout), "");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("clines: cannot read standard input: "),
+        "{stderr:?}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+}
+
+#[test]
+fn hint_says_why_there_is_no_move() {
+    let mut game = Batch::start(&["-w3", "-t3", "--seed", "20"]);
+    assert_eq!(game.ask("clear"), "ok");
+    assert_eq!(game.ask("hint"), "error: no move: the board has no chip");
+    let full: Vec<_> = (0..9).map(|i| (i % 3, i / 3, (i % 5) as u8 + 1)).collect();
+    game.put_all(&full);
+    assert_eq!(
+        game.ask("hint"),
+        "error: no move: the board is full, with no empty cell to move to"
+    );
+    assert_eq!(game.ask("put 1 1 0"), "ok");
+    assert!(game.ask("hint").starts_with("hint "));
+    assert!(game.finish().success());
 }

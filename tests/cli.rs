@@ -7,6 +7,9 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
 use clap::CommandFactory;
 use clines::cli::Args;
@@ -194,6 +197,148 @@ fn bad_config_files_are_refused_naming_file_and_key() {
     assert_refused(&output, &[&shown, "cannot read"]);
 }
 
+/// `command`'s output, which must come within a generous deadline: a
+/// program that hangs is killed and fails the test.
+fn output_within_deadline(mut command: Command) -> Output {
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("clines runs");
+    let pid = child.id().to_string();
+    let (send, output) = mpsc::channel();
+    thread::spawn(move || send.send(child.wait_with_output()));
+    match output.recv_timeout(Duration::from_secs(30)) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid]).status();
+            panic!("clines hung");
+        }
+    }
+}
+
+/// `clines --batch` in `home`, with `env` on top.
+fn batch_in(home: &Path, env: &[(&str, &Path)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    command
+        .arg("--batch")
+        .env_clear()
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("CLINES_SCORE_DIR", home.join("scores"))
+        .envs(env.iter().copied());
+    command
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success());
+}
+
+#[test]
+fn a_fifo_as_config_file_is_refused_at_once() {
+    let home = tempfile::tempdir().unwrap();
+    let named = home.path().join("c.toml");
+    mkfifo(&named);
+    let output = output_within_deadline(batch_in(home.path(), &[("CLINES_CONFIG", &named)]));
+    assert_refused(
+        &output,
+        &[
+            "c.toml",
+            "CLINES_CONFIG",
+            "a FIFO (named pipe), not a regular file",
+        ],
+    );
+
+    let dir = home.path().join("config/clines");
+    fs::create_dir_all(&dir).unwrap();
+    mkfifo(&dir.join("config.toml"));
+    let output = output_within_deadline(batch_in(home.path(), &[]));
+    assert_refused(
+        &output,
+        &["config.toml", "a FIFO (named pipe), not a regular file"],
+    );
+    // Nor is a device read as one.
+    let device = Path::new("/dev/zero");
+    let output = output_within_deadline(batch_in(home.path(), &[("CLINES_CONFIG", device)]));
+    assert_refused(&output, &["/dev/zero", "a character device"]);
+}
+
+/// Whether this test runs as root, whom permission bits do not stop.
+#[cfg(target_os = "linux")]
+fn running_as_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata("/proc/self").unwrap().uid() == 0
+}
+
+/// `command` run as the user nobody when the test runs as root, so that
+/// permission bits apply to it.
+#[cfg(target_os = "linux")]
+fn without_privilege(command: Command) -> Command {
+    if !running_as_root() {
+        return command;
+    }
+    let mut unprivileged = Command::new("setpriv");
+    unprivileged
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(command.get_program())
+        .args(command.get_args())
+        .env_clear()
+        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))));
+    unprivileged
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unreadable_config_directory_without_the_file_means_defaults() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = home.path().join("config/clines");
+    fs::create_dir_all(&dir).unwrap();
+    let batch = || {
+        let mut command = without_privilege(batch_in(home.path(), &[]));
+        command.arg("-w4").arg("-t2").arg("--seed=1");
+        command
+    };
+    let set = |mode| fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
+    let played = |output: &Output, warned: bool| {
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert_eq!(text(&output.stdout), "", "no input, no answer");
+        assert_eq!(
+            stderr.starts_with("warning: cannot look for a config file in "),
+            warned,
+            "{stderr}"
+        );
+    };
+    // Listable but not searchable, with no file: the defaults, silently.
+    set(0o444);
+    played(&output_within_deadline(batch()), false);
+    // Neither: nothing can be known, so a warning, then the defaults.
+    set(0o000);
+    played(&output_within_deadline(batch()), true);
+    // A file that is there but cannot be read stops the game.
+    set(0o755);
+    fs::write(dir.join("config.toml"), "width = 5\n").unwrap();
+    fs::set_permissions(dir.join("config.toml"), fs::Permissions::from_mode(0o000)).unwrap();
+    for mode in [0o755, 0o444] {
+        set(mode);
+        let output = output_within_deadline(batch());
+        assert_refused(
+            &output,
+            &[
+                "config.toml",
+                "cannot read the config file",
+                "Permission denied",
+            ],
+        );
+    }
+    set(0o755);
+}
+
 #[test]
 fn duplicate_colours_warn_then_play() {
     let home = tempfile::tempdir().unwrap();
@@ -210,6 +355,93 @@ fn duplicate_colours_warn_then_play() {
         "{stderr}"
     );
     assert!(text(&output.stdout).starts_with("score=0 "));
+}
+
+/// Whether `bytes` are plain printable text: ASCII from space to `~`, the
+/// excerpt mark `…` and newlines.
+fn printable(bytes: &[u8]) -> bool {
+    text(bytes)
+        .chars()
+        .all(|c| c == '\n' || c == '…' || (' '..='~').contains(&c))
+}
+
+#[test]
+fn quoted_values_are_escaped_and_cut() {
+    let home = tempfile::tempdir().unwrap();
+    let long = "k".repeat(100_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&["-w", "\u{1b}[31m9"], r"'\u{1b}[31m9'"),
+        (&["--\u{1b}]0;x\u{7}"], r"'--\u{1b}]0;x\u{7}'"),
+        (&["-m", "\u{9b}31m"], r"-m \u{9b}31m:"),
+        (&["-o", "7,\u{1b}[2J"], r#""\u{1b}[2J""#),
+        (&["-f", "\u{202e}ab"], r#"-f "\u{202e}ab""#),
+        (&["-C", &long], "kkkk…\": expected exactly 5 keys"),
+        (&["-w", &long], "kkkk…' for"),
+        (&[&long], "kkkk…' found"),
+    ];
+    for (args, says) in cases {
+        let output = clines(home.path(), args, &[], "");
+        assert_refused(&output, &[says]);
+        assert!(printable(&output.stderr), "{:?}", text(&output.stderr));
+        assert!(output.stderr.len() < 1000, "{} bytes", output.stderr.len());
+    }
+    // Values and names from the config file too.
+    let file = home.path().join("x\u{1b}[31m.toml");
+    fs::write(&file, format!("keys = \"{long}\"\n")).unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let output = clines(home.path(), &["--batch"], &env, "");
+    assert_refused(
+        &output,
+        &[r"x\u{1b}[31m.toml", "kkkk…\": expected", "got 100000"],
+    );
+    assert!(printable(&output.stderr), "{:?}", text(&output.stderr));
+    assert!(output.stderr.len() < 1000, "{} bytes", output.stderr.len());
+}
+
+/// Runs `clines args` with standard error on `/dev/full`, where every
+/// write fails, as on a closed pipe or terminal.
+#[cfg(target_os = "linux")]
+fn with_stderr_full(home: &Path, args: &[&str], stdin: &str) -> Output {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("CLINES_SCORE_DIR", home.join("scores"))
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failing_standard_error_never_panics() {
+    let home = tempfile::tempdir().unwrap();
+    // A warning, then the game plays.
+    let output = with_stderr_full(home.path(), &["--batch", "-o", "7,1,1,3,4,5"], "status\n");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output.stdout).starts_with("score=0 "));
+    // Refusals, clap's and ours, and a failure while playing.
+    for args in [&["-w", "x"][..], &["-w0"], &["--nonsense"]] {
+        assert_eq!(
+            with_stderr_full(home.path(), args, "").status.code(),
+            Some(2)
+        );
+    }
+    let output = with_stderr_full(home.path(), &["--batch"], "");
+    assert_eq!(output.status.code(), Some(0));
+    fs::write(home.path().join("scores"), "a file").unwrap();
+    let output = with_stderr_full(home.path(), &["-l"], "");
+    assert_ne!(output.status.code(), Some(101));
 }
 
 /// Every option clap knows: its short and long names, with dashes.

@@ -2,6 +2,7 @@
 //! directory, and two processes of the same user saving at once.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -33,7 +34,9 @@ fn clines(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Output {
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_DATA_HOME", home.join("data"))
         .env_remove("CLINES_SCORE_DIR")
-        .env_remove("CLINES_CONFIG");
+        .env_remove("CLINES_CONFIG")
+        // The listing's dates are local.
+        .env("TZ", "UTC");
     if let Some(dir) = score_dir {
         command.env("CLINES_SCORE_DIR", dir);
     }
@@ -60,11 +63,22 @@ fn list_shows_every_record_best_first_and_warns_about_bad_files() {
 
     let output = clines(home.path(), Some(&scores), &["-l"]);
     assert!(output.status.success(), "{output:?}");
-    let mut expected = String::from(" bob     \t700\n zed     \t500\n");
+    let listed = text(&output.stdout);
+    // The original's files give no date; a record saved now, today's.
+    let (others, mine) = listed.split_at(listed.find("* ").unwrap_or(listed.len()));
+    assert_eq!(others, "  bob     \t700\t1970-01-01\n  zed     \t500\n");
     if let Some(me) = &me {
-        expected.push_str(&format!("*{me:<8}\t42\n"));
+        let date = mine
+            .strip_prefix(&format!("* {me:<8}\t42\t"))
+            .and_then(|rest| rest.strip_suffix('\n'))
+            .unwrap_or_else(|| panic!("{listed:?}"));
+        assert!(
+            date.len() == 10 && date.starts_with("20") && date.as_bytes()[4] == b'-',
+            "{listed:?}"
+        );
+    } else {
+        assert_eq!(mine, "");
     }
-    assert_eq!(text(&output.stdout), expected);
     let stderr = text(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
@@ -78,7 +92,7 @@ fn list_shows_every_record_best_first_and_warns_about_bad_files() {
 }
 
 #[test]
-fn list_without_records_prints_nothing() {
+fn list_without_records_says_so() {
     let home = tempfile::tempdir().unwrap();
     let empty = home.path().join("empty");
     fs::create_dir(&empty).unwrap();
@@ -87,9 +101,51 @@ fn list_without_records_prints_nothing() {
         let output = clines(home.path(), Some(dir), &["-l"]);
         assert!(output.status.success(), "{output:?}");
         assert_eq!(text(&output.stdout), "");
-        assert_eq!(text(&output.stderr), "");
+        assert_eq!(
+            text(&output.stderr),
+            format!("clines: no records yet in {}\n", dir.display())
+        );
     }
     assert!(!missing.exists(), "listing creates no directory");
+}
+
+#[test]
+fn list_fails_when_the_score_directory_cannot_be_read() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("file");
+    fs::write(&file, "").unwrap();
+    let output = clines(home.path(), Some(&file), &["-l"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "clines: the score directory {} is not a directory\n",
+            file.display()
+        )
+    );
+
+    let locked = home.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::write(locked.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads it anyway; the refusal is checked where permissions apply.
+    let applies = fs::read_dir(&locked).is_err();
+    let output = clines(home.path(), Some(&locked), &["-l"]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    if applies {
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.starts_with(&format!(
+                "clines: cannot read the score directory {}: ",
+                locked.display()
+            )),
+            "{stderr}"
+        );
+    } else {
+        assert_eq!(text(&output.stdout), "  amy     \t9\t1970-01-01\n");
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -97,11 +153,19 @@ fn list_without_records_prints_nothing() {
 fn list_falls_back_to_the_data_directory() {
     let home = tempfile::tempdir().unwrap();
     let data = home.path().join("data").join("clines");
-    fs::create_dir_all(&data).unwrap();
+    let scores = data.join("scores");
+    fs::create_dir_all(&scores).unwrap();
+    fs::write(scores.join("bob.toml"), "score = 12\nset_at = 1\n").unwrap();
+    // Where earlier versions kept records: still read, never reported.
     fs::write(data.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    fs::write(data.join("notes.toml"), "title = \"mine\"\n").unwrap();
     let output = clines(home.path(), None, &["-l"]);
     assert!(output.status.success(), "{output:?}");
-    assert_eq!(text(&output.stdout), " amy     \t9\n");
+    assert_eq!(
+        text(&output.stdout),
+        "  bob     \t12\t1970-01-01\n  amy     \t9\t1970-01-01\n"
+    );
+    assert_eq!(text(&output.stderr), "");
 }
 
 /// Not a test on its own: the role of each child process in
@@ -138,7 +202,11 @@ fn processes_saving_at_once_keep_the_higher() {
     let children: Vec<_> = (0..2)
         .map(|parity| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["concurrent_save_child", "--exact", "--test-threads=1"])
+                .args([
+                    "records::concurrent_save_child",
+                    "--exact",
+                    "--test-threads=1",
+                ])
                 .env(CHILD_DIR, home.path())
                 .env(CHILD_PARITY, parity.to_string())
                 .stdout(Stdio::piped())
@@ -170,5 +238,92 @@ fn processes_saving_at_once_keep_the_higher() {
         .collect();
     assert_eq!(names, ["alice.toml"], "temporary files left behind");
     let output = clines(home.path(), Some(&scores), &["-l"]);
-    assert_eq!(text(&output.stdout), format!(" alice   \t{}\n", 2 * ROUNDS));
+    let listed = text(&output.stdout);
+    assert!(
+        listed.starts_with(&format!("  alice   \t{}\t", 2 * ROUNDS)) && listed.lines().count() == 1,
+        "{listed:?}"
+    );
+}
+
+#[test]
+fn list_shows_the_table_of_the_rules_given_with_dates() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    // 2023-11-14 22:13:20 UTC.
+    fs::write(
+        scores.join("amy.toml"),
+        "score = 80\nset_at = 1700000000\n\n\
+         [rules.w12-t9-c5-i5-n3-N3]\nscore = 30\nset_at = 1700000000\n",
+    )
+    .unwrap();
+    fs::write(
+        scores.join("bob.toml"),
+        "[rules.w12-t9-c5-i5-n3-N3]\nscore = 45\nset_at = 86400\n",
+    )
+    .unwrap();
+    fs::write(scores.join("zed.cscore"), cscore_bytes(500)).unwrap();
+
+    let output = clines(home.path(), Some(&scores), &["-l"]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        text(&output.stdout),
+        "  zed     \t500\n  amy     \t80\t2023-11-14\n"
+    );
+    for wide in [&["-l", "-w12"][..], &["-l", "--width", "12", "-c5"][..]] {
+        let output = clines(home.path(), Some(&scores), wide);
+        assert!(output.status.success(), "{output:?}");
+        assert_eq!(
+            text(&output.stdout),
+            "  bob     \t45\t1970-01-02\n  amy     \t30\t2023-11-14\n"
+        );
+        assert_eq!(text(&output.stderr), "");
+    }
+    let mut tokyo = Command::new(env!("CARGO_BIN_EXE_clines"));
+    tokyo
+        .args(["-l", "-w12"])
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("CLINES_SCORE_DIR", &scores)
+        .env_remove("CLINES_CONFIG")
+        .env("TZ", "JST-9");
+    let output = tokyo.output().unwrap();
+    assert_eq!(
+        text(&output.stdout),
+        "  bob     \t45\t1970-01-02\n  amy     \t30\t2023-11-15\n",
+        "local dates"
+    );
+
+    let output = clines(home.path(), Some(&scores), &["-l", "-c7", "-N4"]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "clines: no records yet for -w9 -t9 -c7 -i5 -n3 -N4 in {}\n",
+            scores.display()
+        )
+    );
+}
+
+#[test]
+fn list_escapes_what_files_name_and_hold() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    fs::write(scores.join("x\u{1b}[31m.toml"), "score = 1\nset_at = 1\n").unwrap();
+    fs::write(scores.join("bad.toml"), "score = \u{1b}]0;pwned\u{7}\n").unwrap();
+    let output = clines(home.path(), Some(&scores), &["-l"]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+    assert!(
+        !stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{stderr:?}"
+    );
+    assert!(
+        stderr.contains("x\\u{1b}[31m.toml: the file name"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("bad.toml: corrupt: not TOML"), "{stderr}");
 }

@@ -3,7 +3,7 @@
 //! with the mouse until it scores, then ended by a key or a real signal.
 //! Each test has its own temporary score directory.
 
-mod pty;
+use crate::pty;
 
 use std::collections::VecDeque;
 use std::fs;
@@ -236,14 +236,23 @@ fn user() -> String {
     clines::records::current_user().expect("the test runs as a user with a safe name")
 }
 
-/// `clines -l` in `sandbox`.
+/// `clines -l` in `sandbox`, without the dates (tests/records.rs checks
+/// those).
 fn listing(sandbox: &Sandbox) -> String {
     let mut command = Command::new(CLINES);
     command.arg("-l");
     sandbox.apply(&mut command);
     let output = command.output().expect("clines -l runs");
     assert!(output.status.success(), "clines -l: {output:?}");
-    String::from_utf8(output.stdout).expect("UTF-8 listing")
+    let text = String::from_utf8(output.stdout).expect("UTF-8 listing");
+    text.lines()
+        .map(|line| {
+            let mut columns = line.split('\t');
+            let name = columns.next().unwrap_or_default();
+            let score = columns.next().unwrap_or_default();
+            format!("{name}\t{score}\n")
+        })
+        .collect()
 }
 
 /// Everything written after the program left full-screen mode for the last
@@ -312,7 +321,7 @@ fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
     check_exit(&mut term, &["New record saved!"], score);
     let file = record_file(&sandbox);
     assert_eq!(stored_score(&file), score);
-    assert_eq!(listing(&sandbox), format!("*{:<8}\t{score}\n", user()));
+    assert_eq!(listing(&sandbox), format!("* {:<8}\t{score}\n", user()));
 
     let saved = fs::read(&file).expect("the record");
     let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
@@ -406,7 +415,7 @@ fn another_users_higher_record_is_shown_and_kept() {
     check_exit(&mut term, &["New personal record saved!"], score);
     assert_eq!(
         listing(&sandbox),
-        format!(" zed     \t100000\n*{:<8}\t{score}\n", user())
+        format!("  zed     \t100000\n* {:<8}\t{score}\n", user())
     );
     assert_eq!(fs::read(&other).expect("zed's record"), cscore);
 
@@ -445,14 +454,14 @@ fn an_unusable_score_directory_is_reported_at_exit() {
     assert!(!after_leaving(&term).contains("saved!"));
 }
 
-/// With a fixed seed or rules off the defaults, records are off: no `hi`
-/// line though a record exists, and nothing written.
+/// With a fixed seed, records are off: no `hi` line though a record
+/// exists, and nothing written.
 #[test]
-fn records_are_off_with_a_seed_or_other_rules() {
+fn records_are_off_with_a_seed() {
     let sandbox = Sandbox::new();
     let other = sandbox.score_dir().join("zed.toml");
     fs::write(&other, "score = 7\nset_at = 0\n").expect("write a record");
-    for args in [&["--seed=3"][..], &["-N4"][..]] {
+    for args in [&["--seed=3"][..], &["--seed=3", "-N4"][..]] {
         let (mut term, score) = scoring_game(&sandbox, args);
         assert!(
             !term.contents().contains("hi "),
@@ -467,4 +476,40 @@ fn records_are_off_with_a_seed_or_other_rules() {
             .collect();
         assert_eq!(names, ["zed.toml"], "{args:?}");
     }
+}
+
+/// Rules off the defaults keep their own record, in the same file: the
+/// default rules' records are not shown, the score is saved under the rule
+/// set's key and listed by `clines -l` with the same rules.
+#[test]
+fn other_rules_keep_their_own_record() {
+    let sandbox = Sandbox::new();
+    let other = sandbox.score_dir().join("zed.toml");
+    fs::write(&other, "score = 7\nset_at = 0\n").expect("write a record");
+    let (mut term, score) = scoring_game(&sandbox, &["-N4"]);
+    term.expect_text(&format!("=[ hi : {score} ]="));
+    assert!(!term.contents().contains("zed"), "{}", term.contents());
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &["New record saved!"], score);
+    let text = fs::read_to_string(record_file(&sandbox)).expect("the record file");
+    assert!(
+        text.starts_with(&format!(
+            "[rules.w9-t9-c5-i5-n3-N4]\nscore = {score}\nset_at = "
+        )),
+        "{text:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(&other).expect("zed's record"),
+        "score = 7\nset_at = 0\n"
+    );
+    let mut command = Command::new(CLINES);
+    command.args(["-l", "-N4"]);
+    sandbox.apply(&mut command);
+    let output = command.output().expect("clines -l runs");
+    let listed = String::from_utf8(output.stdout).expect("UTF-8 listing");
+    assert!(
+        listed.starts_with(&format!("* {:<8}\t{score}\t", user())) && listed.lines().count() == 1,
+        "{listed:?}"
+    );
+    assert_eq!(listing(&sandbox), "  zed     \t7\n");
 }

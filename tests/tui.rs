@@ -6,7 +6,7 @@
 //! the same seed and rules (`clines --batch --seed S`, then `board`), so no
 //! test hard-codes where chips are; moves are cross-checked the same way.
 
-mod pty;
+use crate::pty;
 
 use pty::{Key, Options, TIMEOUT, Term};
 
@@ -1453,6 +1453,184 @@ fn ctrl_z_suspends_and_sigcont_repaints() {
 #[test]
 fn sigtstp_suspends_and_sigcont_repaints() {
     suspend_test(|term| term.signal(libc::SIGTSTP));
+}
+
+#[test]
+fn ctrl_z_under_a_wrapper_stops_the_whole_job() {
+    // An interactive shell with job control runs a wrapper script that runs
+    // the game: Ctrl-Z must stop the whole job and give the prompt back.
+    let view = View::new(batch(&[], 92, &[]), 100, 50);
+    let mut term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    term.send(format!("sh -c '{CLINES} --seed=92; echo after $?'\n").as_bytes());
+    let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let view = view.with_cursor(Some(cursor));
+    term.send(&[0x1a]);
+    term.expect_screen("the prompt again, the job stopped", |screen| {
+        !screen.alternate_screen() && screen.contents().matches("ready$ ").count() == 2
+    });
+    term.send(b"fg\n");
+    expect_view(&term, &view, "the board back after fg");
+    term.key(Key::Char('q'));
+    term.expect_text("after 0");
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+#[test]
+fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
+    let (mut term, view) = start(100, 50, 94, &[], &[]);
+    term.signal(libc::SIGSTOP);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What a shell does meanwhile: cooked mode, and its own output.
+    term.restore_line_settings();
+    term.process_locally(b"\x1b[2J");
+    term.signal(libc::SIGCONT);
+    expect_view(&term, &view, "the board repainted after SIGCONT");
+    // Raw mode again: a key arrives at once and is not echoed.
+    let (x, y) = view.cursor.expect("the cursor is shown");
+    let moved = if x + 1 < view.game.width {
+        x + 1
+    } else {
+        x - 1
+    };
+    term.key(if moved > x { Key::Right } else { Key::Left });
+    expect_view(
+        &term,
+        &view.with_cursor(Some((moved, y))),
+        "the cursor moved, nothing echoed",
+    );
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn a_burst_of_input_is_handled_without_waiting_for_more() {
+    let (mut term, view) = start(100, 50, 95, &[], &[]);
+    // 1,000 arrows, 3,000 bytes in one write: the cursor ends at the top.
+    term.send(&b"\x1b[A".repeat(1000));
+    let (x, _) = view.cursor.expect("the cursor is shown");
+    expect_view(
+        &term,
+        &view.with_cursor(Some((x, 0))),
+        "the cursor at the top",
+    );
+    // The game read every byte: one more key is handled at once.
+    let burst: Vec<u8> = b"\x1b[B".repeat(1000).into_iter().chain(*b"q").collect();
+    term.send(&burst);
+    check_exit(&mut term, 0);
+}
+
+#[test]
+fn too_small_messages_wrap_at_the_terminal_width() {
+    let (mut term, view) = start(100, 50, 96, &[], &[]);
+    term.resize(15, 50);
+    let wrapped = [
+        "19 chars wide t",
+        "erminal require",
+        "d, now it's 15",
+        "Please resize t",
+        "he window again",
+    ];
+    term.expect("the messages wrapped at 15 columns", |screen| {
+        let rows: Vec<String> = screen.rows(0, 15).take(wrapped.len()).collect();
+        if rows == wrapped {
+            Ok(())
+        } else {
+            Err(format!("{rows:?}"))
+        }
+    });
+    term.resize(100, 50);
+    expect_view(&term, &view, "the same board after resizing back");
+    quit_and_check(&mut term, 0);
+}
+
+/// Checks a refused start: exit status 1, standard error saying each of
+/// `says`, and not a single escape sequence sent to the terminal.
+fn refused_start(term: &mut Term, says: &[&str]) {
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(1), "exit status {status:?}");
+    let stderr = term.stderr();
+    for part in says {
+        assert!(stderr.contains(part), "stderr {stderr:?} lacks {part:?}");
+    }
+    let raw = term.raw_output();
+    assert!(
+        !raw.contains(&0x1b),
+        "the terminal was touched: {:?}",
+        String::from_utf8_lossy(&raw)
+    );
+    term.assert_restored();
+}
+
+#[test]
+fn output_not_a_terminal_is_refused_suggesting_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let script = format!("exec {CLINES} > '{}'", out.display());
+    let mut term = Term::spawn(
+        "sh",
+        Options::new(100, 50)
+            .args(["-c", &script])
+            .separate_stderr(),
+    );
+    refused_start(&mut term, &["standard output is not a terminal", "--batch"]);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"",
+        "nothing drawn in the file"
+    );
+}
+
+#[test]
+fn no_terminal_at_all_is_refused_suggesting_batch() {
+    // A new session has no controlling terminal; standard output is still
+    // the terminal, standard input not.
+    let script = format!("exec setsid -w {CLINES} </dev/null");
+    let mut term = Term::spawn(
+        "sh",
+        Options::new(100, 50)
+            .args(["-c", &script])
+            .separate_stderr(),
+    );
+    refused_start(&mut term, &["there is no terminal", "--batch"]);
+}
+
+#[test]
+fn terminals_that_cannot_move_the_cursor_are_refused() {
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50).env("TERM", "dumb").separate_stderr(),
+    );
+    refused_start(
+        &mut term,
+        &["TERM=dumb", "cannot move its cursor", "--batch"],
+    );
+    // Any entry without cursor addressing, whatever its name: the system's
+    // dumb entry under another name.
+    let Some(dumb) = ["/usr/share/terminfo/d/dumb", "/lib/terminfo/d/dumb"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).is_file())
+    else {
+        eprintln!("skipping the renamed entry: no system terminfo entry for dumb");
+        return;
+    };
+    let terminfo = tempfile::tempdir().unwrap();
+    std::fs::create_dir(terminfo.path().join("p")).unwrap();
+    std::fs::copy(dumb, terminfo.path().join("p/plain")).unwrap();
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .env("TERM", "plain")
+            .env("TERMINFO", terminfo.path())
+            .separate_stderr(),
+    );
+    refused_start(&mut term, &["TERM=plain", "cannot move its cursor"]);
 }
 
 #[test]

@@ -6,12 +6,15 @@
 //! that every refusal names the file, the key and what the key accepts.
 
 use std::fs;
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
-use super::{Setting, Source};
+use crate::game::Rule;
+use crate::{files, text};
+
+use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
 
 /// The keys a config file may hold.
 const KEYS: [&str; 14] = [
@@ -78,32 +81,144 @@ pub(super) struct Config {
     pub(super) score_dir: Option<Setting<PathBuf>>,
 }
 
-/// Reads the config file. A missing file gives no settings unless it was
-/// named explicitly; any other problem is a message naming the file.
-pub(super) fn load(location: &ConfigLocation) -> Result<Config, String> {
-    let file = &location.path;
-    let text = match fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !location.required => {
-            return Ok(Config::default());
+impl Config {
+    /// Takes out the values that options on the command line replace:
+    /// `given` says whether the option with clap's id was given.
+    pub(super) fn take_overridden(&mut self, given: impl Fn(&str) -> bool) -> Config {
+        fn take<T>(given: bool, value: &mut Option<T>) -> Option<T> {
+            if given { value.take() } else { None }
         }
-        Err(e) => {
-            let named = if location.required {
-                " (named by CLINES_CONFIG)"
-            } else {
-                ""
+        Config {
+            width: take(given("width"), &mut self.width),
+            height: take(given("height"), &mut self.height),
+            colors: take(given("colors"), &mut self.colors),
+            line: take(given("line"), &mut self.line),
+            next: take(given("next"), &mut self.next),
+            first: take(given("first"), &mut self.first),
+            keys: take(given("keys"), &mut self.keys),
+            font: take(given("font"), &mut self.font),
+            bw_font: take(given("bw_font"), &mut self.bw_font),
+            mode: take(given("mode"), &mut self.mode),
+            palette: take(given("palette"), &mut self.palette),
+            autoplay: None,
+            autoplay_delay: take(given("autoplay_delay"), &mut self.autoplay_delay),
+            score_dir: None,
+        }
+    }
+
+    /// Checks the values that options replaced, each on its own: a bad
+    /// value in the file is an error even when it is not used. What depends
+    /// on other settings is judged by the game in use: `next` and `first`
+    /// against its `cells`; how many glyphs or colours are enough is left
+    /// to the values in use.
+    pub(super) fn check(&self, cells: usize) -> Result<(), String> {
+        let within =
+            |setting: &Option<Setting<usize>>, min: usize, max: usize, cells: &str| match setting {
+                Some(s) if !(min..=max).contains(&s.value) => Err(s.source.refuse(&format!(
+                    "expected a whole number from {min} to {max}{cells}"
+                ))),
+                _ => Ok(()),
             };
-            return Err(format!(
-                "{}: cannot read the config file{named}: {e}",
-                file.display()
-            ));
+        let rules = [
+            (Rule::Width, &self.width),
+            (Rule::Height, &self.height),
+            (Rule::Colors, &self.colors),
+            (Rule::Line, &self.line),
+            (Rule::Next, &self.next),
+            (Rule::First, &self.first),
+        ];
+        for (rule, setting) in rules {
+            match rule.fixed_max() {
+                Some(max) => within(setting, rule.min(), max, "")?,
+                None => within(setting, rule.min(), cells, " (the number of cells)")?,
+            }
         }
+        within(&self.autoplay_delay, 0, MAX_AUTOPLAY_DELAY_MS, "")?;
+        if let Some(keys) = &self.keys {
+            super::distinct_keys(keys)?;
+        }
+        if let Some(font) = &self.font {
+            super::font(font)?;
+        }
+        if let Some(bw_font) = &self.bw_font {
+            super::glyphs(bw_font).map_err(|why| bw_font.source.refuse(&why))?;
+        }
+        if let Some(mode) = &self.mode {
+            super::color_mode(mode)?;
+        }
+        if let Some(palette) = &self.palette {
+            super::palette_numbers(palette)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the config file, with any warning about it. A missing file gives
+/// no settings unless it was named explicitly; any other problem is a
+/// message naming the file.
+pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<String>), String> {
+    let file = &location.path;
+    let refuse = |e: io::Error| {
+        let named = if location.required {
+            " (named by CLINES_CONFIG)"
+        } else {
+            ""
+        };
+        format!(
+            "{}: cannot read the config file{named}: {e}",
+            text::path(file)
+        )
     };
-    parse(&text, file)
+    let text = match read(file) {
+        Ok(text) => text,
+        Err(e) if location.required => return Err(refuse(e)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok((Config::default(), Vec::new()));
+        }
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            // Only a file that is there and cannot be read is an error; a
+            // directory that cannot be searched may well hold none.
+            return match exists(file) {
+                Some(true) => Err(refuse(e)),
+                Some(false) => Ok((Config::default(), Vec::new())),
+                None => Ok((
+                    Config::default(),
+                    vec![format!(
+                        "cannot look for a config file in {}: {e}; playing with the defaults",
+                        file.parent().map(text::path).unwrap_or_default()
+                    )],
+                )),
+            };
+        }
+        Err(e) => return Err(refuse(e)),
+    };
+    parse(&text, file).map(|config| (config, Vec::new()))
+}
+
+/// The text of the file at `path`, which must be a regular file (a FIFO
+/// there would hang the start).
+fn read(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    files::open_regular(path)?.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Whether something is at `path`, found by looking at it or, when its
+/// directory cannot be searched, by listing that directory; `None` when
+/// neither is allowed.
+fn exists(path: &Path) -> Option<bool> {
+    match fs::symlink_metadata(path) {
+        Ok(_) => return Some(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Some(false),
+        Err(_) => {}
+    }
+    let name = path.file_name()?;
+    let mut entries = fs::read_dir(path.parent()?).ok()?;
+    Some(entries.any(|entry| entry.is_ok_and(|entry| entry.file_name() == name)))
 }
 
 /// Reads the text of a config file; `file` names it in messages.
-pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String> {
+pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e
             .span()
@@ -111,27 +226,33 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
         let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
         format!(
             "{}: invalid TOML{at}: {}",
-            file.display(),
-            e.message().trim_end()
+            text::path(file),
+            e.message()
+                .trim_end()
+                .lines()
+                .map(text::escape)
+                .collect::<Vec<_>>()
+                .join("\n")
         )
     })?;
     let mut config = Config::default();
     for (key, value) in &table {
         let Some(&key) = KEYS.iter().find(|&&k| k == key) else {
             return Err(format!(
-                "{}: unknown key {key:?}; the keys are {}",
-                file.display(),
+                "{}: unknown key {}; the keys are {}",
+                text::path(file),
+                text::quote(key),
                 KEYS.join(", ")
             ));
         };
         let entry = Entry { file, key, value };
         match key {
-            "width" => config.width = Some(entry.number("from 1 to 1000")?),
-            "height" => config.height = Some(entry.number("from 1 to 1000")?),
-            "colors" => config.colors = Some(entry.number("from 1 to 35")?),
-            "line" => config.line = Some(entry.number("from 2 to 1000")?),
-            "next" => config.next = Some(entry.number("from 0 to the number of cells")?),
-            "first" => config.first = Some(entry.number("from 1 to the number of cells")?),
+            "width" => config.width = Some(entry.number(&accepted_range(Rule::Width))?),
+            "height" => config.height = Some(entry.number(&accepted_range(Rule::Height))?),
+            "colors" => config.colors = Some(entry.number(&accepted_range(Rule::Colors))?),
+            "line" => config.line = Some(entry.number(&accepted_range(Rule::Line))?),
+            "next" => config.next = Some(entry.number(&accepted_range(Rule::Next))?),
+            "first" => config.first = Some(entry.number(&accepted_range(Rule::First))?),
             "keys" => {
                 config.keys =
                     Some(entry.string("5 different keys: left, down, up, right, action")?);
@@ -151,7 +272,9 @@ pub(super) fn parse(text: &str, file: &std::path::Path) -> Result<Config, String
             "palette" => config.palette = Some(entry.palette()?),
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
-                config.autoplay_delay = Some(entry.number("of milliseconds from 0 to 10000")?);
+                config.autoplay_delay = Some(entry.number(&format!(
+                    "of milliseconds from 0 to {MAX_AUTOPLAY_DELAY_MS}"
+                ))?);
             }
             _ => config.score_dir = Some(entry.directory()?),
         }
@@ -172,7 +295,10 @@ impl Entry<'_> {
         Source::Config {
             file: self.file.to_path_buf(),
             key: self.key,
-            value: self.value.to_string(),
+            value: match self.value {
+                toml::Value::String(value) => text::quote(value),
+                value => text::excerpt(&value.to_string()),
+            },
         }
     }
 

@@ -137,7 +137,13 @@ fn boolean_flags_combine() {
         ErrorKind::DisplayVersion
     );
     let list = parse_with(&["-l", "-w9"], &plain()).unwrap().command;
-    assert_eq!(list, Command::List { score_dir: None });
+    assert_eq!(
+        list,
+        Command::List {
+            score_dir: None,
+            rules: Rules::default()
+        }
+    );
     let batch = parse_with(&["--batch", "--seed", "42", "-w5"], &plain()).unwrap();
     assert_eq!(
         batch.command,
@@ -207,6 +213,11 @@ fn colours_from_1_to_35() {
     assert_eq!(rules.colors, 35);
     assert_eq!(appearance.palette, default_palette(35));
     assert_eq!(appearance.palette.len(), 36);
+    assert!(
+        !appearance.palette.contains(&16),
+        "black is not a chip colour"
+    );
+    assert_eq!(appearance.palette[14..16], [15, 17]);
     for bad in ["0", "36", "300", "100000000000"] {
         refused(&["-c", bad], &[&format!("-c {bad}"), "from 1 to 35"]);
     }
@@ -258,6 +269,29 @@ fn font_exactly_three_single_width_glyphs() {
     refused(&["-f", "I🙂o"], &["double-width"]);
     refused(&["-f", "Ie\u{301}"], &["one column"]);
     refused(&["-f", "I\to"], &["one column"]);
+}
+
+#[test]
+fn invisible_glyphs_are_refused() {
+    let cases = [
+        ("   ", "' ' (U+0020) is blank"),
+        ("I\u{a0}o", "'\\u{a0}' (U+00A0) is blank"),
+        ("I\u{2800}o", "(U+2800) is blank"),
+        ("I\u{3000}o", "(U+3000) is blank"),
+        ("I\u{2028}o", "(U+2028) is a line separator"),
+        ("I\u{2029}o", "is a line separator"),
+        ("I\u{200b}o", "(U+200B) takes no column"),
+        ("I\u{feff}o", "zero-width"),
+        ("I\u{ffa0}o", "zero-width"),
+        ("I\u{1b}o", "'\\u{1b}' (U+001B) is a control character"),
+    ];
+    for (font, says) in cases {
+        refused(&["-f", font], &[says, "must be visible"]);
+        let bw_font = format!("{font}VvAa.'Zz");
+        refused(&["-F", &bw_font], &[says, "must be visible"]);
+    }
+    // Visible glyphs from beyond ASCII are still welcome.
+    assert!(appearance_of(&["-f", "@\u{2588}\u{e000}"]).is_ok());
 }
 
 #[test]
@@ -313,6 +347,8 @@ fn palette_needs_a_colour_per_chip_from_1_to_255() {
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
     refused(&["-c2", "-o", "7,1"], &["-o 7,1", "at least 3", "got 2"]);
     refused(&["-o", "7,1,2,0,4,5"], &["\"0\"", "1 to 255", "black"]);
+    refused(&["-o", "7,1,2,16,4,5"], &["\"16\"", "black background"]);
+    refused(&["-o", "16,1,2,3,4,5"], &["\"16\"", "black background"]);
     refused(&["-o", "7,1,2,256,4,5"], &["\"256\"", "1 to 255"]);
     refused(&["-o", "7,1,red,3,4,5"], &["\"red\"", "1 to 255"]);
     refused(&["-o", "7,1,2,3,4,5,0"], &["\"0\""]);
@@ -329,6 +365,33 @@ fn duplicate_palette_colours_warn_then_play() {
         warning.starts_with("-o 7,1,2,2,4,7: colour 2, 7 "),
         "{warning}"
     );
+}
+
+#[test]
+fn values_that_are_not_utf8_name_their_option() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let bytes = |text: &[u8]| OsString::from_vec(text.to_vec());
+    let cases: &[(&[&[u8]], &str)] = &[
+        (&[b"-C", b"\xff"], "'-C, --keys'"),
+        (&[b"-C\xffjkl "], "'-C, --keys'"),
+        (&[b"--keys=\xff"], "'-C, --keys'"),
+        (&[b"-f", b"I\xffo"], "'-f, --font'"),
+        (&[b"-F", b"\xff"], "'-F, --bw-font'"),
+        (&[b"-m\xff"], "'-m, --mode'"),
+        (&[b"-o", b"7,\xff"], "'-o, --palette'"),
+        (&[b"-w", b"\xff"], "'-w, --width'"),
+        (&[b"-N\xff"], "'-N, --first'"),
+        (&[b"--seed", b"1\xff"], "'--seed'"),
+        (&[b"--autoplay-delay=\xff"], "'--autoplay-delay'"),
+    ];
+    for (args, option) in cases {
+        let args = std::iter::once(bytes(b"clines")).chain(args.iter().map(|a| bytes(a)));
+        let message = parse_in(args, &plain()).unwrap_err().to_string();
+        assert!(message.contains(option), "{message}");
+        assert!(message.contains("not valid UTF-8"), "{message}");
+        assert_eq!(message.matches("error:").count(), 1, "{message}");
+    }
 }
 
 #[test]
@@ -356,7 +419,7 @@ fn refused_in_any(args: &[&str]) {
 #[test]
 fn rule_error_requirement_leaves_out_flag_and_value() {
     let error = RuleError {
-        flag: 'n',
+        rule: Rule::Next,
         value: 90,
         min: 0,
         max: 81,
@@ -365,7 +428,8 @@ fn rule_error_requirement_leaves_out_flag_and_value() {
         error.requirement(),
         "the chips per computer turn must be from 0 to 81 (the number of cells)"
     );
-    assert_eq!(error.to_string(), format!("-n 90: {}", error.requirement()));
+    // The engine knows no letters: the command line names the flag.
+    refused(&["-n", "90"], &[&format!("-n 90: {}", error.requirement())]);
 }
 
 /// An environment reading `text` as the config file in `dir`.
@@ -432,7 +496,9 @@ score_dir = "/srv/clines"
     assert_eq!(
         list,
         Command::List {
-            score_dir: Some(PathBuf::from("/srv/clines"))
+            score_dir: Some(PathBuf::from("/srv/clines")),
+            // The listing is of the rule set the config plays.
+            rules
         }
     );
 }
@@ -455,6 +521,84 @@ fn flags_override_the_config() {
     // Config at the default values keeps the default rules (records on).
     let env = with_config(dir.path(), "width = 9\nline = 5\n");
     assert!(play_in(&[], &env).unwrap().0.is_default());
+}
+
+#[test]
+fn a_bad_config_value_is_refused_even_when_a_flag_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "width = 1001",
+            &["-w6"],
+            &["width = 1001", "from 1 to 1000"],
+        ),
+        (
+            "height = 0",
+            &["-t", "4"],
+            &["height = 0", "from 1 to 1000"],
+        ),
+        ("colors = 36", &["-c3"], &["colors = 36", "from 1 to 35"]),
+        ("line = 1", &["-i4"], &["line = 1", "from 2 to 1000"]),
+        ("next = 82", &["-n2"], &["next = 82", "from 0 to 81"]),
+        ("first = 0", &["-N2"], &["first = 0", "from 1 to 81"]),
+        (
+            "autoplay_delay = 10001",
+            &["--autoplay-delay=5"],
+            &["autoplay_delay = 10001"],
+        ),
+        (
+            "keys = \"hhjkl\"",
+            &["-C", "wasd "],
+            &["keys = \"hhjkl\"", "given twice"],
+        ),
+        (
+            "font = \"IO\"",
+            &["-f", "@Oo"],
+            &["font = \"IO\"", "exactly 3"],
+        ),
+        (
+            "bw_font = \"*O \"",
+            &["-F", "*OoVvAa.'Zz"],
+            &["bw_font", "is blank"],
+        ),
+        (
+            "mode = \"x\"",
+            &["-mc"],
+            &["mode = \"x\"", "c (colour) or b"],
+        ),
+        (
+            "palette = [7, 16, 2]",
+            &["-o", "7,1,2,3,4,5"],
+            &["palette = [7, 16", "black"],
+        ),
+    ];
+    for (config, args, says) in cases {
+        let env = with_config(dir.path(), config);
+        let mut says = says.to_vec();
+        says.push("config.toml");
+        refused_in(args, &env, &says);
+    }
+    // What depends on other settings is judged by the game in use: next =
+    // 100 fits a 20 by 20 board, and a short palette fits fewer colours.
+    let env = with_config(
+        dir.path(),
+        "next = 100\npalette = [7, 1]\nbw_font = \"*Oo\"",
+    );
+    assert!(
+        play_in(
+            &[
+                "-w20",
+                "-t20",
+                "-n3",
+                "-o",
+                "7,1,2,3,4,5",
+                "-F",
+                "*OoVvAa.'Zz"
+            ],
+            &env
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -637,5 +781,39 @@ fn autoplay_from_the_config() {
         let mut says = says.to_vec();
         says.push(&file);
         refused_in(&[], &env, &says);
+    }
+}
+
+/// The letters messages give each rule, and the ranges `-h` states, are
+/// written apart from clap's definitions and the engine's limits: they must
+/// agree, or a message would name the wrong option or range.
+#[test]
+fn rule_letters_and_help_ranges_agree_with_clap_and_the_engine() {
+    use clap::CommandFactory;
+    let command = Args::command();
+    for rule in Rule::ALL {
+        let flag = rule_flag(rule);
+        let arg = command
+            .get_arguments()
+            .find(|arg| arg.get_short().map(|c| format!("-{c}")).as_deref() == Some(flag))
+            .unwrap_or_else(|| panic!("no option {flag} for the {}", rule.name()));
+        let help = arg
+            .get_help()
+            .expect("every rule option has help")
+            .to_string();
+        let range = match rule.fixed_max() {
+            Some(max) => format!("({}-{max})", rule.min()),
+            None => format!("({} to the number of cells)", rule.min()),
+        };
+        assert!(
+            help.ends_with(&range),
+            "{flag}: help {help:?} does not end with {range:?}"
+        );
+        let default = arg.get_default_values();
+        assert_eq!(
+            default,
+            [rule.value(&Rules::DEFAULT).to_string()],
+            "{flag}: default"
+        );
     }
 }

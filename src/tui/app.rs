@@ -1,7 +1,6 @@
 //! The game as the player sees it: the cursor, the selection, and the
-//! animations that replay the engine's events (a chip walking its path,
-//! removed chips flashing, thrown chips appearing) on a board of their own
-//! that catches up with the engine's board.
+//! animation (see `animation`) that replays the engine's events on a board
+//! of its own.
 //!
 //! The built-in player takes part through requests: a hint or autoplay
 //! leaves a [`Request`] for the event loop to hand to the player's thread,
@@ -9,7 +8,7 @@
 //! shows each chosen move as a hint does (the chip selected, the cursor on
 //! the target), waits its delay, then plays it with the usual animations.
 //!
-//! Time is passed in, never read here, so the animation logic is testable.
+//! Time is passed in, never read here, so the game's logic is testable.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -17,44 +16,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::ai::Move;
-use crate::board::{Board, Chip, Color, Pos};
+use crate::board::Pos;
+use crate::cli::DEFAULT_AUTOPLAY_DELAY;
 use crate::game::{Event, Game, MoveError};
 use crate::records::{BoardRecords, HiLine};
 
 use super::Ending;
+use super::animation::{Animation, Shown};
+use super::event::Suggestion;
 use super::frame::Frame;
 use super::input::{Action, Dir};
 use super::layout::{self, Layout, TooSmall};
-use super::player::{Request, Suggestion};
+use super::player::Request;
 use super::view::{self, Scene, Style};
 
 /// One tick of a selected chip's jump.
 pub const JUMP_TICK: Duration = Duration::from_millis(200);
-/// Time a moving chip spends on each cell of its path.
-pub const STEP_TIME: Duration = Duration::from_millis(50);
-/// How long removed chips flash before they vanish.
-pub const FLASH_TIME: Duration = Duration::from_millis(600);
-/// Removals flashed in one turn; any further ones vanish at once. A normal
-/// turn has at most two, but odd rules can have the engine throw onto an
-/// empty board a thousand times over, which would flash for ten minutes.
-const MAX_FLASHES_PER_TURN: usize = 3;
-/// How long autoplay shows its chosen move before making it, unless told.
-pub const AUTOPLAY_DELAY: Duration = Duration::from_millis(300);
-
-/// One part of replaying a turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    /// A chip walks `path`, one cell per [`STEP_TIME`].
-    Walk { path: Vec<Pos>, color: Color },
-    /// Chips flash for [`FLASH_TIME`], then vanish and the score grows.
-    Flash { chips: Vec<Chip>, points: u64 },
-    /// Chips appear at once.
-    Throw(Vec<Chip>),
-    /// Chips vanish at once and the score grows, without flashing.
-    Clear { chips: Vec<Chip>, points: u64 },
-    /// The game-over box appears.
-    Over,
-}
 
 /// What an answer from the built-in player is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +60,42 @@ struct Assist {
     planned: Option<(Move, Instant)>,
 }
 
+impl Assist {
+    /// Drops every request still pending (unsent, unanswered) and the move
+    /// autoplay was about to make: they were about a board that is gone, or
+    /// the player changed their mind.
+    fn forget_pending(&mut self) {
+        self.waiting = None;
+        self.outbox = None;
+        self.planned = None;
+    }
+}
+
+/// Where the player points and what they have asked for.
+#[derive(Debug)]
+struct Input {
+    cursor: Pos,
+    /// The cursor glyph is hidden after a mouse action until a key press.
+    cursor_hidden: bool,
+    /// The selected chip and when it was selected (its jump's tick 0).
+    selected: Option<(Pos, Instant)>,
+    /// Actions that came during an animation, handled after it.
+    queued: VecDeque<Action>,
+}
+
+/// What the game asks of the event loop, each taken (and so reset) by the
+/// loop once it has acted on it.
+#[derive(Debug, Default)]
+struct LoopRequests {
+    bell: bool,
+    repaint: bool,
+    suspend: bool,
+    /// Take the terminal again: the process was continued (SIGCONT).
+    continued: bool,
+    /// How the game ended, once it has; never taken, the loop stops on it.
+    ending: Option<Ending>,
+}
+
 /// The game on screen.
 #[derive(Debug)]
 pub struct App {
@@ -94,26 +107,9 @@ pub struct App {
     /// Terminal size: columns, rows.
     size: (usize, usize),
     layout: Result<Layout, TooSmall>,
-    /// The board as shown, behind the engine's while animations run.
-    shown: Board,
-    shown_score: u64,
-    over_shown: bool,
-    cursor: Pos,
-    /// The cursor glyph is hidden after a mouse action until a key press.
-    cursor_hidden: bool,
-    /// The selected chip and when it was selected (its jump's tick 0).
-    selected: Option<(Pos, Instant)>,
-    steps: VecDeque<Step>,
-    /// When the first of `steps` began.
-    step_started: Instant,
-    walker: Option<Chip>,
-    flashing: Vec<Chip>,
-    /// Actions that came during an animation, handled after it.
-    queued: VecDeque<Action>,
-    bell: bool,
-    repaint: bool,
-    suspend: bool,
-    ending: Option<Ending>,
+    animation: Animation,
+    input: Input,
+    requests: LoopRequests,
     assist: Assist,
     /// What the exit paths need, readable from the panic hook.
     live: Arc<Live>,
@@ -139,13 +135,13 @@ impl Live {
         self.assisted.load(Ordering::SeqCst)
     }
 
-    /// Records that the built-in player helped (a hint or autoplay): the
-    /// game keeps no record.
+    /// Notes that the built-in player helped (a hint or autoplay): the game
+    /// keeps no record.
     pub fn mark_assisted(&self) {
         self.assisted.store(true, Ordering::SeqCst);
     }
 
-    /// Records the engine's score as it changes.
+    /// Keeps the engine's score current as it changes.
     pub(super) fn set_score(&self, score: u64) {
         self.score.store(score, Ordering::SeqCst);
     }
@@ -165,30 +161,23 @@ impl App {
     ) -> App {
         let rules = *game.rules();
         let mut app = App {
-            shown: Board::new(rules.width, rules.height),
+            animation: Animation::new(rules.width, rules.height, now),
             layout: Layout::fit(cols, rows, rules.width, rules.height),
             game,
             style,
             keys,
             records,
             size: (cols, rows),
-            shown_score: 0,
-            over_shown: false,
-            cursor: Pos::new(0, 0),
-            cursor_hidden: false,
-            selected: None,
-            steps: VecDeque::new(),
-            step_started: now,
-            walker: None,
-            flashing: Vec::new(),
-            queued: VecDeque::new(),
-            bell: false,
-            repaint: false,
-            suspend: false,
-            ending: None,
+            input: Input {
+                cursor: Pos::new(0, 0),
+                cursor_hidden: false,
+                selected: None,
+                queued: VecDeque::new(),
+            },
+            requests: LoopRequests::default(),
             assist: Assist {
                 autoplay: false,
-                delay: AUTOPLAY_DELAY,
+                delay: DEFAULT_AUTOPLAY_DELAY,
                 next_id: 0,
                 waiting: None,
                 outbox: None,
@@ -223,12 +212,12 @@ impl App {
 
     /// How the game ended, once it has.
     pub fn ending(&self) -> Option<Ending> {
-        self.ending
+        self.requests.ending
     }
 
     /// Ends the game (quit key, signal).
     pub fn end(&mut self, ending: Ending) {
-        self.ending.get_or_insert(ending);
+        self.requests.ending.get_or_insert(ending);
     }
 
     /// The terminal changed size: lay the board out again and repaint.
@@ -236,22 +225,33 @@ impl App {
         self.size = (cols, rows);
         let rules = self.game.rules();
         self.layout = Layout::fit(cols, rows, rules.width, rules.height);
-        self.repaint = true;
+        self.requests.repaint = true;
     }
 
     /// Takes the request for a full repaint (Ctrl-L, resize).
     pub fn take_repaint(&mut self) -> bool {
-        std::mem::take(&mut self.repaint)
+        std::mem::take(&mut self.requests.repaint)
     }
 
     /// Takes the request to stop until continued (Ctrl-Z).
     pub fn take_suspend(&mut self) -> bool {
-        std::mem::take(&mut self.suspend)
+        std::mem::take(&mut self.requests.suspend)
+    }
+
+    /// The process was continued (SIGCONT) after a stop, however it came:
+    /// the terminal must be taken again and the screen repainted.
+    pub fn continued(&mut self) {
+        self.requests.continued = true;
+    }
+
+    /// Takes the request to take the terminal again after a stop.
+    pub fn take_continued(&mut self) -> bool {
+        std::mem::take(&mut self.requests.continued)
     }
 
     /// Takes the request for a beep.
     pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.bell)
+        std::mem::take(&mut self.requests.bell)
     }
 
     /// Takes the question for the built-in player, if one was asked since.
@@ -260,7 +260,7 @@ impl App {
     }
 
     fn animating(&self) -> bool {
-        !self.steps.is_empty()
+        self.animation.is_running()
     }
 
     /// Handles one action at time `now`. Quitting and repainting happen at
@@ -268,12 +268,12 @@ impl App {
     pub fn act(&mut self, action: Action, now: Instant) {
         match action {
             Action::Quit => self.end(Ending::Quit),
-            Action::Repaint => self.repaint = true,
-            Action::Suspend => self.suspend = true,
+            Action::Repaint => self.requests.repaint = true,
+            Action::Suspend => self.requests.suspend = true,
             // Starting or stopping autoplay does not wait for the move on
             // screen, but on the game-over box it is any key.
-            Action::Autoplay if !self.over_shown => self.toggle_autoplay(),
-            _ if self.animating() => self.queued.push_back(action),
+            Action::Autoplay if !self.animation.over() => self.toggle_autoplay(),
+            _ if self.animating() => self.input.queued.push_back(action),
             _ => self.perform(action, now),
         }
     }
@@ -282,18 +282,19 @@ impl App {
         let Ok(layout) = &self.layout else {
             return;
         };
-        if self.over_shown {
+        if self.animation.over() {
             if !matches!(action, Action::Click { .. }) {
                 self.end(Ending::GameOver);
             }
             return;
         }
+        let input = &mut self.input;
         match action {
             Action::Cursor(dir) => {
-                self.cursor_hidden = false;
-                let Pos { x, y } = self.cursor;
+                input.cursor_hidden = false;
+                let Pos { x, y } = input.cursor;
                 let rules = self.game.rules();
-                self.cursor = match dir {
+                input.cursor = match dir {
                     Dir::Left => Pos::new(x.saturating_sub(1), y),
                     Dir::Right => Pos::new((x + 1).min(rules.width - 1), y),
                     Dir::Up => Pos::new(x, y.saturating_sub(1)),
@@ -301,25 +302,25 @@ impl App {
                 };
             }
             Action::Act => {
-                self.cursor_hidden = false;
-                self.act_at(self.cursor, now);
+                input.cursor_hidden = false;
+                self.act_at(self.input.cursor, now);
             }
             Action::Click { row, col } => {
                 if let Some(pos) = layout.cell_at(row, col) {
-                    self.cursor = pos;
-                    self.cursor_hidden = true;
+                    input.cursor = pos;
+                    input.cursor_hidden = true;
                     self.act_at(pos, now);
                 }
             }
             Action::Hint => {
-                self.cursor_hidden = false;
+                input.cursor_hidden = false;
                 // Autoplay is already showing the moves it makes.
                 if !self.assist.autoplay && !self.game.is_over() {
                     self.live.mark_assisted();
                     self.ask(Purpose::Hint);
                 }
             }
-            Action::Other => self.cursor_hidden = false,
+            Action::Other => input.cursor_hidden = false,
             Action::Quit | Action::Repaint | Action::Suspend | Action::Autoplay => {}
         }
     }
@@ -327,13 +328,10 @@ impl App {
     /// Starts or stops autoplay. Stopping drops its unanswered request and
     /// the move it was about to make; the chip stays selected.
     fn toggle_autoplay(&mut self) {
-        let assist = &mut self.assist;
-        assist.autoplay = !assist.autoplay;
+        self.assist.autoplay = !self.assist.autoplay;
         // Whatever was asked before is superseded either way.
-        assist.waiting = None;
-        assist.outbox = None;
-        assist.planned = None;
-        if assist.autoplay {
+        self.assist.forget_pending();
+        if self.assist.autoplay {
             self.live.mark_assisted();
         }
     }
@@ -364,13 +362,13 @@ impl App {
         let Some(chosen) = suggestion.chosen else {
             // No move exists (the engine never leaves the player there):
             // beep, and let autoplay stop rather than ask again and again.
-            self.bell = true;
+            self.requests.bell = true;
             self.assist.autoplay = false;
             return;
         };
-        self.selected = Some((chosen.from, now));
-        self.cursor = chosen.to;
-        self.cursor_hidden = false;
+        self.input.selected = Some((chosen.from, now));
+        self.input.cursor = chosen.to;
+        self.input.cursor_hidden = false;
         if purpose == Purpose::Autoplay {
             self.assist.planned = Some((chosen, now + self.assist.delay));
         }
@@ -381,9 +379,9 @@ impl App {
     fn autoplay(&mut self, now: Instant) {
         let ready = self.assist.autoplay
             && self.layout.is_ok()
-            && !self.over_shown
+            && !self.animation.over()
             && !self.game.is_over()
-            && self.ending.is_none();
+            && self.requests.ending.is_none();
         if !ready {
             return;
         }
@@ -406,13 +404,13 @@ impl App {
     /// there.
     fn act_at(&mut self, pos: Pos, now: Instant) {
         if self.game.board().get(pos).is_some() {
-            self.selected = match self.selected {
+            self.input.selected = match self.input.selected {
                 Some((selected, _)) if selected == pos => None,
                 _ => Some((pos, now)),
             };
             return;
         }
-        let Some((from, _)) = self.selected else {
+        let Some((from, _)) = self.input.selected else {
             return;
         };
         self.play(from, pos, now);
@@ -423,56 +421,48 @@ impl App {
     fn play(&mut self, from: Pos, to: Pos, now: Instant) -> bool {
         match self.game.play(from, to) {
             Ok(turn) => {
-                self.selected = None;
+                self.input.selected = None;
                 // The board changes: what the player was asked is stale.
-                self.assist.waiting = None;
-                self.assist.outbox = None;
-                self.assist.planned = None;
-                self.live.set_score(self.game.score());
+                self.assist.forget_pending();
                 self.replay(turn.events, now);
                 true
             }
             Err(MoveError::NoPath) => {
-                self.bell = true;
+                self.requests.bell = true;
                 false
             }
             Err(_) => false,
         }
     }
 
-    /// Queues the animation of `events`, starting at `now`.
+    /// Starts replaying `events` at `now`, after whatever still runs.
     fn replay(&mut self, events: Vec<Event>, now: Instant) {
-        if !self.animating() {
-            self.step_started = now;
-        }
-        let mut flashes = 0;
-        for event in events {
-            self.steps.push_back(match event {
-                Event::Moved { path, color } => Step::Walk { path, color },
-                Event::Removed { chips, points, .. } if flashes == MAX_FLASHES_PER_TURN => {
-                    Step::Clear { chips, points }
-                }
-                Event::Removed { chips, points, .. } => {
-                    flashes += 1;
-                    Step::Flash { chips, points }
-                }
-                Event::Thrown(chips) => Step::Throw(chips),
-                Event::GameOver => Step::Over,
-            });
-        }
+        let shown = self.animation.replay(events, now);
+        self.on_shown(shown);
         self.live.set_score(self.game.score());
         self.advance(now);
+    }
+
+    /// Reacts to what the animation has just shown.
+    fn on_shown(&mut self, shown: Shown) {
+        match shown {
+            Shown::Progress => {}
+            // Keys typed while the last chips fell must not dismiss the
+            // box before it is seen.
+            Shown::GameOver => self.input.queued.clear(),
+        }
     }
 
     /// Brings the animations up to time `now`; when they are done, handles
     /// the actions that waited for them.
     pub fn advance(&mut self, now: Instant) {
         loop {
-            self.advance_steps(now);
-            if self.animating() || self.ending.is_some() {
+            let shown = self.animation.advance(now);
+            self.on_shown(shown);
+            if self.animating() || self.requests.ending.is_some() {
                 return;
             }
-            let Some(action) = self.queued.pop_front() else {
+            let Some(action) = self.input.queued.pop_front() else {
                 self.autoplay(now);
                 return;
             };
@@ -480,73 +470,16 @@ impl App {
         }
     }
 
-    fn advance_steps(&mut self, now: Instant) {
-        while let Some(step) = self.steps.front() {
-            let elapsed = now.saturating_duration_since(self.step_started);
-            match step {
-                Step::Walk { path, color } => {
-                    let color = *color;
-                    let last = path.len() - 1;
-                    self.shown.set(path[0], None);
-                    let reached = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
-                    if reached < last {
-                        self.walker = Some(Chip {
-                            pos: path[reached],
-                            color,
-                        });
-                        return;
-                    }
-                    self.shown.set(path[last], Some(color));
-                    self.walker = None;
-                    self.step_started += STEP_TIME * last as u32;
-                }
-                Step::Flash { chips, points } => {
-                    if elapsed < FLASH_TIME {
-                        self.flashing.clone_from(chips);
-                        return;
-                    }
-                    self.shown_score += points;
-                    self.shown.remove(chips);
-                    self.flashing.clear();
-                    self.step_started += FLASH_TIME;
-                }
-                Step::Throw(chips) => {
-                    for chip in chips {
-                        self.shown.set(chip.pos, Some(chip.color));
-                    }
-                }
-                Step::Clear { chips, points } => {
-                    self.shown_score += points;
-                    self.shown.remove(chips);
-                }
-                Step::Over => {
-                    self.over_shown = true;
-                    // Keys typed while the last chips fell must not dismiss
-                    // the box before it is seen.
-                    self.queued.clear();
-                }
-            }
-            self.steps.pop_front();
-        }
-    }
-
     /// When the screen next changes by itself: the next animation step, the
     /// selected chip's next jump, or autoplay's next move; `None` when only
     /// input (or the player's answer) can change it.
     pub fn deadline(&self, now: Instant) -> Option<Instant> {
-        if let Some(step) = self.steps.front() {
-            let elapsed = now.saturating_duration_since(self.step_started);
-            return Some(match step {
-                Step::Walk { .. } => {
-                    let reached = elapsed.as_millis() / STEP_TIME.as_millis();
-                    self.step_started + STEP_TIME * (reached as u32 + 1)
-                }
-                _ => self.step_started + FLASH_TIME,
-            });
+        if let Some(at) = self.animation.deadline(now) {
+            return Some(at);
         }
         let layout = self.layout.as_ref().ok()?;
         let planned = self.assist.planned.map(|(_, at)| at);
-        let jump = self.selected.and_then(|(_, since)| {
+        let jump = self.input.selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
             Some(since + JUMP_TICK * next as u32)
@@ -562,18 +495,19 @@ impl App {
             Err(too_small) => view::draw_too_small(too_small, &self.style, &mut frame),
             Ok(layout) => {
                 let records = self.hi_line();
+                let input = &self.input;
                 let scene = Scene {
                     layout,
-                    board: &self.shown,
-                    cursor: (!self.cursor_hidden).then_some(self.cursor),
-                    jumping: self
+                    board: self.animation.board(),
+                    cursor: (!input.cursor_hidden).then_some(input.cursor),
+                    jumping: input
                         .selected
                         .map(|(pos, since)| (pos, jump_tick(since, now))),
-                    walker: self.walker,
-                    flashing: &self.flashing,
-                    score: self.shown_score,
+                    walker: self.animation.walker(),
+                    flashing: self.animation.flashing(),
+                    score: self.animation.score(),
                     records: records.as_ref(),
-                    game_over: self.over_shown,
+                    game_over: self.animation.over(),
                 };
                 view::draw(&scene, &self.style, &mut frame);
             }
@@ -582,9 +516,15 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them.
+    /// as it passes them; once the built-in player has helped, the score
+    /// will not be kept, so the line shows the records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        self.records.as_ref()?.hi_line(self.shown_score)
+        let kept = if self.live.assisted() {
+            0
+        } else {
+            self.animation.score()
+        };
+        self.records.as_ref()?.hi_line(kept)
     }
 }
 
@@ -596,8 +536,10 @@ fn jump_tick(since: Instant, now: Instant) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
     use crate::cli::Appearance;
-    use crate::game::Rules;
+    use crate::game::{Actor, Rules};
+    use crate::tui::animation::{FLASH_TIME, MAX_FLASHES_PER_TURN};
 
     fn app_with(board: &[(usize, usize, Color)], cols: usize, rows: usize) -> (App, Instant) {
         let rules = Rules {
@@ -649,11 +591,11 @@ mod tests {
         let mut app = App::new(game, opening, style, keys, None, (40, 20), now);
         let flashes = MAX_FLASHES_PER_TURN as u32;
         app.advance(now + FLASH_TIME * flashes - Duration::from_millis(1));
-        assert!(!app.over_shown, "the first removals flash");
+        assert!(!app.animation.over(), "the first removals flash");
         app.advance(now + FLASH_TIME * flashes);
-        assert!(app.over_shown, "the rest vanish at once");
-        assert_eq!(app.shown_score, score);
-        assert_eq!(app.shown.chip_count(), 0);
+        assert!(app.animation.over(), "the rest vanish at once");
+        assert_eq!(app.animation.score(), score);
+        assert_eq!(app.animation.board().chip_count(), 0);
     }
 
     #[test]
@@ -661,28 +603,28 @@ mod tests {
         let (mut app, now) = app_with(&[], 100, 50);
         app.act(Action::Cursor(Dir::Left), now);
         app.act(Action::Cursor(Dir::Up), now);
-        assert_eq!(app.cursor, Pos::new(0, 0));
+        assert_eq!(app.input.cursor, Pos::new(0, 0));
         for _ in 0..20 {
             app.act(Action::Cursor(Dir::Right), now);
             app.act(Action::Cursor(Dir::Down), now);
         }
-        assert_eq!(app.cursor, Pos::new(8, 8));
+        assert_eq!(app.input.cursor, Pos::new(8, 8));
     }
 
     #[test]
     fn select_change_and_clear() {
         let (mut app, now) = app_with(&[(0, 0, 1), (1, 0, 2)], 100, 50);
         app.act(Action::Act, now);
-        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        assert_eq!(app.input.selected.map(|s| s.0), Some(Pos::new(0, 0)));
         app.act(Action::Cursor(Dir::Right), now);
         app.act(Action::Act, now);
-        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(1, 0)));
+        assert_eq!(app.input.selected.map(|s| s.0), Some(Pos::new(1, 0)));
         app.act(Action::Act, now);
-        assert_eq!(app.selected, None);
+        assert_eq!(app.input.selected, None);
         // Nothing selected: acting on an empty cell does nothing.
         app.act(Action::Cursor(Dir::Down), now);
         app.act(Action::Act, now);
-        assert_eq!(app.selected, None);
+        assert_eq!(app.input.selected, None);
         assert!(!app.animating());
     }
 
@@ -693,22 +635,22 @@ mod tests {
         app.act(Action::Act, now);
         app.act(Action::Click { row: 21, col: 21 }, now);
         assert!(app.take_bell());
-        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
-        assert_eq!(app.cursor, Pos::new(4, 4));
-        assert!(app.cursor_hidden);
+        assert_eq!(app.input.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        assert_eq!(app.input.cursor, Pos::new(4, 4));
+        assert!(app.input.cursor_hidden);
     }
 
     #[test]
     fn clicks_on_grid_lines_are_ignored() {
         let (mut app, now) = app_with(&[(0, 0, 1)], 100, 50);
         app.act(Action::Click { row: 5, col: 2 }, now);
-        assert_eq!(app.cursor, Pos::new(0, 0));
-        assert!(!app.cursor_hidden);
+        assert_eq!(app.input.cursor, Pos::new(0, 0));
+        assert!(!app.input.cursor_hidden);
         app.act(Action::Click { row: 2, col: 2 }, now);
-        assert_eq!(app.selected.map(|s| s.0), Some(Pos::new(0, 0)));
-        assert!(app.cursor_hidden);
+        assert_eq!(app.input.selected.map(|s| s.0), Some(Pos::new(0, 0)));
+        assert!(app.input.cursor_hidden);
         app.act(Action::Cursor(Dir::Right), now);
-        assert!(!app.cursor_hidden);
+        assert!(!app.input.cursor_hidden);
     }
 
     #[test]
@@ -724,26 +666,26 @@ mod tests {
         assert!(app.animating());
         // Keys wait for the animation.
         app.act(Action::Cursor(Dir::Right), start);
-        assert_eq!(app.cursor, Pos::new(0, 0));
+        assert_eq!(app.input.cursor, Pos::new(0, 0));
         let at = |ms| start + Duration::from_millis(ms);
         app.advance(at(60));
-        assert_eq!(app.walker.map(|w| w.pos), Some(Pos::new(0, 2)));
-        assert_eq!(app.shown.get(Pos::new(0, 3)), None);
+        assert_eq!(app.animation.walker().map(|w| w.pos), Some(Pos::new(0, 2)));
+        assert_eq!(app.animation.board().get(Pos::new(0, 3)), None);
         assert_eq!(app.deadline(at(60)), Some(at(100)));
         app.advance(at(150));
-        assert_eq!(app.walker, None);
-        assert_eq!(app.flashing.len(), 5);
-        assert_eq!(app.shown_score, 0);
+        assert_eq!(app.animation.walker(), None);
+        assert_eq!(app.animation.flashing().len(), 5);
+        assert_eq!(app.animation.score(), 0);
         assert_eq!(app.live.score(), 5);
         assert_eq!(app.deadline(at(150)), Some(at(750)));
         app.advance(at(749));
-        assert_eq!(app.flashing.len(), 5);
+        assert_eq!(app.animation.flashing().len(), 5);
         app.advance(at(750));
-        assert!(app.flashing.is_empty());
-        assert_eq!(app.shown_score, 5);
-        assert_eq!(app.shown, *app.game.board());
+        assert!(app.animation.flashing().is_empty());
+        assert_eq!(app.animation.score(), 5);
+        assert_eq!(app.animation.board(), app.game.board());
         // The queued key ran after the animation.
-        assert_eq!(app.cursor, Pos::new(1, 0));
+        assert_eq!(app.input.cursor, Pos::new(1, 0));
         assert_eq!(app.deadline(at(750)), None);
     }
 
@@ -766,7 +708,7 @@ mod tests {
     fn game_over_box_then_any_key_ends() {
         let (mut app, now) = app_with(&[], 100, 50);
         app.replay(vec![Event::GameOver], now);
-        assert!(app.over_shown);
+        assert!(app.animation.over());
         app.act(Action::Click { row: 2, col: 2 }, now);
         assert_eq!(app.ending(), None);
         app.act(Action::Other, now);
@@ -803,10 +745,10 @@ mod tests {
         app.act(Action::Hint, now);
         assert!(app.live.assisted());
         let chosen = answer(&mut app, now);
-        let (selected, since) = app.selected.expect("a chip is selected");
+        let (selected, since) = app.input.selected.expect("a chip is selected");
         assert_eq!((selected, since), (chosen.from, now));
-        assert_eq!(app.cursor, chosen.to);
-        assert!(app.game.check_move(selected, app.cursor).is_ok());
+        assert_eq!(app.input.cursor, chosen.to);
+        assert!(app.game.check_move(selected, app.input.cursor).is_ok());
         // The action key accepts it.
         app.act(Action::Act, now);
         assert!(app.animating());
@@ -836,8 +778,8 @@ mod tests {
             },
             later,
         );
-        assert_eq!(app.selected, None);
-        assert_eq!(app.cursor, Pos::new(4, 4));
+        assert_eq!(app.input.selected, None);
+        assert_eq!(app.input.cursor, Pos::new(4, 4));
     }
 
     #[test]
@@ -860,8 +802,8 @@ mod tests {
         // Nothing happens without the answer: no timer runs.
         assert_eq!(app.deadline(now), None);
         let chosen = answer(&mut app, now);
-        assert_eq!(app.selected, Some((chosen.from, now)));
-        assert_eq!(app.cursor, chosen.to);
+        assert_eq!(app.input.selected, Some((chosen.from, now)));
+        assert_eq!(app.input.cursor, chosen.to);
         assert_eq!(app.deadline(now), Some(now + delay));
         let before = app.game.board().clone();
         app.advance(now + delay - Duration::from_millis(1));
@@ -869,7 +811,7 @@ mod tests {
         app.advance(now + delay);
         assert_ne!(*app.game.board(), before);
         assert!(app.animating());
-        assert_eq!(app.selected, None);
+        assert_eq!(app.input.selected, None);
         // The next question waits for the move on screen.
         assert_eq!(app.take_request(), None);
         let later = now + Duration::from_secs(10);
@@ -887,7 +829,7 @@ mod tests {
             },
             later,
         );
-        assert_eq!(app.selected, None);
+        assert_eq!(app.input.selected, None);
         assert_eq!(app.deadline(later), None);
         app.advance(later + Duration::from_secs(10));
         assert_eq!(app.take_request(), None);
@@ -929,7 +871,7 @@ mod tests {
         assert_eq!(app.take_request(), None);
         app.replay(vec![Event::GameOver], now);
         app.advance(now + Duration::from_secs(10));
-        assert!(app.over_shown);
+        assert!(app.animation.over());
         assert_eq!(app.take_request(), None);
         assert_eq!(app.deadline(now + Duration::from_secs(10)), None);
         // On the box the autoplay key is any key.
@@ -939,14 +881,26 @@ mod tests {
 
     #[test]
     fn records_follow_the_score() {
-        let (mut app, _) = app_with(&[], 100, 50);
-        app.shown_score = 15;
+        let (mut app, mut now) = app_with(&[], 100, 50);
+        // The shown score grows by `points` once a removal has flashed.
+        let mut score_shown = |app: &mut App, points| {
+            let removed = Event::Removed {
+                chips: Vec::new(),
+                points,
+                by: Actor::Player,
+            };
+            app.replay(vec![removed], now);
+            now += FLASH_TIME;
+            app.advance(now);
+        };
+        score_shown(&mut app, 15);
         assert_eq!(app.hi_line(), None, "records off: no hi line");
         app.records = Some(BoardRecords {
             user: "bob".into(),
             best: Some(crate::records::Entry {
                 user: "ann".into(),
                 score: 20,
+                set_at: None,
             }),
             own: Some(10),
         });
@@ -956,9 +910,46 @@ mod tests {
             you,
         };
         assert_eq!(app.hi_line(), Some(other(15)));
-        app.shown_score = 20;
+        score_shown(&mut app, 5);
         assert_eq!(app.hi_line(), Some(other(20)));
-        app.shown_score = 21;
+        score_shown(&mut app, 1);
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 21 }));
+    }
+
+    #[test]
+    fn an_assisted_game_shows_the_records_it_keeps() {
+        let (mut app, now) = app_with(&[], 100, 50);
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: Some(crate::records::Entry {
+                user: "ann".into(),
+                score: 20,
+                set_at: None,
+            }),
+            own: Some(10),
+        });
+        let removed = Event::Removed {
+            chips: Vec::new(),
+            points: 30,
+            by: Actor::Player,
+        };
+        app.replay(vec![removed], now);
+        app.advance(now + FLASH_TIME);
+        assert_eq!(app.hi_line(), Some(HiLine::Own { score: 30 }));
+        app.live.mark_assisted();
+        assert_eq!(
+            app.hi_line(),
+            Some(HiLine::Other {
+                name: "ann".into(),
+                score: 20,
+                you: 10,
+            })
+        );
+        app.records = Some(BoardRecords {
+            user: "bob".into(),
+            best: None,
+            own: None,
+        });
+        assert_eq!(app.hi_line(), None, "no record, and none will be kept");
     }
 }

@@ -58,7 +58,6 @@ impl Frame {
     }
 
     /// Width in cells.
-    #[cfg(test)]
     pub fn cols(&self) -> usize {
         self.cols
     }

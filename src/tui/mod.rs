@@ -11,18 +11,21 @@
 //! hook) restores the terminal, then goes through `end_session`, which saves
 //! the record once and prints the closing lines.
 
+mod animation;
 mod app;
+mod event;
 mod frame;
 mod input;
 mod layout;
 mod player;
+mod sys;
 mod terminal;
 mod terminfo;
 mod view;
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,8 +37,8 @@ use crate::game::{Game, Rules};
 use crate::records::Store;
 
 use app::{App, Live};
+use event::Message;
 use frame::Renderer;
-use terminal::Message;
 
 use input::{Action, action_for};
 use layout::Layout;
@@ -51,7 +54,7 @@ pub struct PlayConfig {
     /// Keys, glyphs and colours.
     pub appearance: Appearance,
     /// Whether and where the record is kept.
-    pub records: Keeping,
+    pub records: RecordKeeping,
     /// Whether the built-in player starts playing at once (the autoplay key
     /// toggles it either way).
     pub autoplay: bool,
@@ -62,15 +65,15 @@ pub struct PlayConfig {
 
 /// Whether and where a game's record is kept.
 #[derive(Clone, Debug)]
-pub enum Keeping {
-    /// Records are off for this game (rules off the defaults, a fixed
-    /// seed): nothing is read or written, no `hi` line.
+pub enum RecordKeeping {
+    /// Records are off for this game (a fixed seed): nothing is read or
+    /// written, no `hi` line.
     Off,
-    /// Records are on, but this player's cannot be kept; the message says
-    /// why and is printed once the terminal is restored.
-    Refused(String),
+    /// Records are on, but this player's store could not be opened; the
+    /// message says why and is printed once the terminal is restored.
+    Unavailable(String),
     /// The record is read from and saved to this store.
-    In(Store),
+    KeptIn(Store),
 }
 
 /// How a game ended.
@@ -105,6 +108,10 @@ pub enum Error {
     /// The terminal is too small for the board; the message holds the
     /// required-size lines. The terminal was not touched.
     TooSmall(String),
+    /// There is no terminal to play on (standard output is not one, or
+    /// there is none at all) or it cannot move its cursor; the message says
+    /// which and what to do instead. The terminal was not touched.
+    Unusable(String),
     /// Reading or writing the terminal failed.
     Io(io::Error),
 }
@@ -112,7 +119,7 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::TooSmall(message) => f.write_str(message),
+            Error::TooSmall(message) | Error::Unusable(message) => f.write_str(message),
             Error::Io(e) => write!(f, "terminal: {e}"),
         }
     }
@@ -121,7 +128,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::TooSmall(_) => None,
+            Error::TooSmall(_) | Error::Unusable(_) => None,
             Error::Io(e) => Some(e),
         }
     }
@@ -135,11 +142,13 @@ impl From<io::Error> for Error {
 
 /// Plays one game in the terminal until the player quits, a signal arrives
 /// or the game is over and a key is pressed. The terminal is restored on
-/// every path, then the record is saved (see [`Keeping`]) and the closing
+/// every path, then the record is saved (see [`RecordKeeping`]) and the closing
 /// lines printed: what became of the record, then `Scores earned : N`.
-/// A terminal too small for the board is reported before any terminal
-/// mode changes, and nothing is saved or printed then.
+/// A place the game cannot be drawn on (see [`Error::Unusable`]) or a
+/// terminal too small for the board is reported before any terminal mode
+/// changes, and nothing is saved or printed then.
 pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
+    check_terminal()?;
     let (cols, rows) = crossterm::terminal::size()?;
     let (cols, rows) = (usize::from(cols), usize::from(rows));
     let rules = config.rules;
@@ -149,8 +158,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let color = view::use_color(config.appearance.mode);
     let style = view::Style::new(&config.appearance, rules.colors, color);
     let board_records = match &config.records {
-        Keeping::In(store) => Some(store.board_records()),
-        Keeping::Off | Keeping::Refused(_) => None,
+        RecordKeeping::KeptIn(store) => Some(store.board_records()),
+        RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
     };
     let (game, opening) = Game::new(rules, config.seed);
     let mut app = App::new(
@@ -174,22 +183,21 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         end_session(&for_panic, Ending::Panic);
     });
     let (sender, receiver) = mpsc::channel();
-    let signals = terminal::spawn_signals(sender.clone())?;
+    let signals = event::spawn_signals(sender.clone())?;
     let mut guard = terminal::Guard::enter()?;
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    terminal::spawn_input(sender)?;
+    event::spawn_input(sender)?;
     let mut renderer = Renderer::new(color);
-    let mut suspend = || guard.suspend();
     let result = event_loop(
         &mut app,
         &receiver,
         &mut player,
         &mut renderer,
         &mut out,
-        &mut suspend,
+        &mut guard,
     );
     signals.close();
     drop(guard);
@@ -203,6 +211,47 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
 }
 
+/// Suggested wherever the game cannot be drawn.
+const USE_BATCH: &str = "use --batch to play over standard input and output";
+
+/// Refuses to start where the game cannot be drawn, before the terminal is
+/// touched. Standard output must be the terminal: the game refuses rather
+/// than draw on `/dev/tty` behind a redirection, since whoever redirected
+/// the output expects it in the file (the closing lines would go there
+/// while the board went elsewhere). Keys are read from standard input if it
+/// is a terminal, else from `/dev/tty`, which fails without a controlling
+/// terminal. A `dumb` terminal, or one whose terminfo entry lacks cursor
+/// addressing, cannot show the board; a terminal with no entry on this
+/// machine is given the benefit of the doubt.
+fn check_terminal() -> Result<(), Error> {
+    let keyboard = io::stdin().is_terminal()
+        || File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .is_ok();
+    if !keyboard {
+        return Err(Error::Unusable(format!(
+            "there is no terminal to play on (no controlling terminal, and \
+             standard input is not one); {USE_BATCH}"
+        )));
+    }
+    if !io::stdout().is_terminal() {
+        return Err(Error::Unusable(format!(
+            "standard output is not a terminal, and the game draws on its \
+             terminal; run it without redirecting its output, or {USE_BATCH}"
+        )));
+    }
+    let term = std::env::var("TERM").unwrap_or_default();
+    if term == "dumb" || terminfo::terminal_cursor_address() == Some(false) {
+        return Err(Error::Unusable(format!(
+            "this terminal (TERM={term}) cannot move its cursor, which the \
+             board needs; set TERM to the terminal's type, or {USE_BATCH}"
+        )));
+    }
+    Ok(())
+}
+
 /// Printed instead of saving when the built-in player helped.
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
 
@@ -212,7 +261,7 @@ struct Session {
     /// The game's score and whether it was assisted, kept current.
     live: Arc<Live>,
     /// Where the record goes.
-    records: Keeping,
+    records: RecordKeeping,
     /// Set by the first ending, so that the record is saved and the closing
     /// lines printed once even if a panic follows another ending.
     ended: AtomicBool,
@@ -233,12 +282,12 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
         return outcome;
     }
     let (notice, problem) = match &session.records {
-        Keeping::Off => (None, None),
-        Keeping::Refused(why) => (None, Some(why.clone())),
-        Keeping::In(_) if outcome.assisted => (Some(ASSISTED), None),
+        RecordKeeping::Off => (None, None),
+        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        RecordKeeping::KeptIn(_) if outcome.assisted => (Some(ASSISTED), None),
         // Nothing to save, and no record to create at 0.
-        Keeping::In(_) if outcome.score == 0 => (None, None),
-        Keeping::In(store) => match store.save(outcome.score) {
+        RecordKeeping::KeptIn(_) if outcome.score == 0 => (None, None),
+        RecordKeeping::KeptIn(store) => match store.save(outcome.score) {
             Ok(saved) => (saved.message(), None),
             Err(e) => (None, Some(format!("clines: {e}"))),
         },
@@ -255,17 +304,41 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     outcome
 }
 
+/// What the event loop does to the terminal besides drawing on it.
+trait JobControl {
+    /// Gives the terminal back and stops until continued.
+    fn suspend(&mut self) -> io::Result<()>;
+    /// Takes the terminal again once continued.
+    fn resume(&mut self) -> io::Result<()>;
+}
+
+impl JobControl for terminal::Guard {
+    fn suspend(&mut self) -> io::Result<()> {
+        terminal::Guard::suspend(self)
+    }
+
+    fn resume(&mut self) -> io::Result<()> {
+        terminal::Guard::resume(self)
+    }
+}
+
 /// Draws, sleeps until something happens, handles it; until the game ends.
-/// `player` answers the game's requests through `receiver`; `suspend` stops
-/// the process until it is continued (job control).
+/// `player` answers the game's requests through `receiver`; `terminal`
+/// stops the process until it is continued (job control) and takes the
+/// terminal again after every SIGCONT. A terminal that can no longer be
+/// written or read has gone (closed, hung up): that ends the game as the
+/// SIGHUP that comes with it does, whichever is noticed first.
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
     player: &mut PlayerThread,
     renderer: &mut Renderer,
     out: &mut W,
-    suspend: &mut dyn FnMut() -> io::Result<()>,
+    terminal: &mut dyn JobControl,
 ) -> io::Result<Ending> {
+    // From a suspension until the SIGCONT that ends it, the terminal is the
+    // shell's: nothing is drawn.
+    let mut stopped = false;
     loop {
         let now = Instant::now();
         app.advance(now);
@@ -276,14 +349,29 @@ fn event_loop<W: Write>(
             player.ask(request)?;
         }
         if app.take_suspend() {
-            suspend()?;
+            if terminal.suspend().is_err() {
+                return Ok(Ending::TerminalLost);
+            }
+            stopped = true;
+        }
+        if app.take_continued() {
+            if terminal.resume().is_err() {
+                return Ok(Ending::TerminalLost);
+            }
+            stopped = false;
             // The shell has used the screen meanwhile.
             renderer.invalidate();
         }
         if app.take_repaint() {
             renderer.invalidate();
         }
-        renderer.draw(&app.frame(now), app.take_bell(), out)?;
+        if !stopped
+            && renderer
+                .draw(&app.frame(now), app.take_bell(), out)
+                .is_err()
+        {
+            return Ok(Ending::TerminalLost);
+        }
         let message = match app.deadline(now) {
             None => receiver.recv().ok(),
             Some(at) => match receiver.recv_timeout(at.saturating_duration_since(now)) {
@@ -321,6 +409,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         Message::InputFailed => app.end(Ending::TerminalLost),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
         Message::Suspend => app.act(Action::Suspend, Instant::now()),
+        Message::Continued => app.continued(),
         Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
         Message::PlayerFailed => return Err(io::Error::other("the built-in player failed")),
     }
@@ -340,10 +429,16 @@ mod tests {
         frames: Vec<Vec<u8>>,
         sender: Sender<Message>,
         script: Vec<(usize, Vec<Message>)>,
+        /// Once this many frames are drawn, writing fails as on a terminal
+        /// that has gone.
+        gone_after: Option<usize>,
     }
 
     impl Write for Screen {
         fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if self.gone_after == Some(self.frames.len()) {
+                return Err(io::Error::from_raw_os_error(libc::EIO));
+            }
             self.pending.extend_from_slice(bytes);
             Ok(bytes.len())
         }
@@ -376,32 +471,62 @@ mod tests {
         )
     }
 
+    /// A shell's job control stand-in: counts suspensions and, like `fg`,
+    /// continues the process at once (the SIGCONT message).
+    struct Shell {
+        sender: Sender<Message>,
+        suspends: usize,
+    }
+
+    impl JobControl for Shell {
+        fn suspend(&mut self) -> io::Result<()> {
+            self.suspends += 1;
+            self.sender.send(Message::Continued).unwrap();
+            Ok(())
+        }
+
+        fn resume(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     /// Runs the loop on `script`: how it ended, the frames, the suspensions.
     fn run_script(
         app: &mut App,
         script: Vec<(usize, Vec<Message>)>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
+        run_on(app, script, None)
+    }
+
+    /// [`run_script`] on a terminal that goes away after `gone_after`
+    /// frames, if given.
+    fn run_on(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+        gone_after: Option<usize>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
+        let mut shell = Shell {
+            sender: sender.clone(),
+            suspends: 0,
+        };
         let mut screen = Screen {
             pending: Vec::new(),
             frames: Vec::new(),
             sender,
             script,
+            gone_after,
         };
-        let mut suspends = 0;
         let ending = event_loop(
             app,
             &receiver,
             &mut player,
             &mut Renderer::new(true),
             &mut screen,
-            &mut || {
-                suspends += 1;
-                Ok(())
-            },
+            &mut shell,
         );
-        (ending, screen.frames, suspends)
+        (ending, screen.frames, shell.suspends)
     }
 
     fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -474,7 +599,7 @@ mod tests {
         assert_eq!(frames[2], frames[0]);
     }
 
-    fn session(score: u64, records: Keeping) -> Session {
+    fn session(score: u64, records: RecordKeeping) -> Session {
         let live = Arc::new(Live::default());
         live.set_score(score);
         Session {
@@ -505,7 +630,10 @@ mod tests {
     #[test]
     fn the_first_ending_saves_once() {
         let dir = tempfile::tempdir().unwrap();
-        let session = session(30, Keeping::In(Store::new(dir.path(), "me").unwrap()));
+        let session = session(
+            30,
+            RecordKeeping::KeptIn(Store::new(dir.path(), "me").unwrap()),
+        );
         let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
         assert_eq!(
             outcome,
@@ -526,10 +654,43 @@ mod tests {
     fn nothing_saved_without_points_or_with_records_off() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
-        end_session(&session(0, Keeping::In(store)), Ending::Quit);
-        end_session(&session(40, Keeping::Off), Ending::Quit);
-        end_session(&session(40, Keeping::Refused("off".into())), Ending::Quit);
+        end_session(&session(0, RecordKeeping::KeptIn(store)), Ending::Quit);
+        end_session(&session(40, RecordKeeping::Off), Ending::Quit);
+        end_session(
+            &session(40, RecordKeeping::Unavailable("off".into())),
+            Ending::Quit,
+        );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_failed_write_ends_the_game_like_a_hang_up() {
+        let mut app = app(100, 50);
+        let ctrl_l = Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('l'),
+            KeyModifiers::CONTROL,
+        )));
+        // The first frame is drawn, the repaint's write fails.
+        let (ending, frames, _) = run_on(&mut app, vec![(1, vec![ctrl_l])], Some(1));
+        assert_eq!(ending.unwrap(), Ending::TerminalLost);
+        assert_eq!(frames.len(), 1);
+    }
+
+    #[test]
+    fn continued_from_outside_takes_the_terminal_and_repaints() {
+        let mut app = app(100, 50);
+        let script = vec![
+            (1, vec![Message::Continued]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let (ending, frames, suspends) = run_script(&mut app, script);
+        assert_eq!(
+            ending.unwrap(),
+            Ending::Signal(signal_hook::consts::SIGTERM)
+        );
+        assert_eq!(suspends, 0);
+        assert_eq!(frames.len(), 2);
+        assert_eq!(frames[1], frames[0], "a full repaint");
     }
 
     #[test]

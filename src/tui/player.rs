@@ -12,11 +12,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::ai::{self, Move, Player};
+use crate::ai::{self, Player};
 use crate::board::Board;
 use crate::game::Rules;
 
-use super::terminal::Message;
+use super::event::{Message, Suggestion};
 
 /// A question for the built-in player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,15 +25,6 @@ pub struct Request {
     pub id: u64,
     /// The engine's board when the request was made.
     pub board: Board,
-}
-
-/// The built-in player's answer to the request numbered `id`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Suggestion {
-    /// The request's id.
-    pub id: u64,
-    /// The move it would make; `None` when no move exists.
-    pub chosen: Option<Move>,
 }
 
 /// The built-in player for one game, started on demand.

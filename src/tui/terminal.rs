@@ -1,4 +1,4 @@
-//! The terminal's modes and the sources of events.
+//! The terminal's modes.
 //!
 //! [`Guard`] enables raw mode, the alternate screen, mouse reporting and a
 //! hidden cursor, and undoes all of them when dropped. The same restore runs
@@ -7,12 +7,8 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
-use std::thread;
 
-use crossterm::event;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGSTOP, SIGTERM, SIGTSTP};
-use signal_hook::iterator::Signals;
+use super::sys;
 
 /// Whether the terminal is in the game's modes and needs restoring.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
@@ -44,10 +40,23 @@ impl Guard {
 
 impl Guard {
     /// Job control (Ctrl-Z, SIGTSTP): hands the terminal back to the shell,
-    /// stops the process, and takes the terminal again once continued.
+    /// then stops the whole process group, as curses programs do, so that
+    /// a wrapper stops too. Returns once continued; [`Guard::resume`] then
+    /// takes the terminal again.
     pub fn suspend(&mut self) -> io::Result<()> {
         restore();
-        signal_hook::low_level::raise(SIGSTOP)?;
+        sys::stop_process_group()
+    }
+
+    /// Takes the terminal again after the process was continued (SIGCONT),
+    /// however it was stopped: by [`Guard::suspend`], which handed the
+    /// terminal back, or from outside (`kill -STOP`), after which the shell
+    /// may have put the terminal back in cooked mode and drawn over the
+    /// screen. Raw mode is set afresh from the terminal's current settings
+    /// and the alternate screen re-entered; the caller repaints.
+    pub fn resume(&mut self) -> io::Result<()> {
+        // crossterm skips enabling raw mode when it believes it is on.
+        crossterm::terminal::disable_raw_mode()?;
         crossterm::terminal::enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout().lock();
@@ -86,68 +95,4 @@ pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
         }
         previous(info);
     }));
-}
-
-/// Something that wakes the game's loop.
-#[derive(Debug)]
-pub enum Message {
-    /// A key, mouse or resize event from the terminal.
-    Input(event::Event),
-    /// Reading the terminal failed: it has most likely been closed.
-    InputFailed,
-    /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
-    Signal(i32),
-    /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
-    Suspend,
-    /// The built-in player's answer to a hint or autoplay request.
-    Suggestion(super::player::Suggestion),
-    /// The built-in player panicked; it answers no more.
-    PlayerFailed,
-}
-
-/// The signals that end the game the way `q` does.
-pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
-
-/// Starts the thread that feeds `sender` the signals that end or suspend
-/// the game; it sleeps until one arrives. Started before the terminal is
-/// switched, so that no signal finds it raw with nobody to restore it.
-/// Returns a handle that stops the thread.
-pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
-    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP]))?;
-    let handle = signals.handle();
-    thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            for signal in signals.forever() {
-                let message = if signal == SIGTSTP {
-                    Message::Suspend
-                } else {
-                    Message::Signal(signal)
-                };
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        })?;
-    Ok(handle)
-}
-
-/// Starts the thread that feeds `sender` terminal events; it sleeps in a
-/// blocking read until one arrives. Started once the terminal is raw.
-pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
-    thread::Builder::new().name("input".into()).spawn(move || {
-        loop {
-            // A panic here must still end the game, or the loop would wait
-            // forever on the signal thread alone.
-            let message = match std::panic::catch_unwind(event::read) {
-                Ok(Ok(event)) => Message::Input(event),
-                Ok(Err(_)) | Err(_) => Message::InputFailed,
-            };
-            let failed = matches!(message, Message::InputFailed);
-            if sender.send(message).is_err() || failed {
-                break;
-            }
-        }
-    })?;
-    Ok(())
 }

@@ -1,16 +1,20 @@
-//! How many colours the terminal has, read from its compiled terminfo
-//! entry the way ncurses finds it. crossterm only guesses from `COLORTERM`
-//! and `TERM` and never answers fewer than 8, so a `vt100` or `xterm-mono`
-//! would otherwise be drawn in colour.
+//! How many colours the terminal has and whether it can move its cursor,
+//! read from its compiled terminfo entry the way ncurses finds it.
+//! crossterm only guesses from `COLORTERM` and `TERM` and never answers
+//! fewer than 8, so a `vt100` or `xterm-mono` would otherwise be drawn in
+//! colour; and it sends cursor moves to any terminal, even a `dumb` one.
 //!
-//! [`search_dirs`] and [`find_colors`] take the environment as arguments and
-//! [`parse_colors`] is pure, so each can be tested on its own;
-//! [`terminal_colors`] wires them to the real environment.
+//! [`search_dirs`], [`find_colors`] and [`find_cursor_address`] take the
+//! environment as arguments and [`parse_colors`] and
+//! [`parse_cursor_address`] are pure, so each can be tested on its own;
+//! [`terminal_colors`] and [`terminal_cursor_address`] wire them to the
+//! real environment.
 
 use std::ffi::OsStr;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use crate::files;
 
 /// The directories ncurses searches after the environment's, in its order.
 const SYSTEM_DIRS: [&str; 4] = [
@@ -28,6 +32,8 @@ const EXTENDED_MAGIC: u16 = 0o1036;
 const HEADER_LEN: usize = 12;
 /// Index of `colors` among the numeric capabilities.
 const COLORS_INDEX: usize = 13;
+/// Index of `cursor_address` (`cup`) among the string capabilities.
+const CURSOR_ADDRESS_INDEX: usize = 10;
 /// ncurses reads no more of an entry than this; the numbers come long before.
 const MAX_ENTRY_SIZE: u64 = 32768;
 
@@ -35,12 +41,23 @@ const MAX_ENTRY_SIZE: u64 = 32768;
 /// `TERM` is unset or no readable entry for it is found.
 pub fn terminal_colors() -> Option<u32> {
     let term = std::env::var("TERM").ok()?;
-    let dirs = search_dirs(
+    find_colors(&term, &process_search_dirs())
+}
+
+/// Whether `$TERM` can move its cursor to any cell, as its terminfo entry
+/// says: `None` when `TERM` is unset or no readable entry for it is found.
+pub fn terminal_cursor_address() -> Option<bool> {
+    let term = std::env::var("TERM").ok()?;
+    find_cursor_address(&term, &process_search_dirs())
+}
+
+/// [`search_dirs`] for this process's environment.
+fn process_search_dirs() -> Vec<PathBuf> {
+    search_dirs(
         std::env::var_os("TERMINFO").as_deref(),
         std::env::var_os("HOME").as_deref(),
         std::env::var_os("TERMINFO_DIRS").as_deref(),
-    );
-    find_colors(&term, &dirs)
+    )
 }
 
 /// The directories to search, first to last: `terminfo` (`$TERMINFO`),
@@ -77,6 +94,17 @@ pub fn search_dirs(
 /// hex>/<term>` (the layout of case-insensitive file systems). `None` when
 /// there is none, or `term` is not a plain file name.
 pub fn find_colors(term: &str, dirs: &[PathBuf]) -> Option<u32> {
+    find(term, dirs, parse_colors)
+}
+
+/// Whether the first readable entry named `term` in `dirs` has cursor
+/// addressing, searched as [`find_colors`] does.
+pub fn find_cursor_address(term: &str, dirs: &[PathBuf]) -> Option<bool> {
+    find(term, dirs, parse_cursor_address)
+}
+
+/// `parse` of the first entry named `term` in `dirs` it accepts.
+fn find<T>(term: &str, dirs: &[PathBuf], parse: impl Fn(&[u8]) -> Option<T>) -> Option<T> {
     let first = term.chars().next()?;
     if term == "." || term == ".." || term.contains('/') {
         return None;
@@ -85,13 +113,15 @@ pub fn find_colors(term: &str, dirs: &[PathBuf]) -> Option<u32> {
     let hex = format!("{:02x}", term.as_bytes()[0]);
     dirs.iter()
         .flat_map(|dir| [dir.join(&letter).join(term), dir.join(&hex).join(term)])
-        .find_map(|path| parse_colors(&read_entry(&path)?))
+        .find_map(|path| parse(&read_entry(&path)?))
 }
 
-/// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if readable.
+/// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if it is a
+/// readable regular file. Anything else (a FIFO would hang the start) is
+/// passed over like a missing entry, as the search goes on to the next.
 fn read_entry(path: &Path) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
-    File::open(path)
+    files::open_regular(path)
         .ok()?
         .take(MAX_ENTRY_SIZE)
         .read_to_end(&mut bytes)
@@ -99,28 +129,59 @@ fn read_entry(path: &Path) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// Where the sections of a compiled terminfo entry are.
+struct Sections {
+    /// Bytes per number: 2 in the legacy format, 4 in the extended one.
+    number_width: usize,
+    /// Where the numbers start, and how many there are.
+    numbers_start: usize,
+    numbers: usize,
+    /// How many string capabilities there are; their offsets follow the
+    /// numbers.
+    strings: usize,
+}
+
+impl Sections {
+    /// The sections of `entry`, in the legacy or the extended-number
+    /// format; `None` when `entry` is not a compiled entry.
+    fn of(entry: &[u8]) -> Option<Sections> {
+        let header = |i: usize| -> Option<u16> {
+            let at = 2 * i;
+            Some(u16::from_le_bytes(entry.get(at..at + 2)?.try_into().ok()?))
+        };
+        let number_width = match header(0)? {
+            LEGACY_MAGIC => 2,
+            EXTENDED_MAGIC => 4,
+            _ => return None,
+        };
+        // Negative sizes are invalid; as u16 they are above i16::MAX.
+        let size = |i: usize| header(i).filter(|&n| n <= i16::MAX as u16).map(usize::from);
+        let (names, booleans, numbers, strings) = (size(1)?, size(2)?, size(3)?, size(4)?);
+        let start = HEADER_LEN + names + booleans;
+        // The numbers start on an even byte.
+        Some(Sections {
+            number_width,
+            numbers_start: start + start % 2,
+            numbers,
+            strings,
+        })
+    }
+
+    /// Where the string offsets start.
+    fn strings_start(&self) -> usize {
+        self.numbers_start + self.numbers * self.number_width
+    }
+}
+
 /// The `colors` capability of a compiled terminfo entry, in the legacy or
 /// the extended-number format: 0 when the entry lacks it (absent or
 /// cancelled), as such a terminal has no colours. `None` when `entry` is
 /// not a compiled entry or is cut short before its numbers end.
 pub fn parse_colors(entry: &[u8]) -> Option<u32> {
-    let header = |i: usize| -> Option<u16> {
-        let at = 2 * i;
-        Some(u16::from_le_bytes(entry.get(at..at + 2)?.try_into().ok()?))
-    };
-    let number_width = match header(0)? {
-        LEGACY_MAGIC => 2,
-        EXTENDED_MAGIC => 4,
-        _ => return None,
-    };
-    // Negative sizes are invalid; as u16 they are above i16::MAX.
-    let size = |i: usize| header(i).filter(|&n| n <= i16::MAX as u16).map(usize::from);
-    let (names, booleans, numbers) = (size(1)?, size(2)?, size(3)?);
-    let start = HEADER_LEN + names + booleans;
-    // The numbers start on an even byte.
-    let start = start + start % 2;
-    let section = entry.get(start..start + numbers * number_width)?;
-    let Some(colors) = section.chunks_exact(number_width).nth(COLORS_INDEX) else {
+    let sections = Sections::of(entry)?;
+    let (start, width) = (sections.numbers_start, sections.number_width);
+    let section = entry.get(start..sections.strings_start())?;
+    let Some(colors) = section.chunks_exact(width).nth(COLORS_INDEX) else {
         return Some(0);
     };
     let colors = match *colors {
@@ -130,6 +191,21 @@ pub fn parse_colors(entry: &[u8]) -> Option<u32> {
     };
     // -1 is absent, -2 cancelled.
     Some(u32::try_from(colors).unwrap_or(0))
+}
+
+/// Whether a compiled terminfo entry has the `cup` capability (moving the
+/// cursor to any row and column): false when absent or cancelled. `None`
+/// when `entry` is not a compiled entry or is cut short before the string
+/// offsets end.
+pub fn parse_cursor_address(entry: &[u8]) -> Option<bool> {
+    let sections = Sections::of(entry)?;
+    let start = sections.strings_start();
+    let offsets = entry.get(start..start + 2 * sections.strings)?;
+    let Some(offset) = offsets.chunks_exact(2).nth(CURSOR_ADDRESS_INDEX) else {
+        return Some(false);
+    };
+    // -1 is absent, -2 cancelled.
+    Some(i16::from_le_bytes([offset[0], offset[1]]) >= 0)
 }
 
 #[cfg(test)]
@@ -246,6 +322,43 @@ mod tests {
         assert_eq!(parse_colors(&huge_sizes), None);
     }
 
+    /// `bytes`, an entry with no strings, given these string offsets
+    /// (`None` written as -1) after its numbers.
+    fn with_strings(mut bytes: Vec<u8>, offsets: &[Option<i16>]) -> Vec<u8> {
+        bytes[8..10].copy_from_slice(&(offsets.len() as u16).to_le_bytes());
+        for offset in offsets {
+            bytes.extend(offset.unwrap_or(-1).to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn cursor_addressing_is_read_from_the_string_offsets() {
+        for extended in [false, true] {
+            let base = || entry(extended, "t|test", 3, &numbers_with_colors(Some(8)));
+            let mut offsets = vec![Some(0); CURSOR_ADDRESS_INDEX + 2];
+            let whole = with_strings(base(), &offsets);
+            assert_eq!(parse_cursor_address(&whole), Some(true));
+            assert_eq!(parse_colors(&whole), Some(8), "the numbers still read");
+            for len in 0..whole.len() {
+                assert_eq!(
+                    parse_cursor_address(&whole[..len]),
+                    None,
+                    "cut to {len} bytes"
+                );
+            }
+            for missing in [None, Some(-2)] {
+                offsets[CURSOR_ADDRESS_INDEX] = missing;
+                let without = with_strings(base(), &offsets);
+                assert_eq!(parse_cursor_address(&without), Some(false), "{missing:?}");
+            }
+            let too_few = with_strings(base(), &[Some(0); CURSOR_ADDRESS_INDEX]);
+            assert_eq!(parse_cursor_address(&too_few), Some(false));
+            assert_eq!(parse_cursor_address(&base()), Some(false));
+        }
+        assert_eq!(parse_cursor_address(b"not an entry"), None);
+    }
+
     #[test]
     fn the_search_follows_ncurses_order() {
         let dirs = search_dirs(
@@ -302,6 +415,29 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_or_directory_in_the_way_is_passed_over() {
+        let root = tempfile::tempdir().unwrap();
+        let (first, second) = (root.path().join("first"), root.path().join("second"));
+        install(
+            &second,
+            "x",
+            "xterm",
+            &entry(false, "x", 1, &numbers_with_colors(Some(8))),
+        );
+        std::fs::create_dir_all(first.join("x").join("xterm")).unwrap();
+        std::fs::create_dir_all(first.join("78")).unwrap();
+        let fifo = first.join("78").join("xterm");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let dirs = vec![first, second];
+        // On a thread, so that a hang fails the test instead of stalling it.
+        let (send, found) = std::sync::mpsc::channel();
+        std::thread::spawn(move || send.send(find_colors("xterm", &dirs)));
+        let found = found.recv_timeout(std::time::Duration::from_secs(30));
+        assert_eq!(found, Ok(Some(8)));
+    }
+
+    #[test]
     fn system_entries_give_the_known_colours() {
         let dirs = search_dirs(None, None, None);
         let known = [("xterm-256color", 256), ("xterm", 8), ("vt100", 0)];
@@ -318,6 +454,10 @@ mod tests {
         }
         for (term, colors) in known {
             assert_eq!(find_colors(term, &dirs), Some(colors), "{term}");
+            assert_eq!(find_cursor_address(term, &dirs), Some(true), "{term}");
+        }
+        if installed("dumb") {
+            assert_eq!(find_cursor_address("dumb", &dirs), Some(false));
         }
     }
 }

@@ -195,10 +195,13 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
     }
     if let Some(records) = scene.records {
         let bottom = layout.rows() - 1;
+        // Cut to end before the right border, whatever the name's length.
+        let room = layout.cols() - 1;
         if layout.is_full() {
-            frame.text(bottom, FULL_TEXT_COL, &records.full_text(), style.board);
+            let text = records.full_text_within(room.saturating_sub(FULL_TEXT_COL));
+            frame.text(bottom, FULL_TEXT_COL, &text, style.board);
         } else {
-            frame.text(bottom, 1, &records.mini_text(), style.board);
+            frame.text(bottom, 1, &records.mini_text_within(room - 1), style.board);
         }
     }
     if scene.game_over {
@@ -211,10 +214,18 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
 
 /// Draws the required-size lines and the request to resize.
 pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
-    for (row, line) in too_small.lines.iter().enumerate() {
-        frame.text(row, 0, line, style.board);
+    // Each line wraps onto the next rows at the terminal's width, as the
+    // original's does, so that all of it can be read.
+    let width = frame.cols().max(1);
+    let lines = too_small.lines.iter().map(String::as_str).chain([RESIZE]);
+    let mut row = 0;
+    for line in lines {
+        let chars: Vec<char> = line.chars().collect();
+        for piece in chars.chunks(width) {
+            frame.text(row, 0, &String::from_iter(piece), style.board);
+            row += 1;
+        }
     }
-    frame.text(too_small.lines.len(), 0, RESIZE, style.board);
 }
 
 /// `|` at every cell boundary column, then `-` along every boundary row
@@ -520,6 +531,29 @@ mod tests {
         let rows = screen_rows(&render(&scene, &style(true), 40, 30));
         assert!(rows[0].starts_with("|[ s: 42 ]-"), "{}", rows[0]);
         assert!(rows[27].starts_with("|[ hi : 50 ]-"), "{}", rows[27]);
+    }
+
+    #[test]
+    fn a_long_hi_line_stops_at_the_border() {
+        let board = Board::new(9, 9);
+        let records = HiLine::Other {
+            name: "a-very-long-user-name-indeed".into(),
+            score: 120,
+            you: 30,
+        };
+        let full = Layout::fit(37, 37, 9, 9).unwrap();
+        let mut scene = scene(&full, &board);
+        scene.records = Some(&records);
+        let rows = screen_rows(&render(&scene, &style(true), 37, 37));
+        assert_eq!(rows[36], "|-------=[ hi -- a-ve~:120 you:30 ]=|");
+        let huge = HiLine::Own {
+            score: 123_456_789_012,
+        };
+        scene.records = Some(&huge);
+        let mini = Layout::fit(19, 19, 9, 9).unwrap();
+        scene.layout = &mini;
+        let rows = screen_rows(&render(&scene, &style(true), 19, 19));
+        assert_eq!(rows[18], "|[ hi : 123456789~|");
     }
 
     #[test]

@@ -25,6 +25,9 @@
 //!
 //! Shared by several test binaries and the `termcost` example, each of which
 //! uses a different part of it: hence `allow(dead_code)`.
+
+// Driving a pty, pipes and signals needs libc calls; this is test code.
+#![allow(unsafe_code)]
 #![allow(dead_code)]
 
 use std::ffi::OsString;
@@ -827,6 +830,20 @@ impl Term {
             (start.c_iflag, start.c_oflag, start.c_lflag),
             "the terminal's line settings (iflag, oflag, lflag) were not restored"
         );
+    }
+
+    /// Puts the terminal's line settings back as they were before the
+    /// program started (cooked mode: echo and line editing on), as a shell
+    /// does when a job stops.
+    pub fn restore_line_settings(&self) {
+        let fd = self
+            .master
+            .as_deref()
+            .and_then(|master| master.as_raw_fd())
+            .expect("the master has a file descriptor");
+        // SAFETY: fd is open for the master's lifetime; the termios is valid.
+        let result = unsafe { libc::tcsetattr(fd, libc::TCSANOW, &self.termios_at_start) };
+        assert_eq!(result, 0, "tcsetattr on the pty");
     }
 
     /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,

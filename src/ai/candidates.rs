@@ -1,0 +1,242 @@
+//! Which moves are worth playing out: a cheap separable estimate for every
+//! chip and target, then the best few played out exactly.
+
+use super::Scratch;
+use super::evaluation::{WEIGHTS, connectivity, play_out};
+use super::geometry::Geometry;
+use super::position::{MIXED, Position, window_reward};
+use crate::board::Color;
+
+/// Targets kept per colour when pairing chips with targets.
+const DROPS_PER_COLOR: usize = 64;
+
+/// Movable chips considered per position at most; bigger boards consider
+/// an evenly spread selection.
+const MAX_CHIPS: usize = 2048;
+
+/// A candidate move in cell indices, with its estimated or exact value.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Candidate {
+    pub(super) from: usize,
+    pub(super) to: usize,
+    pub(super) value: f64,
+    pub(super) removed: usize,
+}
+/// The `limit` best candidate moves by estimate, each played out exactly,
+/// best first. Empty only when no move exists.
+pub(super) fn exact_candidates(
+    geometry: &Geometry,
+    position: &mut Position,
+    scratch: &mut Scratch,
+    limit: usize,
+) -> Vec<Candidate> {
+    estimate_candidates(geometry, position, scratch, limit.max(1));
+    let mut exact: Vec<Candidate> = scratch.candidates.clone();
+    for candidate in &mut exact {
+        let (value, removed) = play_out(geometry, position, scratch, candidate.from, candidate.to);
+        candidate.value = value;
+        candidate.removed = removed;
+    }
+    exact.sort_by(|a, b| b.value.total_cmp(&a.value));
+    exact
+}
+
+/// Fills `scratch.candidates` with the `limit` most promising moves by the
+/// separable estimate `lift(chip) + drop(colour, target)`; every chip that
+/// can move contributes at least its best parking move, so the list is
+/// empty only when no move exists.
+pub(super) fn estimate_candidates(
+    geometry: &Geometry,
+    position: &Position,
+    scratch: &mut Scratch,
+    limit: usize,
+) {
+    connectivity(geometry, position, scratch);
+    let colors = usize::from(geometry.colors);
+    scratch.drop_color.clear();
+    scratch.drop_color.resize(colors + 1, 0.0);
+    scratch.near_line.clear();
+    scratch.near_line.resize(colors + 1, false);
+    scratch.parking.clear();
+    scratch.parking.resize(
+        scratch.component_size.len(),
+        (f64::NEG_INFINITY, usize::MAX),
+    );
+    scratch.drops.clear();
+    let reward = &geometry.reward;
+    for t in 0..geometry.cell_count {
+        if position.cells[t] != 0 {
+            continue;
+        }
+        let mut base = 0.0;
+        scratch.touched.clear();
+        geometry.windows_through(t, |id, _| {
+            let (count, color) = (usize::from(position.count[id]), position.color[id]);
+            match color {
+                0 => base += reward[1],
+                MIXED => {}
+                c => {
+                    base -= reward[count];
+                    let slot = usize::from(c);
+                    if scratch.drop_color[slot] == 0.0 {
+                        scratch.touched.push(c);
+                    }
+                    scratch.drop_color[slot] += reward[(count + 1).min(geometry.span)];
+                    if count + 1 >= geometry.span {
+                        scratch.near_line[slot] = true;
+                    }
+                }
+            }
+        });
+        let component = scratch.component[t] as usize;
+        if base > scratch.parking[component].0 {
+            scratch.parking[component] = (base, t);
+        }
+        for i in 0..scratch.touched.len() {
+            let c = scratch.touched[i];
+            let slot = usize::from(c);
+            let mut value = base + scratch.drop_color[slot];
+            if scratch.near_line[slot] {
+                value += line_bonus(geometry, position, t, c);
+            }
+            scratch.drops.push((c, value, t));
+            scratch.drop_color[slot] = 0.0;
+            scratch.near_line[slot] = false;
+        }
+    }
+    // Group by colour (a counting sort), then keep each colour's best.
+    scratch.drop_start.clear();
+    scratch.drop_start.resize(colors + 2, 0);
+    for d in &scratch.drops {
+        scratch.drop_start[usize::from(d.0) + 1] += 1;
+    }
+    for c in 1..colors + 2 {
+        scratch.drop_start[c] += scratch.drop_start[c - 1];
+    }
+    scratch.grouped.clear();
+    scratch
+        .grouped
+        .resize(scratch.drops.len(), (0, 0.0, usize::MAX));
+    scratch.drop_end.clear();
+    scratch.drop_end.extend_from_slice(&scratch.drop_start);
+    for &d in &scratch.drops {
+        let slot = &mut scratch.drop_end[usize::from(d.0)];
+        scratch.grouped[*slot] = d;
+        *slot += 1;
+    }
+    let best_first =
+        |a: &(Color, f64, usize), b: &(Color, f64, usize)| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2));
+    for c in 1..=colors {
+        let group = &mut scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]];
+        if group.len() > DROPS_PER_COLOR {
+            group.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
+            scratch.drop_end[c] = scratch.drop_start[c] + DROPS_PER_COLOR;
+        }
+        scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]].sort_unstable_by(best_first);
+    }
+
+    // On big boards only every few movable chips is considered, so that
+    // the candidates stay few; the first movable chip always is.
+    let stride = (geometry.cell_count - position.free)
+        .div_ceil(MAX_CHIPS)
+        .max(1);
+    let mut movable = 0;
+    scratch.candidates.clear();
+    for a in 0..geometry.cell_count {
+        let color = position.cells[a];
+        if color == 0 {
+            continue;
+        }
+        let mut beside = [u32::MAX; 4];
+        let mut n_beside = 0;
+        for n in geometry.neighbours(a).into_iter().flatten() {
+            let component = scratch.component[n];
+            if component != u32::MAX && !beside[..n_beside].contains(&component) {
+                beside[n_beside] = component;
+                n_beside += 1;
+            }
+        }
+        if n_beside == 0 {
+            continue;
+        }
+        movable += 1;
+        if (movable - 1) % stride != 0 {
+            continue;
+        }
+        let beside = &beside[..n_beside];
+        let lift = lift_value(geometry, position, a);
+        let slot = usize::from(color);
+        let mut taken = 0;
+        for &(_, value, t) in &scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]] {
+            if beside.contains(&scratch.component[t]) {
+                scratch.candidates.push(Candidate {
+                    from: a,
+                    to: t,
+                    value: lift + value,
+                    removed: 0,
+                });
+                taken += 1;
+                if taken == 3 {
+                    break;
+                }
+            }
+        }
+        for &component in beside {
+            let (value, t) = scratch.parking[component as usize];
+            scratch.candidates.push(Candidate {
+                from: a,
+                to: t,
+                value: lift + value,
+                removed: 0,
+            });
+        }
+    }
+    let by_value = |a: &Candidate, b: &Candidate| {
+        b.value
+            .total_cmp(&a.value)
+            .then(a.from.cmp(&b.from))
+            .then(a.to.cmp(&b.to))
+    };
+    if scratch.candidates.len() > limit {
+        scratch
+            .candidates
+            .select_nth_unstable_by(limit - 1, by_value);
+        scratch.candidates.truncate(limit);
+    }
+    scratch.candidates.sort_unstable_by(by_value);
+    scratch
+        .candidates
+        .dedup_by(|a, b| a.from == b.from && a.to == b.to);
+}
+
+/// Estimated worth of completing lines by dropping colour `c` on the empty
+/// cell `t`: the free cells won back, if the runs beside it are long enough.
+fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f64 {
+    let (x, y) = ((t % geometry.width) as isize, (t / geometry.width) as isize);
+    let mut removed = 0;
+    for &(dx, dy) in &geometry.axes {
+        let run = geometry.run(&position.cells, (x, y), (dx, dy), c)
+            + geometry.run(&position.cells, (x, y), (-dx, -dy), c);
+        if run + 1 >= geometry.line {
+            removed += run + usize::from(removed == 0);
+        }
+    }
+    WEIGHTS.free * removed as f64
+}
+
+/// The change in window rewards from lifting the chip at `a`.
+fn lift_value(geometry: &Geometry, position: &Position, a: usize) -> f64 {
+    let reward = &geometry.reward;
+    let mut delta = 0.0;
+    geometry.windows_through(a, |id, start| {
+        let (count, color) = (position.count[id], position.color[id]);
+        if color == MIXED {
+            let (count, color) = position.tally_without(geometry, id, start, a);
+            delta += window_reward(geometry, count, color);
+        } else {
+            let count = usize::from(count);
+            delta += reward[count - 1] - reward[count];
+        }
+    });
+    delta
+}

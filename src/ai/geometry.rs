@@ -1,0 +1,147 @@
+//! The fixed shape of the board: sizes, axes, and the windows of cells
+//! the evaluation tallies.
+
+use crate::board::Color;
+use crate::game::Rules;
+
+/// The longest window the evaluation looks at; lines longer than this are
+/// still found and scored, but potential lines are judged on shorter pieces
+/// of them so that the work per cell stays bounded.
+pub const MAX_SPAN: usize = 8;
+
+/// The fixed shape of the board: sizes, axes, which windows exist and what
+/// each is worth.
+#[derive(Clone, Debug)]
+pub(super) struct Geometry {
+    pub(super) width: usize,
+    pub(super) height: usize,
+    /// Cells on the board, `width * height`.
+    pub(super) cell_count: usize,
+    pub(super) line: usize,
+    pub(super) span: usize,
+    pub(super) colors: Color,
+    pub(super) next: usize,
+    /// Unit steps of the four axes.
+    pub(super) axes: [(isize, isize); 4],
+    /// Index steps of the four axes.
+    pub(super) steps: [isize; 4],
+    /// Per window id (`axis * cell_count + first cell`): whether the window fits
+    /// on the board and lies on a board line long enough for a line.
+    pub(super) valid: Vec<bool>,
+    /// Reward of a single-coloured window by the chips it holds.
+    pub(super) reward: Vec<f64>,
+}
+
+impl Geometry {
+    /// How many chips of `color` lie in a row next to `(x, y)`, stepping by
+    /// `(dx, dy)`; the cell `(x, y)` itself is not counted.
+    pub(super) fn run(
+        &self,
+        cells: &[Color],
+        (x, y): (isize, isize),
+        (dx, dy): (isize, isize),
+        color: Color,
+    ) -> usize {
+        let (mut px, mut py) = (x + dx, y + dy);
+        let mut n = 0;
+        while px >= 0
+            && py >= 0
+            && (px as usize) < self.width
+            && (py as usize) < self.height
+            && cells[py as usize * self.width + px as usize] == color
+        {
+            n += 1;
+            px += dx;
+            py += dy;
+        }
+        n
+    }
+
+    pub(super) fn new(rules: &Rules) -> Geometry {
+        let (width, height) = (rules.width, rules.height);
+        let cell_count = width * height;
+        let span = rules.line.min(MAX_SPAN);
+        let axes = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        let steps = axes.map(|(dx, dy)| dy * width as isize + dx);
+        let mut geometry = Geometry {
+            width,
+            height,
+            cell_count,
+            line: rules.line,
+            span,
+            colors: rules.colors,
+            next: rules.next,
+            axes,
+            steps,
+            valid: vec![false; 4 * cell_count],
+            reward: Vec::new(),
+        };
+        for axis in 0..4 {
+            for start in 0..cell_count {
+                let (x, y) = (start % width, start / width);
+                let fits = geometry.steps_inside(x, y, axis, 1) >= span - 1;
+                let line_length = 1
+                    + geometry.steps_inside(x, y, axis, 1)
+                    + geometry.steps_inside(x, y, axis, -1);
+                geometry.valid[axis * cell_count + start] = fits && line_length >= rules.line;
+            }
+        }
+        // Steep in the share of the line already in place, so that nearly
+        // complete lines dominate and lines of any length compare alike.
+        geometry.reward = (0..=span)
+            .map(|m| (4f64.powf(5.0 * m as f64 / span as f64) - 1.0) / 3.0)
+            .collect();
+        geometry
+    }
+
+    /// How many steps along `axis` (times `sign`) stay on the board from
+    /// `(x, y)`.
+    pub(super) fn steps_inside(&self, x: usize, y: usize, axis: usize, sign: isize) -> usize {
+        let (dx, dy) = (self.axes[axis].0 * sign, self.axes[axis].1 * sign);
+        let limit = |at: usize, d: isize, size: usize| match d {
+            0 => usize::MAX,
+            1 => size - 1 - at,
+            _ => at,
+        };
+        limit(x, dx, self.width).min(limit(y, dy, self.height))
+    }
+
+    /// Calls `visit(window id, first cell)` for every window through `cell`.
+    #[inline]
+    pub(super) fn windows_through(&self, cell: usize, mut visit: impl FnMut(usize, usize)) {
+        let (x, y) = ((cell % self.width) as isize, (cell / self.width) as isize);
+        for axis in 0..4 {
+            let (dx, dy) = self.axes[axis];
+            for k in 0..self.span as isize {
+                let (sx, sy) = (x - k * dx, y - k * dy);
+                if sx < 0 || sy < 0 || sx >= self.width as isize || sy >= self.height as isize {
+                    break;
+                }
+                let start = sy as usize * self.width + sx as usize;
+                let id = axis * self.cell_count + start;
+                if self.valid[id] {
+                    visit(id, start);
+                }
+            }
+        }
+    }
+
+    /// The cells of window `id` starting at `start`.
+    #[inline]
+    pub(super) fn window_cells(&self, id: usize, start: usize) -> impl Iterator<Item = usize> {
+        let step = self.steps[id / self.cell_count];
+        (0..self.span as isize).map(move |k| (start as isize + k * step) as usize)
+    }
+
+    /// The neighbours of `cell`, 4-connected.
+    #[inline]
+    pub(super) fn neighbours(&self, cell: usize) -> [Option<usize>; 4] {
+        let (x, y) = (cell % self.width, cell / self.width);
+        [
+            (y > 0).then(|| cell - self.width),
+            (y + 1 < self.height).then(|| cell + self.width),
+            (x > 0).then(|| cell - 1),
+            (x + 1 < self.width).then(|| cell + 1),
+        ]
+    }
+}

@@ -1,0 +1,238 @@
+//! The built-in player: chooses a move from what a player can see.
+//!
+//! Pure, like the engine: it reads a [`Board`] and the [`Rules`], never the
+//! game's generator, and it never looks at a clock. Its effort is a fixed
+//! amount of work ([`Budget`]), so the same board, rules, budget and seed
+//! always give the same move, on any machine. A front end that must stay
+//! responsive can move a [`Player`] to another thread: a move on the default
+//! 9 × 9 board takes milliseconds.
+//!
+//! How it plays:
+//! 1. **Static evaluation** of a board: every *window* of `i` cells on the
+//!    four axes (at most [`MAX_SPAN`] cells on boards with very long lines)
+//!    that holds chips of a single colour earns a steeply growing reward for
+//!    the chips it holds; free cells are worth much; fragmented empty space
+//!    (several components, cells cut off from the largest one) costs, and
+//!    so does each chip that belongs to no budding line of its colour.
+//! 2. **Candidates:** the value of moving chip `a` to cell `t` is nearly the
+//!    value of lifting `a` plus the value of dropping its colour on `t`, both
+//!    read off per-window tallies, so every chip is paired cheaply with its
+//!    best reachable targets (a chip reaches every empty cell of the empty
+//!    components beside it). The best few candidates are then played out
+//!    exactly on a scratch board.
+//! 3. **Look-ahead:** a move that completes a line is taken at once (the
+//!    player moves again and space is freed). Otherwise the best few are
+//!    refined by sampling futures with the player's own generator: the
+//!    computer's throw, the player's best answer, the next throw
+//!    ([`Budget::depth`] throws in all), valued by the best reply to the
+//!    last one and averaged over the samples. Every candidate sees the same
+//!    sampled throws, so that their comparison is fair.
+//!
+//! On boards far bigger than the default the work is capped (fewer samples,
+//! down to none; a spread selection of chips; a few targets per colour), so
+//! that a move on the largest board takes well under a second.
+//!
+//! The parts, one file each: `geometry` (the board's fixed shape and its
+//! windows), `position` (a board being searched, with its window tallies),
+//! `evaluation` (the static value), `candidates` (which moves are worth
+//! playing out) and `search` (sampled look-ahead).
+
+mod candidates;
+mod evaluation;
+mod geometry;
+mod position;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use crate::board::{Board, Color, Pos};
+use crate::game::Rules;
+use candidates::{Candidate, exact_candidates};
+use geometry::Geometry;
+use position::Position;
+use search::{SampleRng, refine};
+
+pub use geometry::MAX_SPAN;
+
+/// A move of the chip at `from` to the empty cell `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The chip's cell.
+    pub from: Pos,
+    /// The empty cell it moves to.
+    pub to: Pos,
+}
+
+/// How much work the player may do for one move. Counts, not time, so that
+/// a move is the same on every machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Candidate moves played out exactly on a scratch board.
+    pub candidates: usize,
+    /// Of those, how many of the best are refined by sampling throws.
+    pub refined: usize,
+    /// Throws sampled for each refined candidate.
+    pub samples: usize,
+    /// Candidate replies played out exactly after each sampled throw.
+    pub replies: usize,
+    /// Computer throws simulated in each sample (at least 1), the player
+    /// answering each but the last with its best reply.
+    pub depth: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            candidates: 16,
+            refined: 6,
+            samples: 16,
+            replies: 6,
+            depth: 2,
+        }
+    }
+}
+
+impl Budget {
+    /// The cheapest useful player: the best exact static evaluation, with no
+    /// look-ahead.
+    pub fn greedy() -> Budget {
+        Budget {
+            candidates: 16,
+            refined: 0,
+            samples: 0,
+            replies: 0,
+            depth: 1,
+        }
+    }
+}
+/// Buffers reused by every search, so that the inner loops allocate nothing.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    /// Empty component of each empty cell; `u32::MAX` for chips.
+    component: Vec<u32>,
+    component_size: Vec<u32>,
+    stack: Vec<usize>,
+    /// Best colour-blind drop value per component, and its cell.
+    parking: Vec<(f64, usize)>,
+    /// Per colour, summed during one cell's scan.
+    drop_color: Vec<f64>,
+    /// Per colour: whether a window at the cell lacks one chip of it.
+    near_line: Vec<bool>,
+    touched: Vec<Color>,
+    /// (colour, value, cell) of drops that extend some colour's windows.
+    drops: Vec<(Color, f64, usize)>,
+    /// `drops` grouped by colour, each colour's best first.
+    grouped: Vec<(Color, f64, usize)>,
+    /// Start and end of each colour's slice of `grouped`.
+    drop_start: Vec<usize>,
+    drop_end: Vec<usize>,
+    candidates: Vec<Candidate>,
+    removed: Vec<usize>,
+    empty: Vec<usize>,
+    thrown: Vec<(usize, Color)>,
+    /// Cells changed by a sampled throw, with their old colours, to undo.
+    undo: Vec<(usize, Color)>,
+}
+
+/// The built-in player for one set of rules. Keeps its buffers between
+/// moves; create one per game and call [`Player::choose`] each turn.
+#[derive(Clone, Debug)]
+pub struct Player {
+    geometry: Geometry,
+    budget: Budget,
+    position: Position,
+    scratch: Scratch,
+}
+
+impl Player {
+    /// A player with the default budget.
+    ///
+    /// # Panics
+    /// When the rules are invalid ([`Rules::validate`]).
+    pub fn new(rules: Rules) -> Player {
+        Player::with_budget(rules, Budget::default())
+    }
+
+    /// A player that spends `budget` on each move.
+    ///
+    /// # Panics
+    /// When the rules are invalid ([`Rules::validate`]).
+    pub fn with_budget(rules: Rules, budget: Budget) -> Player {
+        if let Err(e) = rules.validate() {
+            panic!("invalid rules: {e}");
+        }
+        let geometry = Geometry::new(&rules);
+        let position = Position::new(&geometry);
+        Player {
+            geometry,
+            budget,
+            position,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The move this player makes on `board`, using `seed` for its own
+    /// samples of the computer's throws.
+    ///
+    /// Always a legal move when one exists; `None` only when the board holds
+    /// no chip or no empty cell (then no move exists: any chip beside an
+    /// empty cell can move there).
+    ///
+    /// # Panics
+    /// When the board's size differs from the rules'.
+    pub fn choose(&mut self, board: &Board, seed: u64) -> Option<Move> {
+        let geometry = &self.geometry;
+        assert!(
+            board.width() == geometry.width && board.height() == geometry.height,
+            "the board is {}x{}, the rules say {}x{}",
+            board.width(),
+            board.height(),
+            geometry.width,
+            geometry.height
+        );
+        if board.free() == 0 || board.chip_count() == 0 {
+            return None;
+        }
+        self.position.load(geometry, board);
+        let mut best = exact_candidates(
+            geometry,
+            &mut self.position,
+            &mut self.scratch,
+            self.budget.candidates,
+        );
+        let scoring = best.iter().any(|c| c.removed > 0);
+        if !scoring && self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
+            refine(
+                geometry,
+                &mut self.position,
+                &mut self.scratch,
+                &self.budget,
+                seed,
+                &mut best,
+            );
+        }
+        let chosen = best
+            .iter()
+            .filter(|c| !scoring || c.removed > 0)
+            .max_by(|a, b| a.value.total_cmp(&b.value))?;
+        Some(Move {
+            from: board.pos(chosen.from),
+            to: board.pos(chosen.to),
+        })
+    }
+}
+
+/// The move the default player makes on `board` under `rules`: a one-off
+/// convenience around [`Player::choose`].
+pub fn hint(board: &Board, rules: Rules, seed: u64) -> Option<Move> {
+    Player::new(rules).choose(board, seed)
+}
+
+/// A seed for [`Player::choose`] derived from a game's seed and the board,
+/// so that front ends asking about the same position in the same game get
+/// the same move, and a seeded game's hints replay.
+pub fn board_seed(board: &Board, game_seed: u64) -> u64 {
+    board.cells().iter().fold(game_seed, |h, &cell| {
+        SampleRng(h ^ u64::from(cell)).next_u64()
+    })
+}

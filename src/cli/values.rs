@@ -1,0 +1,158 @@
+//! The checks of one setting's value on its own terms: glyphs, keys, the
+//! mode and the palette. Each refusal names the setting as it was given.
+
+use unicode_width::UnicodeWidthChar;
+
+use super::{ColorMode, Setting};
+use crate::text;
+
+/// The `-f` glyphs: exactly three.
+pub(super) fn font(font: &Setting<String>) -> Result<[char; 3], String> {
+    glyphs(font)
+        .and_then(|glyphs| {
+            glyphs.try_into().map_err(|glyphs: Vec<char>| {
+                format!(
+                    "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
+                    glyphs.len()
+                )
+            })
+        })
+        .map_err(|why| font.source.refuse(&why))
+}
+
+/// The `-m` mode: `c` or `b`.
+pub(super) fn color_mode(mode: &Setting<String>) -> Result<ColorMode, String> {
+    match mode.value.as_str() {
+        "c" => Ok(ColorMode::Color),
+        "b" => Ok(ColorMode::Mono),
+        _ => Err(mode
+            .source
+            .refuse("the mode must be c (colour) or b (black and white)")),
+    }
+}
+
+/// The characters of a glyph string, each of which must be visible and take
+/// exactly one column on screen.
+pub(super) fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
+    let glyphs: Vec<char> = text.value.chars().collect();
+    match glyphs
+        .iter()
+        .find_map(|&g| unfit_glyph(g).map(|why| (g, why)))
+    {
+        None => Ok(glyphs),
+        Some((g, why)) => Err(format!(
+            "{g:?} (U+{:04X}) {why}; every glyph must be visible and take one column",
+            u32::from(g)
+        )),
+    }
+}
+
+/// Blank glyphs that are not Unicode white space: they take a column and
+/// draw nothing, so a chip drawn with one would vanish.
+const BLANK_GLYPHS: [char; 1] = ['\u{2800}'];
+
+/// Why `glyph` cannot draw a chip or the cursor, if it cannot.
+pub(super) fn unfit_glyph(glyph: char) -> Option<&'static str> {
+    if glyph.is_control() {
+        Some("is a control character")
+    } else if matches!(glyph, '\u{2028}' | '\u{2029}') {
+        Some("is a line separator, which breaks the grid")
+    } else if glyph.is_whitespace() || BLANK_GLYPHS.contains(&glyph) {
+        Some("is blank and would draw nothing")
+    } else {
+        match glyph.width() {
+            Some(1) => None,
+            Some(2) => Some("is a double-width glyph"),
+            _ => Some("takes no column on screen (zero-width)"),
+        }
+    }
+}
+
+/// The `-C` keys: exactly five different characters.
+pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
+    let chars: Vec<char> = keys.value.chars().collect();
+    let refuse = |why: String| keys.source.refuse(&why);
+    let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
+        refuse(format!(
+            "expected exactly 5 keys (left, down, up, right, action), got {}",
+            chars.len()
+        ))
+    })?;
+    // Of the control characters only these arrive as plain keys; any other
+    // is read as a Ctrl chord and could never be pressed.
+    let typable = |key: char| !key.is_control() || matches!(key, '\t' | '\n' | '\u{1b}' | '\u{7f}');
+    if let Some(&key) = keys.iter().find(|&&key| !typable(key)) {
+        return Err(refuse(format!(
+            "{key:?} cannot be typed as a key; control characters other than Tab, \
+             Enter (newline), Escape and Backspace are refused"
+        )));
+    }
+    match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
+        Some(i) => Err(refuse(format!(
+            "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
+            keys[i]
+        ))),
+        None => Ok(keys),
+    }
+}
+
+/// The colour numbers that are black in every terminal palette (0, and 16
+/// in the 256-colour cube), invisible on the board's black background.
+pub(super) const BLACK: [u8; 2] = [0, 16];
+
+/// The colour numbers of a palette, each from 1 to 255 and not black.
+pub(super) fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, String> {
+    let mut numbers = Vec::with_capacity(list.value.len());
+    for item in &list.value {
+        match item.parse::<u8>() {
+            Ok(n) if !BLACK.contains(&n) => numbers.push(n),
+            Ok(_) => {
+                return Err(list.source.refuse(&format!(
+                    "{} is black, which would not show on the board's black background; \
+                     expected numbers from 1 to 255 other than 16",
+                    text::quote(item)
+                )));
+            }
+            _ => {
+                return Err(list.source.refuse(&format!(
+                    "{} is not a colour number; expected numbers from 1 to 255 \
+                     (0 and 16, black, are refused)",
+                    text::quote(item)
+                )));
+            }
+        }
+    }
+    Ok(numbers)
+}
+
+/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
+/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
+pub(super) fn palette(
+    list: &Setting<Vec<String>>,
+    colors: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, String> {
+    let needed = colors + 1;
+    let mut numbers = palette_numbers(list)?;
+    if numbers.len() < needed {
+        return Err(list.source.refuse(&format!(
+            "expected at least {needed} colour numbers (the cursor, then one per colour \
+             for {colors} colours), got {}",
+            numbers.len()
+        )));
+    }
+    numbers.truncate(needed);
+    let repeated: Vec<String> = numbers
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| numbers[..i].contains(n) && !numbers[i + 1..].contains(n))
+        .map(|(_, n)| n.to_string())
+        .collect();
+    if !repeated.is_empty() {
+        warnings.push(list.source.refuse(&format!(
+            "colour {} given more than once; those chips (or the cursor) will look alike",
+            repeated.join(", ")
+        )));
+    }
+    Ok(numbers)
+}

@@ -1,0 +1,115 @@
+//! Opening a file that the user or the system names (the config file, a
+//! terminfo entry) without trusting what is there: a FIFO would block the
+//! open, or the first read, for ever, and a device or directory is no file
+//! to read.
+
+use std::fs::{File, FileType, OpenOptions};
+use std::io;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Opens `path` for reading, refusing anything but a regular file
+/// (following symbolic links). `O_NONBLOCK` keeps the open of a FIFO from
+/// waiting for a writer, and the type is checked on the opened file, so
+/// nothing swapped in between a check and the open can slip through. The
+/// refusal is an error of kind `IsADirectory` or `InvalidInput` saying what
+/// was found instead.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        // Reads of a regular file never block, so O_NONBLOCK may stay.
+        return Ok(file);
+    }
+    let error_kind = if kind.is_dir() {
+        io::ErrorKind::IsADirectory
+    } else {
+        io::ErrorKind::InvalidInput
+    };
+    Err(io::Error::new(
+        error_kind,
+        format!("it is {}, not a regular file", describe(kind)),
+    ))
+}
+
+/// What a file that is not a regular file is, for messages.
+fn describe(kind: FileType) -> &'static str {
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::process::Command;
+
+    use super::*;
+
+    #[test]
+    fn a_regular_file_is_opened_and_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "width = 5\n").unwrap();
+        let mut text = String::new();
+        open_regular(&path)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "width = 5\n");
+    }
+
+    #[test]
+    fn a_fifo_directory_or_device_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let cases = [
+            (
+                fifo.as_path(),
+                io::ErrorKind::InvalidInput,
+                "a FIFO (named pipe)",
+            ),
+            (dir.path(), io::ErrorKind::IsADirectory, "a directory"),
+            (
+                Path::new("/dev/null"),
+                io::ErrorKind::InvalidInput,
+                "a character device",
+            ),
+        ];
+        for (path, kind, what) in cases {
+            let error = open_regular(path).unwrap_err();
+            assert_eq!(error.kind(), kind, "{path:?}");
+            assert_eq!(
+                error.to_string(),
+                format!("it is {what}, not a regular file")
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_file_keeps_its_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = open_regular(&dir.path().join("missing")).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+    }
+}

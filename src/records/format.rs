@@ -1,0 +1,460 @@
+//! The two kinds of record file: ours, `<user>.toml`, and the original's,
+//! `<user>.cscore`, read without following symlinks or hanging on pipes.
+
+use std::fmt;
+use std::fs::OpenOptions;
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use super::rule_set::RuleSet;
+use crate::text;
+
+/// First four bytes of an original `.cscore` file (big-endian).
+pub(super) const CSCORE_MAGIC: u32 = 0xC001_CEED;
+/// The only `.cscore` format version there is.
+const CSCORE_VERSION: u32 = 1;
+/// A `.cscore` file: magic, version, score, each four bytes.
+const CSCORE_LEN: usize = 12;
+/// A record file holding thousands of rule sets is still shorter than
+/// this; a longer one is not ours.
+const MAX_RECORD_BYTES: u64 = 256 * 1024;
+
+/// A stored best score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The score.
+    pub score: u64,
+    /// When it was set, in seconds since the Unix epoch; `None` for the
+    /// original's files, which do not say.
+    pub set_at: Option<u64>,
+}
+
+/// The contents of a `<user>.toml` file: the default rule set's record at
+/// the top (`score`, `set_at`), as every version has written it, and each
+/// other rule set's under `[rules.<key>]` (see [`RuleSet::key`]). Kept as
+/// the TOML table it was read as, so that a save changes one record and
+/// keeps everything else, tables of rule sets this version does not know
+/// included.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct RecordFile {
+    /// The whole file.
+    table: toml::Table,
+}
+
+/// The table holding the records of rule sets other than the default.
+const RULES_TABLE: &str = "rules";
+/// What every record holds.
+const EXPECTED: &str = "expected `score` and `set_at` as whole numbers";
+
+impl RecordFile {
+    /// Reads a `<user>.toml` file, checking every record in it.
+    fn parse(bytes: &[u8]) -> Result<RecordFile, SkipReason> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| SkipReason::Corrupt("not UTF-8 text".to_string()))?;
+        let table: toml::Table = toml::from_str(text)
+            .map_err(|e| SkipReason::Corrupt(format!("not TOML: {}", one_line(e.message()))))?;
+        let foreign = |why: String| SkipReason::Foreign(why);
+        let mut any = record_in(&table).map_err(|()| foreign(EXPECTED.to_string()))?;
+        if let Some(rules) = table.get(RULES_TABLE) {
+            let rules = rules
+                .as_table()
+                .ok_or_else(|| foreign(format!("`{RULES_TABLE}` is not a table of rule sets")))?;
+            for (key, entry) in rules {
+                let record = entry.as_table().ok_or(()).and_then(record_in);
+                let record =
+                    record.map_err(|()| foreign(format!("{EXPECTED} in {}", text::quote(key))))?;
+                any = any.or(record);
+            }
+        }
+        match any {
+            Some(_) => Ok(RecordFile { table }),
+            None => Err(foreign(EXPECTED.to_string())),
+        }
+    }
+
+    /// The record of `rules`, if the file holds one.
+    pub(super) fn record(&self, rules: &RuleSet) -> Option<Record> {
+        let table = if rules.is_default() {
+            &self.table
+        } else {
+            self.table
+                .get(RULES_TABLE)?
+                .as_table()?
+                .get(&rules.key())?
+                .as_table()?
+        };
+        // Checked when read.
+        record_in(table).ok().flatten()
+    }
+
+    /// Sets the record of `rules` to `score`, set at `set_at`.
+    pub(super) fn set(
+        &mut self,
+        rules: &RuleSet,
+        score: u64,
+        set_at: u64,
+    ) -> Result<(), toml::ser::Error> {
+        let values = [
+            ("score", toml::Value::try_from(score)?),
+            ("set_at", toml::Value::try_from(set_at)?),
+        ];
+        let table = if rules.is_default() {
+            &mut self.table
+        } else {
+            let all = self
+                .table
+                .entry(RULES_TABLE)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let Some(all) = all.as_table_mut() else {
+                unreachable!("a file whose `rules` is not a table is never read");
+            };
+            let entry = all
+                .entry(rules.key())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let Some(entry) = entry.as_table_mut() else {
+                unreachable!("a file with a rule set that is not a table is never read");
+            };
+            entry
+        };
+        for (key, value) in values {
+            table.insert(key.to_string(), value);
+        }
+        Ok(())
+    }
+
+    /// The file's text.
+    pub(super) fn to_text(&self) -> Result<String, toml::ser::Error> {
+        toml::to_string(&self.table)
+    }
+}
+
+/// The record in one table: `Ok(None)` without `score` and `set_at`,
+/// `Err` when only one is there or either is not a whole number.
+fn record_in(table: &toml::Table) -> Result<Option<Record>, ()> {
+    let number = |key: &str| match table.get(key) {
+        None => Ok(None),
+        Some(toml::Value::Integer(n)) => u64::try_from(*n).map(Some).map_err(|_| ()),
+        Some(_) => Err(()),
+    };
+    match (number("score")?, number("set_at")?) {
+        (Some(score), Some(set_at)) => Ok(Some(Record {
+            score,
+            set_at: Some(set_at),
+        })),
+        (None, None) => Ok(None),
+        _ => Err(()),
+    }
+}
+
+/// Why a file in the score directory was not read as a record.
+#[derive(Debug)]
+pub enum SkipReason {
+    /// A symbolic link: never followed, so nobody can point us elsewhere.
+    Symlink,
+    /// A directory, device or pipe rather than a regular file.
+    NotAFile,
+    /// Opening or reading it failed.
+    Unreadable(io::Error),
+    /// Not a valid file of its kind (truncated, not TOML, a negative score).
+    Corrupt(String),
+    /// A well-formed file that is not a record (other fields, other magic).
+    Foreign(String),
+    /// Its name is not `<user>.toml` or `<user>.cscore` for a safe user name.
+    BadName,
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::Symlink => write!(f, "a symbolic link, not followed"),
+            SkipReason::NotAFile => write!(f, "not a regular file"),
+            SkipReason::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            SkipReason::Corrupt(why) => write!(f, "corrupt: {why}"),
+            SkipReason::Foreign(why) => write!(f, "not a clines record: {why}"),
+            SkipReason::BadName => write!(f, "the file name is not a user name"),
+        }
+    }
+}
+
+/// A file left out of the records, untouched.
+#[derive(Debug)]
+pub struct Skipped {
+    /// The file.
+    pub path: PathBuf,
+    /// Why it was left out.
+    pub reason: SkipReason,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipping {}: {}", text::path(&self.path), self.reason)
+    }
+}
+
+/// The two kinds of record file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Ours: `<user>.toml`.
+    Toml,
+    /// The original's: `<user>.cscore`.
+    Cscore,
+}
+
+impl Kind {
+    /// The file name extension, without the dot.
+    pub(super) fn extension(self) -> &'static str {
+        match self {
+            Kind::Toml => "toml",
+            Kind::Cscore => "cscore",
+        }
+    }
+}
+
+/// Splits `<user>.toml` / `<user>.cscore` into the user and the kind; `None`
+/// for anything else, including dot files.
+pub(super) fn record_name(file_name: &str) -> Option<(&str, Kind)> {
+    if file_name.starts_with('.') {
+        return None;
+    }
+    if let Some(user) = file_name.strip_suffix(".toml") {
+        Some((user, Kind::Toml))
+    } else {
+        file_name
+            .strip_suffix(".cscore")
+            .map(|user| (user, Kind::Cscore))
+    }
+}
+
+/// What a record file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Contents {
+    /// A `<user>.toml` file: records of any rule set.
+    Toml(RecordFile),
+    /// An original `<user>.cscore` file: the default rule set's record.
+    Cscore(Record),
+}
+
+impl Contents {
+    /// The record of `rules`, if there is one.
+    pub(super) fn record(&self, rules: &RuleSet) -> Option<Record> {
+        match self {
+            Contents::Toml(file) => file.record(rules),
+            Contents::Cscore(record) => rules.is_default().then_some(*record),
+        }
+    }
+}
+
+/// The record of `rules` in one record file; `Ok(None)` when the file
+/// does not exist or holds none for these rules.
+pub(super) fn read_record(
+    path: &Path,
+    kind: Kind,
+    rules: &RuleSet,
+) -> Result<Option<Record>, SkipReason> {
+    // The original knew only the default rules: its files need not be read.
+    if kind == Kind::Cscore && !rules.is_default() {
+        return Ok(None);
+    }
+    Ok(read_file(path, kind)?.and_then(|contents| contents.record(rules)))
+}
+
+/// Reads one record file without following a symlink; `Ok(None)` when it
+/// does not exist.
+pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, SkipReason> {
+    // O_NONBLOCK: opening a planted FIFO must not hang the game.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path);
+    let file = match file {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if refused_symlink(&e) => return Err(SkipReason::Symlink),
+        Err(e) => return Err(SkipReason::Unreadable(e)),
+    };
+    let metadata = file.metadata().map_err(SkipReason::Unreadable)?;
+    if !metadata.is_file() {
+        return Err(SkipReason::NotAFile);
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(SkipReason::Unreadable)?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(SkipReason::Foreign(format!(
+            "longer than {MAX_RECORD_BYTES} bytes"
+        )));
+    }
+    match kind {
+        Kind::Toml => RecordFile::parse(&bytes).map(Contents::Toml),
+        Kind::Cscore => parse_cscore(&bytes).map(Contents::Cscore),
+    }
+    .map(Some)
+}
+
+/// Whether opening with `O_NOFOLLOW` failed because the path is a symlink:
+/// `ELOOP` on Linux and most systems, `EMLINK` on FreeBSD.
+fn refused_symlink(error: &io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
+}
+
+/// A parser's message on one line, so each warning stays one line, with
+/// anything it quotes from the file made safe to print.
+fn one_line(message: &str) -> String {
+    text::escape(&message.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// An original `<user>.cscore` record: big-endian magic, version, score.
+fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
+    let word = |at: usize| bytes[at..at + 4].try_into().map(u32::from_be_bytes);
+    if bytes.len() < 4 {
+        return Err(SkipReason::Corrupt(format!(
+            "{} bytes, expected {CSCORE_LEN}",
+            bytes.len()
+        )));
+    }
+    let magic = word(0).expect("four bytes checked");
+    if magic != CSCORE_MAGIC {
+        return Err(SkipReason::Foreign(format!(
+            "magic number {magic:#010X}, expected {CSCORE_MAGIC:#010X}"
+        )));
+    }
+    if bytes.len() != CSCORE_LEN {
+        return Err(SkipReason::Corrupt(format!(
+            "{} bytes, expected {CSCORE_LEN}",
+            bytes.len()
+        )));
+    }
+    let version = word(4).expect("length checked");
+    if version != CSCORE_VERSION {
+        return Err(SkipReason::Foreign(format!(
+            "format version {version}, expected {CSCORE_VERSION}"
+        )));
+    }
+    let score = word(8).expect("length checked") as i32;
+    let score =
+        u64::try_from(score).map_err(|_| SkipReason::Corrupt(format!("negative score {score}")))?;
+    Ok(Record {
+        score,
+        set_at: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::test_util::cscore_bytes;
+
+    #[test]
+    fn a_symlink_refused_by_any_system_is_a_symlink() {
+        for errno in [libc::ELOOP, libc::EMLINK] {
+            assert!(refused_symlink(&io::Error::from_raw_os_error(errno)));
+        }
+        for errno in [libc::ENOENT, libc::EACCES, libc::ENOTDIR] {
+            assert!(!refused_symlink(&io::Error::from_raw_os_error(errno)));
+        }
+    }
+
+    #[test]
+    fn record_files_hold_a_record_per_rule_set() {
+        let default = RuleSet::default();
+        let wide = RuleSet::new(crate::game::Rules {
+            width: 12,
+            ..Default::default()
+        });
+        // Today's files: the default record alone.
+        let old = RecordFile::parse(b"score = 40\nset_at = 7\n").unwrap();
+        let record = |score, set_at| {
+            Some(Record {
+                score,
+                set_at: Some(set_at),
+            })
+        };
+        assert_eq!(old.record(&default), record(40, 7));
+        assert_eq!(old.record(&wide), None);
+
+        let mut file = old.clone();
+        file.set(&wide, 12, 8).unwrap();
+        let text = file.to_text().unwrap();
+        assert_eq!(
+            text,
+            "score = 40\nset_at = 7\n\n[rules.w12-t9-c5-i5-n3-N3]\nscore = 12\nset_at = 8\n"
+        );
+        let again = RecordFile::parse(text.as_bytes()).unwrap();
+        assert_eq!(again.record(&default), record(40, 7));
+        assert_eq!(again.record(&wide), record(12, 8));
+
+        // Another rule set alone, and what this version does not know, kept.
+        let mut only_wide = RecordFile::parse(
+            b"future = true\n[rules.w12-t9-c5-i5-n3-N3]\nscore = 5\nset_at = 1\n",
+        )
+        .unwrap();
+        assert_eq!(only_wide.record(&default), None);
+        only_wide.set(&default, 9, 2).unwrap();
+        let text = only_wide.to_text().unwrap();
+        assert!(
+            text.starts_with("future = true\nscore = 9\nset_at = 2\n"),
+            "{text}"
+        );
+        assert_eq!(
+            RecordFile::parse(text.as_bytes()).unwrap().record(&wide),
+            record(5, 1)
+        );
+    }
+
+    #[test]
+    fn bad_record_files() {
+        let cases: [(&[u8], &str); 7] = [
+            (b"score = ", "corrupt: not TOML"),
+            (b"\xff", "corrupt: not UTF-8"),
+            (
+                b"[server]\nport = 80\n",
+                "not a clines record: expected `score`",
+            ),
+            (b"score = 3\n", "not a clines record: expected `score`"),
+            (
+                b"score = -3\nset_at = 1\n",
+                "not a clines record: expected `score`",
+            ),
+            (b"rules = 3\n", "`rules` is not a table"),
+            (
+                b"score = 1\nset_at = 1\n[rules.\"\\u001b[2J\"]\nscore = \"lots\"\n",
+                "as whole numbers in \"\\u{1b}[2J\"",
+            ),
+        ];
+        for (bytes, message) in cases {
+            let reason = RecordFile::parse(bytes).unwrap_err().to_string();
+            assert!(reason.contains(message), "{reason} lacks {message}");
+        }
+    }
+
+    #[test]
+    fn cscore_formats() {
+        let good = parse_cscore(&cscore_bytes(CSCORE_MAGIC, 1, 1234)).unwrap();
+        assert_eq!(good.score, 1234);
+        assert_eq!(
+            parse_cscore(&[0xC0, 0x01, 0xCE, 0xED, 0, 0, 0, 1, 0, 0, 0, 7])
+                .unwrap()
+                .score,
+            7
+        );
+        let cases: [(Vec<u8>, &str); 5] = [
+            (vec![0xC0, 0x01], "corrupt: 2 bytes"),
+            (
+                cscore_bytes(0xDEAD_BEEF, 1, 5),
+                "not a clines record: magic",
+            ),
+            (
+                cscore_bytes(CSCORE_MAGIC, 1, 5)[..10].to_vec(),
+                "corrupt: 10 bytes",
+            ),
+            (cscore_bytes(CSCORE_MAGIC, 2, 5), "format version 2"),
+            (cscore_bytes(CSCORE_MAGIC, 1, -5), "negative score -5"),
+        ];
+        for (bytes, message) in cases {
+            let reason = parse_cscore(&bytes).unwrap_err().to_string();
+            assert!(reason.contains(message), "{reason} lacks {message}");
+        }
+    }
+}

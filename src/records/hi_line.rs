@@ -1,0 +1,212 @@
+//! The `hi` line on the board's bottom border.
+
+use super::scan::Entry;
+
+/// What the board shows of the records, read when the game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRecords {
+    /// The player.
+    pub user: String,
+    /// The best record of all users, the player's included.
+    pub best: Option<Entry>,
+    /// The player's own record.
+    pub own: Option<u64>,
+}
+
+/// The `hi` line on the board's bottom border.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HiLine {
+    /// The best of all is the player's own (stored, or the score beyond it).
+    Own {
+        /// The best score.
+        score: u64,
+    },
+    /// Someone else holds the best record.
+    Other {
+        /// Who holds it.
+        name: String,
+        /// Their score.
+        score: u64,
+        /// The player's record, or the current score once it is higher.
+        you: u64,
+    },
+}
+
+impl HiLine {
+    /// Full mode: `=[ hi : N ]=` or `=[ hi -- NAME:N you:M ]=`.
+    pub fn full_text(&self) -> String {
+        match self {
+            HiLine::Own { score } => format!("=[ hi : {score} ]="),
+            HiLine::Other { name, score, you } => format!("=[ hi -- {name}:{score} you:{you} ]="),
+        }
+    }
+
+    /// Mini mode: `[ hi : N ]` with the best score.
+    pub fn mini_text(&self) -> String {
+        let (HiLine::Own { score } | HiLine::Other { score, .. }) = self;
+        format!("[ hi : {score} ]")
+    }
+}
+
+/// Ends a name or a line cut to fit the board.
+const CUT_MARK: char = '~';
+
+impl HiLine {
+    /// [`HiLine::full_text`] in at most `room` columns (names are ASCII, one
+    /// column a character): someone else's name is cut first, then left
+    /// out for the best score alone, then the line itself is cut.
+    pub fn full_text_within(&self, room: usize) -> String {
+        let text = self.full_text();
+        let HiLine::Other { name, score, you } = self else {
+            return cut(text, room);
+        };
+        let len = text.chars().count();
+        if len <= room {
+            return text;
+        }
+        // At least one character of the name, then the mark.
+        let name_room = room.checked_sub(len - name.chars().count() + 1);
+        if let Some(keep) = name_room.filter(|&keep| keep > 0) {
+            let name = name.chars().take(keep).chain([CUT_MARK]).collect();
+            return HiLine::Other {
+                name,
+                score: *score,
+                you: *you,
+            }
+            .full_text();
+        }
+        cut(HiLine::Own { score: *score }.full_text(), room)
+    }
+
+    /// [`HiLine::mini_text`] in at most `room` columns.
+    pub fn mini_text_within(&self, room: usize) -> String {
+        cut(self.mini_text(), room)
+    }
+}
+
+/// `text` in at most `room` characters, ending with [`CUT_MARK`] when cut.
+fn cut(text: String, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text;
+    }
+    let mut kept: String = text.chars().take(room.saturating_sub(1)).collect();
+    if room > 0 {
+        kept.push(CUT_MARK);
+    }
+    kept
+}
+
+impl BoardRecords {
+    /// The line to show while the player has `score`: the stored records,
+    /// overtaken live as the score passes them (a tie does not overtake).
+    /// `None` while there is neither a record nor a score.
+    pub fn hi_line(&self, score: u64) -> Option<HiLine> {
+        let you = self.own.unwrap_or(0).max(score);
+        match &self.best {
+            Some(best) if best.user != self.user && best.score >= score => Some(HiLine::Other {
+                name: best.user.clone(),
+                score: best.score,
+                you,
+            }),
+            Some(best) => Some(HiLine::Own {
+                score: you.max(best.score),
+            }),
+            None if score > 0 => Some(HiLine::Own { score }),
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::test_util::entry;
+
+    #[test]
+    fn hi_line_follows_the_score() {
+        let other_best = BoardRecords {
+            user: "alice".to_string(),
+            best: Some(entry("bob", 100)),
+            own: Some(40),
+        };
+        let other = |you| HiLine::Other {
+            name: "bob".to_string(),
+            score: 100,
+            you,
+        };
+        assert_eq!(other_best.hi_line(0), Some(other(40)));
+        assert_eq!(other_best.hi_line(40), Some(other(40)));
+        assert_eq!(other_best.hi_line(41), Some(other(41)));
+        assert_eq!(
+            other_best.hi_line(100),
+            Some(other(100)),
+            "a tie is not a win"
+        );
+        assert_eq!(other_best.hi_line(101), Some(HiLine::Own { score: 101 }));
+
+        let no_own = BoardRecords {
+            own: None,
+            ..other_best.clone()
+        };
+        assert_eq!(no_own.hi_line(0), Some(other(0)));
+
+        let own_best = BoardRecords {
+            user: "alice".to_string(),
+            best: Some(entry("alice", 100)),
+            own: Some(100),
+        };
+        assert_eq!(own_best.hi_line(7), Some(HiLine::Own { score: 100 }));
+        assert_eq!(own_best.hi_line(130), Some(HiLine::Own { score: 130 }));
+
+        let nothing = BoardRecords {
+            user: "alice".to_string(),
+            best: None,
+            own: None,
+        };
+        assert_eq!(nothing.hi_line(0), None);
+        assert_eq!(nothing.hi_line(5), Some(HiLine::Own { score: 5 }));
+    }
+
+    #[test]
+    fn hi_line_texts() {
+        let own = HiLine::Own { score: 250 };
+        assert_eq!(own.full_text(), "=[ hi : 250 ]=");
+        assert_eq!(own.mini_text(), "[ hi : 250 ]");
+        let other = HiLine::Other {
+            name: "bob".to_string(),
+            score: 300,
+            you: 12,
+        };
+        assert_eq!(other.full_text(), "=[ hi -- bob:300 you:12 ]=");
+        assert_eq!(other.mini_text(), "[ hi : 300 ]");
+    }
+
+    #[test]
+    fn hi_lines_cut_to_the_room_there_is() {
+        let other = HiLine::Other {
+            name: "bartholomew".to_string(),
+            score: 300,
+            you: 12,
+        };
+        let text = "=[ hi -- bartholomew:300 you:12 ]=";
+        assert_eq!(other.full_text_within(100), text);
+        assert_eq!(other.full_text_within(text.len()), text);
+        assert_eq!(
+            other.full_text_within(text.len() - 1),
+            "=[ hi -- bartholom~:300 you:12 ]="
+        );
+        assert_eq!(other.full_text_within(25), "=[ hi -- b~:300 you:12 ]=");
+        assert_eq!(other.full_text_within(24), "=[ hi : 300 ]=");
+        assert_eq!(other.full_text_within(10), "=[ hi : 3~");
+        assert_eq!(other.full_text_within(0), "");
+        let own = HiLine::Own { score: 250 };
+        assert_eq!(own.full_text_within(14), "=[ hi : 250 ]=");
+        assert_eq!(own.full_text_within(13), "=[ hi : 250 ~");
+        assert_eq!(own.mini_text_within(12), "[ hi : 250 ]");
+        assert_eq!(own.mini_text_within(11), "[ hi : 250~");
+        for room in 0..40 {
+            assert!(other.full_text_within(room).chars().count() <= room);
+            assert!(other.mini_text_within(room).chars().count() <= room);
+        }
+    }
+}

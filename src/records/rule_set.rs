@@ -1,0 +1,108 @@
+//! The rule set a record belongs to: each set of rules has its own table.
+
+use std::fmt;
+
+use crate::game::Rules;
+
+/// The rules a record was earned under: the game's rules and the preview
+/// shown. Records of different rule sets are never compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSet {
+    /// The original's `-w -t -c -i -n -N`.
+    pub rules: Rules,
+    /// The name of the next-chip preview shown, `None` without one. A
+    /// preview makes the game easier, so it is part of the rule set.
+    pub preview: Option<String>,
+}
+
+impl RuleSet {
+    /// `rules`, without a preview.
+    pub fn new(rules: Rules) -> RuleSet {
+        RuleSet {
+            rules,
+            preview: None,
+        }
+    }
+
+    /// Whether this is the original's rule set: the default rules without
+    /// a preview, whose record sits at the top of a record file and is the
+    /// one an original `.cscore` file holds.
+    pub fn is_default(&self) -> bool {
+        self.rules.is_default() && self.preview.is_none()
+    }
+
+    /// The key of this rule set's table in a record file, a bare TOML key:
+    /// `w12-t9-c5-i5-n3-N3`, with `-p<preview>` after it when there is one.
+    pub fn key(&self) -> String {
+        let Rules {
+            width,
+            height,
+            colors,
+            line,
+            next,
+            first,
+        } = self.rules;
+        let mut key = format!("w{width}-t{height}-c{colors}-i{line}-n{next}-N{first}");
+        if let Some(preview) = &self.preview {
+            key.push_str(&format!("-p{preview}"));
+        }
+        key
+    }
+}
+
+impl fmt::Display for RuleSet {
+    /// The rules as options: `-w12 -t9 -c5 -i5 -n3 -N3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Rules {
+            width,
+            height,
+            colors,
+            line,
+            next,
+            first,
+        } = self.rules;
+        write!(
+            f,
+            "-w{width} -t{height} -c{colors} -i{line} -n{next} -N{first}"
+        )?;
+        if let Some(preview) = &self.preview {
+            write!(f, " --preview {preview}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_names() {
+        let default = RuleSet::default();
+        assert!(default.is_default());
+        assert_eq!(default.key(), "w9-t9-c5-i5-n3-N3");
+        let wide = RuleSet::new(Rules {
+            width: 12,
+            colors: 7,
+            ..Rules::default()
+        });
+        assert!(!wide.is_default());
+        assert_eq!(wide.key(), "w12-t9-c7-i5-n3-N3");
+        assert_eq!(wide.to_string(), "-w12 -t9 -c7 -i5 -n3 -N3");
+        let previewed = RuleSet {
+            preview: Some("cells".to_string()),
+            ..RuleSet::default()
+        };
+        assert!(!previewed.is_default());
+        assert_eq!(previewed.key(), "w9-t9-c5-i5-n3-N3-pcells");
+        assert_eq!(
+            previewed.to_string(),
+            "-w9 -t9 -c5 -i5 -n3 -N3 --preview cells"
+        );
+        // Every key is a bare TOML key.
+        for key in [wide.key(), previewed.key()] {
+            let text = format!("[rules.{key}]\nscore = 1\n");
+            assert!(toml::from_str::<toml::Table>(&text).is_ok(), "{key}");
+        }
+    }
+}

@@ -1,0 +1,484 @@
+//! Every user's record in a directory, and the `clines -l` listing of them.
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::format::{Record, SkipReason, Skipped, read_record, record_name};
+use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::rule_set::RuleSet;
+use super::sys;
+use super::user::{check_user_name, current_user};
+use crate::text;
+
+/// One user's best record, for the listing and the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The user's name.
+    pub user: String,
+    /// The user's best score.
+    pub score: u64,
+    /// When it was set, in seconds since the Unix epoch; `None` when the
+    /// file does not say (the original's).
+    pub set_at: Option<u64>,
+}
+
+/// Every record in a directory.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// One entry per user, best first, ties by name.
+    pub entries: Vec<Entry>,
+    /// Files that looked like records but could not be used.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Reads every user's record of the default rule set in `dir`: the higher
+/// of `<user>.toml` and `<user>.cscore` per user. A missing directory has
+/// no records. Files starting with `.` (our temporary files) and other
+/// extensions are ignored.
+pub fn scan(dir: &Path) -> io::Result<Scan> {
+    scan_all(&ScoreDir::new(dir), &RuleSet::default())
+}
+
+/// [`scan`] for the records of `rules` in the score directory, with those
+/// of the legacy directory added (see [`ScoreDir::legacy`]): its files
+/// that are not usable records are not reported, nor is a failure to read
+/// it.
+pub fn scan_all(dir: &ScoreDir, rules: &RuleSet) -> io::Result<Scan> {
+    let mut found = Found::new(rules);
+    found.read(&dir.path)?;
+    if let Some(legacy) = &dir.legacy {
+        let mut quiet = Found {
+            best: std::mem::take(&mut found.best),
+            ..Found::new(rules)
+        };
+        // Whatever was read before a failure still counts.
+        let _ = quiet.read(legacy);
+        found.best = quiet.best;
+    }
+    Ok(found.into_scan())
+}
+
+/// The records of one rule set read so far, by user, and the files left
+/// out.
+struct Found<'a> {
+    /// The rule set whose records are read.
+    rules: &'a RuleSet,
+    /// Each user's best record.
+    best: BTreeMap<String, Record>,
+    /// Files that looked like records but could not be used.
+    skipped: Vec<Skipped>,
+}
+
+impl Found<'_> {
+    /// Nothing found yet.
+    fn new(rules: &RuleSet) -> Found<'_> {
+        Found {
+            rules,
+            best: BTreeMap::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Adds the records in `dir`; a missing directory has none.
+    fn read(&mut self, dir: &Path) -> io::Result<()> {
+        let listing = match fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        for item in listing {
+            let item = item?;
+            // Users are ASCII names, so a name that is not UTF-8 is no record.
+            let Some(name) = item.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            let Some((user, kind)) = record_name(&name) else {
+                continue;
+            };
+            let path = item.path();
+            if check_user_name(user).is_err() {
+                self.skipped.push(Skipped {
+                    path,
+                    reason: SkipReason::BadName,
+                });
+                continue;
+            }
+            match read_record(&path, kind, self.rules) {
+                Ok(None) => {}
+                Ok(Some(record)) => {
+                    let best = self.best.entry(user.to_string()).or_insert(record);
+                    if record.score > best.score {
+                        *best = record;
+                    }
+                }
+                Err(reason) => self.skipped.push(Skipped { path, reason }),
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries best first, ties by name, and the skipped files by path.
+    fn into_scan(self) -> Scan {
+        let mut entries: Vec<Entry> = self
+            .best
+            .into_iter()
+            .map(|(user, record)| Entry {
+                user,
+                score: record.score,
+                set_at: record.set_at,
+            })
+            .collect();
+        // The map gave name order; a stable sort keeps it among equal scores.
+        entries.sort_by_key(|entry| Reverse(entry.score));
+        let mut skipped = self.skipped;
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        Scan { entries, skipped }
+    }
+}
+
+/// The `clines -l` text: one line per entry, as the original prints it:
+/// `*` before `current_user` (a space before others), a space, the name
+/// padded to 8 columns (never cut), a tab and the score; then, when known,
+/// a tab and the local date the record was set (`2026-11-23`). Entries are
+/// printed in the order given.
+pub fn format_listing(entries: &[Entry], current_user: Option<&str>) -> String {
+    entries
+        .iter()
+        .map(|entry| {
+            let mark = if Some(entry.user.as_str()) == current_user {
+                '*'
+            } else {
+                ' '
+            };
+            let date = entry
+                .set_at
+                .and_then(sys::local_date)
+                .map(|(year, month, day)| format!("\t{year:04}-{month:02}-{day:02}"))
+                .unwrap_or_default();
+            format!("{mark} {:<8}\t{}{date}\n", entry.user, entry.score)
+        })
+        .collect()
+}
+
+/// What `clines -l` prints.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// For stdout: the records, best first; empty when there are none.
+    pub text: String,
+    /// For stderr, one line each: the files skipped, and a note when there
+    /// are no records at all.
+    pub warnings: Vec<String>,
+}
+
+/// Why `clines -l` cannot list the records.
+#[derive(Debug)]
+pub enum ListError {
+    /// No score directory is known.
+    NoDirectory,
+    /// The score directory is a file or something else.
+    NotADirectory(PathBuf),
+    /// Reading the score directory failed.
+    Unreadable {
+        /// The score directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for ListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListError::NoDirectory => write!(f, "{NO_DIRECTORY}"),
+            ListError::NotADirectory(path) => write!(
+                f,
+                "the score directory {} is not a directory",
+                text::path(path)
+            ),
+            ListError::Unreadable { path, source } => write!(
+                f,
+                "cannot read the score directory {}: {source}",
+                text::path(path)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ListError {}
+
+/// Lists every user's record of `rules` in the score directory (see
+/// [`score_dir`]), marking the current user's when their name is known and
+/// safe.
+pub fn list(config_score_dir: Option<&Path>, rules: &RuleSet) -> Result<Listing, ListError> {
+    let dir = score_dir(config_score_dir).ok_or(ListError::NoDirectory)?;
+    list_dir(&dir, rules, current_user().ok().as_deref())
+}
+
+/// [`list`] for a given directory and user.
+pub fn list_dir(
+    dir: &ScoreDir,
+    rules: &RuleSet,
+    current_user: Option<&str>,
+) -> Result<Listing, ListError> {
+    let scan = scan_all(dir, rules).map_err(|source| {
+        if source.raw_os_error() == Some(libc::ENOTDIR) {
+            ListError::NotADirectory(dir.path.clone())
+        } else {
+            ListError::Unreadable {
+                path: dir.path.clone(),
+                source,
+            }
+        }
+    })?;
+    let mut warnings: Vec<String> = scan.skipped.iter().map(Skipped::to_string).collect();
+    if scan.entries.is_empty() {
+        let of_rules = if rules.is_default() {
+            String::new()
+        } else {
+            format!(" for {rules}")
+        };
+        warnings.push(format!(
+            "no records yet{of_rules} in {}",
+            text::path(&dir.path)
+        ));
+    }
+    Ok(Listing {
+        text: format_listing(&scan.entries, current_user),
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::format::CSCORE_MAGIC;
+    use crate::records::sys;
+    use crate::records::test_util::{cscore_bytes, entry, temp_dir, undated, write_toml};
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    #[test]
+    fn listing_format() {
+        let entries = [
+            entry("zoe", 900),
+            entry("al", 35),
+            entry("bartholomew", 35),
+            entry("eightchr", 0),
+        ];
+        assert_eq!(
+            format_listing(&entries, Some("al")),
+            "  zoe     \t900\n* al      \t35\n  bartholomew\t35\n  eightchr\t0\n"
+        );
+        assert_eq!(format_listing(&entries[..1], None), "  zoe     \t900\n");
+        let dated = Entry {
+            set_at: Some(1_700_000_000),
+            ..entry("zoe", 900)
+        };
+        let line = format_listing(&[dated], None);
+        // 2023-11-14 22:13:20 UTC: the 14th or 15th in any time zone.
+        assert!(
+            line == "  zoe     \t900\t2023-11-14\n" || line == "  zoe     \t900\t2023-11-15\n",
+            "{line:?}"
+        );
+        assert_eq!(format_listing(&[], Some("al")), "");
+    }
+
+    #[test]
+    fn scan_orders_best_first_then_by_name() {
+        let dir = temp_dir();
+        write_toml(dir.path(), "carol", 50);
+        write_toml(dir.path(), "bob", 70);
+        write_toml(dir.path(), "amy", 50);
+        write_toml(dir.path(), "dan", 20);
+        fs::write(
+            dir.path().join("dan.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 80),
+        )
+        .unwrap();
+        fs::write(
+            dir.path().join("eve.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 50),
+        )
+        .unwrap();
+        // Ignored without a word: our temporary files and other names.
+        fs::write(dir.path().join(".bob.toml.1.0.tmp"), "junk").unwrap();
+        fs::write(dir.path().join("README"), "junk").unwrap();
+        let scan = scan(dir.path()).unwrap();
+        assert_eq!(
+            undated(scan.entries),
+            [
+                entry("dan", 80),
+                entry("bob", 70),
+                entry("amy", 50),
+                entry("carol", 50),
+                entry("eve", 50),
+            ]
+        );
+        assert!(scan.skipped.is_empty(), "{:?}", scan.skipped);
+    }
+
+    #[test]
+    fn bad_files_are_skipped_with_a_warning_and_left_alone() {
+        let dir = temp_dir();
+        let path = |name: &str| dir.path().join(name);
+        write_toml(dir.path(), "good", 10);
+        let contents: [(&str, &[u8]); 5] = [
+            ("corrupt.toml", b"score = = 3"),
+            ("foreign.toml", b"[server]\nport = 80\n"),
+            ("binary.toml", &[0xFF, 0xFE, 0x00]),
+            ("old.cscore", &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+            ("bad name.toml", b"score = 1\nset_at = 1\n"),
+        ];
+        for (name, bytes) in contents {
+            fs::write(path(name), bytes).unwrap();
+        }
+        fs::create_dir(path("folder.toml")).unwrap();
+        symlink(path("good.toml"), path("link.toml")).unwrap();
+        sys::make_fifo(&path("pipe.cscore")).expect("a FIFO");
+        let locked = path("locked.toml");
+        fs::write(&locked, "score = 1\nset_at = 1\n").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        let locked_skipped = fs::read(&locked).is_err();
+
+        let scan = scan(dir.path()).unwrap();
+        let mut entries = vec![entry("good", 10)];
+        // Root reads a mode-000 file anyway; then it is simply a record.
+        if !locked_skipped {
+            entries.push(entry("locked", 1));
+        }
+        assert_eq!(undated(scan.entries), entries);
+        let mut expected = vec![
+            ("bad name.toml", "the file name is not a user name"),
+            ("binary.toml", "corrupt: not UTF-8"),
+            ("corrupt.toml", "corrupt: not TOML"),
+            ("folder.toml", "not a regular file"),
+            ("foreign.toml", "not a clines record: expected `score`"),
+            ("link.toml", "a symbolic link"),
+            ("old.cscore", "not a clines record: magic"),
+            ("pipe.cscore", "not a regular file"),
+        ];
+        if locked_skipped {
+            expected.push(("locked.toml", "cannot be read"));
+            expected.sort();
+        }
+        assert_eq!(scan.skipped.len(), expected.len(), "{:?}", scan.skipped);
+        for (skipped, (name, reason)) in scan.skipped.iter().zip(expected) {
+            let message = skipped.to_string();
+            assert!(
+                message.starts_with(&format!("skipping {}: {reason}", path(name).display())),
+                "{message}"
+            );
+            assert!(!message.contains('\n'), "{message}");
+        }
+        assert_eq!(fs::read(path("corrupt.toml")).unwrap(), b"score = = 3");
+        assert_eq!(
+            fs::read(path("foreign.toml")).unwrap(),
+            b"[server]\nport = 80\n"
+        );
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    #[test]
+    fn hostile_file_names_are_shown_escaped() {
+        let dir = temp_dir();
+        fs::write(
+            dir.path().join("x\u{1b}[31m.toml"),
+            "score = 1\nset_at = 1\n",
+        )
+        .unwrap();
+        let listing = list_dir(&ScoreDir::new(dir.path()), &RuleSet::default(), None).unwrap();
+        assert_eq!(listing.warnings.len(), 2, "{:?}", listing.warnings);
+        for warning in &listing.warnings {
+            assert!(!warning.chars().any(char::is_control), "{warning:?}");
+        }
+        assert!(
+            listing.warnings[0].contains("x\\u{1b}[31m.toml: the file name is not a user name"),
+            "{:?}",
+            listing.warnings
+        );
+        let file = dir.path().join("\u{9b}2J");
+        fs::write(&file, "").unwrap();
+        let error = list_dir(&ScoreDir::new(&file), &RuleSet::default(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("\\u{9b}2J is not a directory"), "{error:?}");
+    }
+
+    #[test]
+    fn listing_a_directory() {
+        let dir = temp_dir();
+        let missing = ScoreDir::new(dir.path().join("missing"));
+        let listing = list_dir(&missing, &RuleSet::default(), Some("al")).unwrap();
+        assert!(listing.text.is_empty());
+        assert_eq!(
+            listing.warnings,
+            [format!("no records yet in {}", missing.path.display())]
+        );
+        assert!(!missing.path.exists());
+        let here = ScoreDir::new(dir.path());
+        write_toml(dir.path(), "al", 3);
+        write_toml(dir.path(), "zed", 30);
+        fs::write(dir.path().join("x.toml"), "nonsense").unwrap();
+        let listing = list_dir(&here, &RuleSet::default(), Some("al")).unwrap();
+        let (year, month, day) = sys::local_date(1_700_000_000).unwrap();
+        let date = format!("{year}-{month:02}-{day:02}");
+        assert_eq!(
+            listing.text,
+            format!("  zed     \t30\t{date}\n* al      \t3\t{date}\n")
+        );
+        assert_eq!(listing.warnings.len(), 1);
+        assert!(
+            listing.warnings[0].contains("x.toml"),
+            "{:?}",
+            listing.warnings
+        );
+
+        let file = ScoreDir::new(dir.path().join("al.toml"));
+        let error = list_dir(&file, &RuleSet::default(), None)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            format!(
+                "the score directory {} is not a directory",
+                file.path.display()
+            )
+        );
+    }
+
+    #[test]
+    fn records_in_the_legacy_directory_are_read_quietly() {
+        let data = temp_dir();
+        let dir = ScoreDir {
+            path: data.path().join("scores"),
+            legacy: Some(data.path().to_path_buf()),
+        };
+        write_toml(data.path(), "old", 40);
+        write_toml(data.path(), "both", 5);
+        // On macOS the config file shares the data directory.
+        fs::write(data.path().join("config.toml"), "width = 9\n").unwrap();
+        fs::create_dir(&dir.path).unwrap();
+        write_toml(&dir.path, "new", 20);
+        write_toml(&dir.path, "both", 9);
+        fs::write(dir.path.join("bad.toml"), "score =").unwrap();
+        let scan = scan_all(&dir, &RuleSet::default()).unwrap();
+        assert_eq!(
+            undated(scan.entries),
+            [entry("old", 40), entry("new", 20), entry("both", 9)]
+        );
+        assert_eq!(scan.skipped.len(), 1, "{:?}", scan.skipped);
+        assert!(scan.skipped[0].path.ends_with("scores/bad.toml"));
+        // Only the score directory itself must be readable.
+        let gone = ScoreDir {
+            path: dir.path.clone(),
+            legacy: Some(data.path().join("missing")),
+        };
+        assert_eq!(
+            scan_all(&gone, &RuleSet::default()).unwrap().entries.len(),
+            2
+        );
+    }
+}

@@ -1,0 +1,64 @@
+//! Helpers shared by the records' unit tests.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use super::scan::Entry;
+use super::store::Store;
+
+pub(super) fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+pub(super) fn cscore_bytes(magic: u32, version: u32, score: i32) -> Vec<u8> {
+    [
+        magic.to_be_bytes(),
+        version.to_be_bytes(),
+        score.to_be_bytes(),
+    ]
+    .concat()
+}
+
+pub(super) fn write_toml(dir: &Path, user: &str, score: u64) {
+    fs::write(
+        dir.join(format!("{user}.toml")),
+        format!("score = {score}\nset_at = 1700000000\n"),
+    )
+    .unwrap();
+}
+
+/// An entry without a date, as the original's files give.
+pub(super) fn entry(user: &str, score: u64) -> Entry {
+    Entry {
+        user: user.to_string(),
+        score,
+        set_at: None,
+    }
+}
+
+/// `entries` with their dates left out, to compare with [`entry`]s.
+pub(super) fn undated(entries: Vec<Entry>) -> Vec<Entry> {
+    entries
+        .into_iter()
+        .map(|entry| Entry {
+            set_at: None,
+            ..entry
+        })
+        .collect()
+}
+
+pub(super) fn store(dir: &Path, user: &str) -> Store {
+    Store::new(dir, user).unwrap()
+}
+
+/// Whether permission bits stop this process (not so for root).
+pub(super) fn permissions_apply(dir: &Path) -> bool {
+    let probe = dir.join("probe");
+    fs::create_dir(&probe).unwrap();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o555)).unwrap();
+    let applies = fs::write(probe.join("file"), b"x").is_err();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::remove_dir_all(&probe).unwrap();
+    applies
+}

@@ -1,0 +1,252 @@
+//! The board as the player sees it, catching up with the engine's board by
+//! replaying the engine's events: a chip walking its path, removed chips
+//! flashing, thrown chips appearing, the game-over box.
+//!
+//! Time is passed in, never read here, so the animation is testable.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Chip, Color, Pos};
+use crate::game::Event;
+
+/// Time a moving chip spends on each cell of its path.
+pub const STEP_TIME: Duration = Duration::from_millis(50);
+/// How long removed chips flash before they vanish.
+pub const FLASH_TIME: Duration = Duration::from_millis(600);
+/// Removals flashed in one turn; any further ones vanish at once. A normal
+/// turn has at most two, but odd rules can have the engine throw onto an
+/// empty board a thousand times over, which would flash for ten minutes.
+pub const MAX_FLASHES_PER_TURN: usize = 3;
+
+/// One part of replaying a turn: either timed (it lasts a while and the
+/// screen changes as it runs) or instant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// Timed: a chip walks `path`, one cell per [`STEP_TIME`].
+    Walk { path: Vec<Pos>, color: Color },
+    /// Timed: chips flash for [`FLASH_TIME`], then vanish and the score
+    /// grows.
+    Flash { chips: Vec<Chip>, points: u64 },
+    /// Instant: chips appear.
+    Throw(Vec<Chip>),
+    /// Instant: chips vanish and the score grows, without flashing.
+    Clear { chips: Vec<Chip>, points: u64 },
+    /// Instant: the game-over box appears.
+    Over,
+}
+
+/// The board, score and game-over box as shown, and the steps still to
+/// replay.
+///
+/// Invariant, kept by every method that takes a time `now`: the first of
+/// `steps`, if any, is a timed step that has not finished at `now`. Instant
+/// steps and finished timed steps are applied at once and never wait at the
+/// front, so [`Animation::deadline`] only ever has a timed step to time.
+#[derive(Debug)]
+pub struct Animation {
+    /// The board as shown, behind the engine's while steps remain.
+    board: Board,
+    /// The score as shown.
+    score: u64,
+    /// Whether the game-over box is shown.
+    over: bool,
+    steps: VecDeque<Step>,
+    /// When the first of `steps` began.
+    step_started: Instant,
+    /// The walking chip, while one walks.
+    walker: Option<Chip>,
+    /// The chips flashing, while some flash.
+    flashing: Vec<Chip>,
+}
+
+/// What [`Animation::advance`] brought on screen that the game must react
+/// to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Shown {
+    /// Nothing the game needs to know.
+    Progress,
+    /// The game-over box has just appeared.
+    GameOver,
+}
+
+impl Animation {
+    /// An empty board of `width` × `height` cells at time `now`.
+    pub fn new(width: usize, height: usize, now: Instant) -> Animation {
+        Animation {
+            board: Board::new(width, height),
+            score: 0,
+            over: false,
+            steps: VecDeque::new(),
+            step_started: now,
+            walker: None,
+            flashing: Vec::new(),
+        }
+    }
+
+    /// The board as shown.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The score as shown.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// Whether the game-over box is shown.
+    pub fn over(&self) -> bool {
+        self.over
+    }
+
+    /// The walking chip, while one walks.
+    pub fn walker(&self) -> Option<Chip> {
+        self.walker
+    }
+
+    /// The chips flashing, while some flash.
+    pub fn flashing(&self) -> &[Chip] {
+        &self.flashing
+    }
+
+    /// Whether steps remain: the shown board is behind the engine's.
+    pub fn is_running(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
+    /// Queues the replay of `events` after any steps still running, then
+    /// brings the animation up to `now` (a replay queued while idle starts
+    /// at `now`).
+    pub fn replay(&mut self, events: Vec<Event>, now: Instant) -> Shown {
+        if !self.is_running() {
+            self.step_started = now;
+        }
+        let mut flashes = 0;
+        for event in events {
+            self.steps.push_back(match event {
+                Event::Moved { path, color } => Step::Walk { path, color },
+                Event::Removed { chips, points, .. } if flashes == MAX_FLASHES_PER_TURN => {
+                    Step::Clear { chips, points }
+                }
+                Event::Removed { chips, points, .. } => {
+                    flashes += 1;
+                    Step::Flash { chips, points }
+                }
+                Event::Thrown(chips) => Step::Throw(chips),
+                Event::GameOver => Step::Over,
+            });
+        }
+        self.advance(now)
+    }
+
+    /// Applies every step that has finished by `now`, leaving the first
+    /// unfinished timed step at the front.
+    pub fn advance(&mut self, now: Instant) -> Shown {
+        let mut shown = Shown::Progress;
+        while let Some(step) = self.steps.front() {
+            let elapsed = now.saturating_duration_since(self.step_started);
+            match step {
+                Step::Walk { path, color } => {
+                    let color = *color;
+                    let last = path.len() - 1;
+                    self.board.set(path[0], None);
+                    let reached = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
+                    if reached < last {
+                        self.walker = Some(Chip {
+                            pos: path[reached],
+                            color,
+                        });
+                        return shown;
+                    }
+                    self.board.set(path[last], Some(color));
+                    self.walker = None;
+                    self.step_started += STEP_TIME * last as u32;
+                }
+                Step::Flash { chips, points } => {
+                    if elapsed < FLASH_TIME {
+                        self.flashing.clone_from(chips);
+                        return shown;
+                    }
+                    self.score += points;
+                    self.board.remove(chips);
+                    self.flashing.clear();
+                    self.step_started += FLASH_TIME;
+                }
+                Step::Throw(chips) => {
+                    for chip in chips {
+                        self.board.set(chip.pos, Some(chip.color));
+                    }
+                }
+                Step::Clear { chips, points } => {
+                    self.score += points;
+                    self.board.remove(chips);
+                }
+                Step::Over => {
+                    self.over = true;
+                    shown = Shown::GameOver;
+                }
+            }
+            self.steps.pop_front();
+        }
+        shown
+    }
+
+    /// When the shown board next changes by itself, `None` when no steps
+    /// remain. Instant steps are never at the front (see the type's
+    /// invariant); were one there, it would be due at once.
+    pub fn deadline(&self, now: Instant) -> Option<Instant> {
+        let step = self.steps.front()?;
+        let elapsed = now.saturating_duration_since(self.step_started);
+        Some(match step {
+            Step::Walk { .. } => {
+                let reached = elapsed.as_millis() / STEP_TIME.as_millis();
+                self.step_started + STEP_TIME * (reached as u32 + 1)
+            }
+            Step::Flash { .. } => self.step_started + FLASH_TIME,
+            Step::Throw(_) | Step::Clear { .. } | Step::Over => self.step_started,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Actor;
+
+    fn chip(x: usize, y: usize) -> Chip {
+        Chip {
+            pos: Pos::new(x, y),
+            color: 1,
+        }
+    }
+
+    #[test]
+    fn instant_steps_never_wait_at_the_front() {
+        let now = Instant::now();
+        let mut animation = Animation::new(3, 3, now);
+        let shown = animation.replay(
+            vec![
+                Event::Thrown(vec![chip(0, 0)]),
+                Event::Removed {
+                    chips: vec![chip(0, 0)],
+                    points: 2,
+                    by: Actor::Computer,
+                },
+                Event::Thrown(vec![chip(1, 1)]),
+                Event::GameOver,
+            ],
+            now,
+        );
+        assert_eq!(shown, Shown::Progress);
+        // The flash is the front step: due when it ends, not at once.
+        assert_eq!(animation.deadline(now), Some(now + FLASH_TIME));
+        assert_eq!(animation.board().chip_count(), 1);
+        assert_eq!(animation.advance(now + FLASH_TIME), Shown::GameOver);
+        assert!(!animation.is_running());
+        assert_eq!(animation.deadline(now + FLASH_TIME), None);
+        assert_eq!(animation.score(), 2);
+        assert_eq!(animation.board().get(Pos::new(1, 1)), Some(1));
+        assert!(animation.over());
+    }
+}

@@ -1,0 +1,92 @@
+//! The event loop's protocol: every [`Message`] that can wake the loop, and
+//! the threads that feed the terminal's events and the signals into it.
+//!
+//! The loop owns this protocol; its sources (the input and signal threads
+//! here, the built-in player in `player`) only send into it, so no source
+//! knows another.
+
+use std::io;
+use std::sync::mpsc::Sender;
+use std::thread;
+
+use crossterm::event;
+use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
+
+use crate::ai::Move;
+
+/// The built-in player's answer to the request numbered `id`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    /// The request's id.
+    pub id: u64,
+    /// The move it would make; `None` when no move exists.
+    pub chosen: Option<Move>,
+}
+
+/// Something that wakes the game's loop.
+#[derive(Debug)]
+pub enum Message {
+    /// A key, mouse or resize event from the terminal.
+    Input(event::Event),
+    /// Reading the terminal failed: it has most likely been closed.
+    InputFailed,
+    /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
+    Signal(i32),
+    /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
+    Suspend,
+    /// SIGCONT: the process was stopped, by the game itself or from
+    /// outside, and has been continued; the terminal must be taken again.
+    Continued,
+    /// The built-in player's answer to a hint or autoplay request.
+    Suggestion(Suggestion),
+    /// The built-in player panicked; it answers no more.
+    PlayerFailed,
+}
+
+/// The signals that end the game the way `q` does.
+pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
+
+/// Starts the thread that feeds `sender` the signals that end, suspend or
+/// continue the game; it sleeps until one arrives. Started before the terminal is
+/// switched, so that no signal finds it raw with nobody to restore it.
+/// Returns a handle that stops the thread.
+pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
+    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP, SIGCONT]))?;
+    let handle = signals.handle();
+    thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                let message = match signal {
+                    SIGTSTP => Message::Suspend,
+                    SIGCONT => Message::Continued,
+                    _ => Message::Signal(signal),
+                };
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        })?;
+    Ok(handle)
+}
+
+/// Starts the thread that feeds `sender` terminal events; it sleeps in a
+/// blocking read until one arrives. Started once the terminal is raw.
+pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
+    thread::Builder::new().name("input".into()).spawn(move || {
+        loop {
+            // A panic here must still end the game, or the loop would wait
+            // forever on the signal thread alone.
+            let message = match std::panic::catch_unwind(event::read) {
+                Ok(Ok(event)) => Message::Input(event),
+                Ok(Err(_)) | Err(_) => Message::InputFailed,
+            };
+            let failed = matches!(message, Message::InputFailed);
+            if sender.send(message).is_err() || failed {
+                break;
+            }
+        }
+    })?;
+    Ok(())
+}
