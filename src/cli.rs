@@ -30,7 +30,7 @@ pub use cells::CellShape;
 pub use config::KEYS as CONFIG_KEYS;
 
 /// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]";
+const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]\n       clines --completions bash|zsh|fish";
 
 /// Printed after the options by `-h`.
 const AFTER_HELP: &str = "\
@@ -246,6 +246,36 @@ pub struct Args {
         value_parser = Utf8(whole_number(format!("from 0 to {MAX_AUTOPLAY_DELAY_MS}")))
     )]
     pub autoplay_delay: usize,
+
+    /// Print a completion script for SHELL and exit
+    #[arg(long = "completions", value_name = "SHELL", value_enum)]
+    pub completions: Option<CompletionShell>,
+}
+
+/// A shell that `--completions` writes a script for. The variants' docs are
+/// shown by the shells beside each name, so they stay plain words: quotes
+/// would reach fish escaped twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    /// Bash, with the bash-completion package
+    Bash,
+    /// Zsh, with compinit
+    Zsh,
+    /// Fish
+    Fish,
+}
+
+/// The completion script for `shell`, generated from [`Args`] so that it
+/// always offers exactly the options this binary takes.
+pub fn completion_script(shell: CompletionShell) -> Vec<u8> {
+    let generator = match shell {
+        CompletionShell::Bash => clap_complete::Shell::Bash,
+        CompletionShell::Zsh => clap_complete::Shell::Zsh,
+        CompletionShell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(generator, &mut Args::command(), "clines", &mut script);
+    script
 }
 
 /// Autoplay's pause before each move, unless told.
@@ -427,6 +457,8 @@ pub enum Command {
         /// The rules whose records are listed.
         rules: Rules,
     },
+    /// Print a shell's completion script (see [`completion_script`]).
+    Completions(CompletionShell),
 }
 
 /// Parses and validates a command line (program name first), reading the
@@ -484,6 +516,13 @@ where
         .try_get_matches_from(args)
         .map_err(shown_safely)?;
     let args = Args::from_arg_matches(&matches)?;
+    // Needs nothing else: a packager's build must not depend on a config file.
+    if let Some(shell) = args.completions {
+        return Ok(Parsed {
+            command: Command::Completions(shell),
+            warnings: Vec::new(),
+        });
+    }
     let invalid = |msg: String| clap::Error::raw(ErrorKind::ValueValidation, format!("{msg}\n"));
     let (config, mut warnings) = match &env.config {
         Some(location) => config::load(location).map_err(invalid)?,

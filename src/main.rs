@@ -84,6 +84,22 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Completions(shell) => {
+            let mut stdout = io::stdout().lock();
+            let written = stdout
+                .write_all(&cli::completion_script(shell))
+                .and_then(|()| stdout.flush());
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                // A reader that stops early (`| head`) is done with us.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                // A full disk must not leave a packager a cut-off script.
+                Err(e) => {
+                    report(&format!("clines: writing the completion script: {e}"));
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::List { score_dir, rules } => {
             match records::list(score_dir.as_deref(), &RuleSet::new(rules)) {
                 Ok(listing) => {

@@ -1,5 +1,6 @@
 //! The real binary's command line: refusals, help, version, the config file,
-//! and the man page kept in step with the options clap knows.
+//! and the man page and completion scripts kept in step with the options
+//! clap knows.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -77,6 +78,7 @@ fn bad_options_are_refused_before_anything_else() {
         (&["-x"], &["'-x'"]),
         (&["--colour=5"], &["'--colour"]),
         (&["--batch", "-w0"], &["-w 0"]),
+        (&["--completions", "tcsh"], &["'tcsh'", "bash, zsh, fish"]),
     ];
     for (args, says) in cases {
         let output = clines(home.path(), args, &[], "");
@@ -487,12 +489,17 @@ fn man_options() -> BTreeSet<String> {
     names
 }
 
-#[test]
-fn man_page_options_match_clap() {
-    let clap: BTreeSet<String> = clap_options()
+/// Every option name clap knows, short and long, with dashes.
+fn clap_option_names() -> BTreeSet<String> {
+    clap_options()
         .into_iter()
         .flat_map(|(short, long)| short.into_iter().chain(long))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn man_page_options_match_clap() {
+    let clap = clap_option_names();
     let man = man_options();
     assert!(clap.len() >= 30, "{clap:?}");
     assert_eq!(
@@ -549,6 +556,46 @@ fn man_page_and_readme_name_every_config_key_and_long_option() {
     }
 }
 
+/// The option names a completion script offers, read the way each shell's
+/// script spells them.
+fn completion_options(shell: &str, script: &str) -> BTreeSet<String> {
+    match shell {
+        // The top command's `opts="..."` line (after an empty one).
+        "bash" => script
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix("opts=\"")?.strip_suffix('"'))
+            .find(|opts| !opts.is_empty())
+            .expect("an opts line")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        // One `'-w+[help]...'` or `'--width=[help]...'` spec a line.
+        "zsh" => script
+            .lines()
+            .filter_map(|line| line.strip_prefix('\''))
+            .filter(|spec| spec.starts_with('-'))
+            .map(|spec| spec[..spec.find(['+', '=', '[']).unwrap_or(spec.len())].to_string())
+            .collect(),
+        // `complete -c clines -s w -l width -d 'help' ...`.
+        "fish" => script
+            .lines()
+            .filter_map(|line| line.strip_prefix("complete -c clines "))
+            .flat_map(|line| {
+                let words: Vec<&str> = line.split(' ').take_while(|&w| w != "-d").collect();
+                words
+                    .chunks(2)
+                    .filter_map(|pair| match pair {
+                        ["-s", short] => Some(format!("-{short}")),
+                        ["-l", long] => Some(format!("--{long}")),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        _ => unreachable!("no completion test for {shell}"),
+    }
+}
+
 #[test]
 fn every_key_of_the_help_overlay_is_in_the_man_page_the_readme_and_help() {
     let controls = man_section("CONTROLS");
@@ -579,4 +626,67 @@ fn every_key_of_the_help_overlay_is_in_the_man_page_the_readme_and_help() {
             assert!(help.contains(&format!("{key} ")), "{key} missing from -h");
         }
     }
+}
+
+#[test]
+fn completion_scripts_offer_every_option_and_every_shell() {
+    let home = tempfile::tempdir().unwrap();
+    let clap = clap_option_names();
+    // How each script offers the shell names after --completions.
+    let shells: [(&str, &[&str]); 3] = [
+        ("bash", &["compgen -W \"bash zsh fish\""]),
+        ("zsh", &["((bash\\:", "\nzsh\\:", "\nfish\\:"]),
+        (
+            "fish",
+            &["-l completions", "\"bash\\t", "\nzsh\\t", "\nfish\\t"],
+        ),
+    ];
+    for (shell, offers_shells) in shells {
+        let output = clines(home.path(), &["--completions", shell], &[], "");
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+        let script = text(&output.stdout);
+        assert_eq!(
+            completion_options(shell, script),
+            clap,
+            "the {shell} script's options (left) and clap's (right) differ"
+        );
+        for offer in offers_shells {
+            assert!(script.contains(offer), "{shell} script lacks {offer:?}");
+        }
+    }
+}
+
+#[test]
+fn completions_need_no_config_file() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    fs::write(&file, "widht = 9\n").unwrap();
+    let env = [("CLINES_CONFIG", file.to_str().unwrap())];
+    let output = clines(home.path(), &["--completions", "fish"], &env, "");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).starts_with("complete -c clines "));
+}
+
+/// A completion script that cannot be written whole is an error, not a
+/// cut-off file with status 0 (Linux has the always-full device).
+#[cfg(target_os = "linux")]
+#[test]
+fn completions_on_a_full_disk_fail() {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(["--completions", "bash"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("clines: writing the completion script: "),
+        "{stderr}"
+    );
 }
