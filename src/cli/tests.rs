@@ -3,6 +3,7 @@ use std::path::Path;
 
 use super::config::ConfigLocation;
 use super::*;
+use crate::game::Preview;
 
 /// No config file, `NO_COLOR` unset.
 fn plain() -> Environment {
