@@ -575,6 +575,7 @@ impl Settings {
             Command::List {
                 score_dir: self.score_dir,
                 rules,
+                preview: preview.unwrap_or_default(),
             }
         } else if self.batch {
             Command::Batch {

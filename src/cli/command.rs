@@ -109,6 +109,8 @@ pub enum Command {
         score_dir: Option<PathBuf>,
         /// The rules whose records are listed.
         rules: Rules,
+        /// The preview whose records are listed: each keeps its own.
+        preview: Preview,
     },
     /// Print a shell's completion script (see [`completion_script`](super::completion_script)).
     Completions(CompletionShell),

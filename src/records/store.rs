@@ -583,10 +583,13 @@ mod tests {
     #[test]
     fn each_rule_set_keeps_its_own_record_in_the_same_file() {
         let dir = temp_dir();
-        let wide = RuleSet::new(crate::game::Rules {
-            width: 12,
-            ..Default::default()
-        });
+        let wide = RuleSet::new(
+            crate::game::Rules {
+                width: 12,
+                ..Default::default()
+            },
+            crate::game::Preview::Off,
+        );
         fs::write(
             dir.path().join("alice.cscore"),
             cscore_bytes(CSCORE_MAGIC, 1, 300),
@@ -615,6 +618,17 @@ mod tests {
             alice.save(301).unwrap(),
             SaveOutcome::Saved { best_of_all: true }
         );
+        // The default rules with a preview are a rule set of their own.
+        let alice_previewed = alice.clone().with_rules(RuleSet::new(
+            crate::game::Rules::default(),
+            crate::game::Preview::Cells,
+        ));
+        assert_eq!(alice_previewed.load().unwrap(), None);
+        assert_eq!(
+            alice_previewed.save(7).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice_previewed.load().unwrap().unwrap().score, 7);
         assert_eq!(alice.load().unwrap().unwrap().score, 301);
         assert_eq!(alice_wide.load().unwrap().unwrap().score, 20);
         assert_eq!(bob_wide.load().unwrap().unwrap().score, 10);
@@ -622,7 +636,8 @@ mod tests {
         let text = fs::read_to_string(dir.path().join("alice.toml")).unwrap();
         assert!(
             text.starts_with("score = 301\n")
-                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n"),
+                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n")
+                && text.contains("[rules.w9-t9-c5-i5-n3-N3-pcells]\nscore = 7\n"),
             "{text}"
         );
         let wide_board = bob_wide.board_records();
