@@ -33,7 +33,8 @@ use values::{color_mode, distinct_keys, font, glyphs, palette, palette_numbers, 
 
 pub use cells::CellShape;
 pub use command::{
-    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, default_palette,
+    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, WHITE,
+    default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
 
