@@ -953,11 +953,17 @@ mod tests {
     fn threads_saving_at_once_keep_the_higher() {
         let dir = temp_dir();
         let rounds = 200;
+        // Each round starts together, so that every save meets the other's
+        // and neither takes the lock round after round while the other
+        // waits (on a loaded machine, past LOCK_WAIT).
+        let round_start = std::sync::Barrier::new(2);
         std::thread::scope(|scope| {
             for parity in 0..2 {
                 let alice = store(dir.path(), "alice");
+                let round_start = &round_start;
                 scope.spawn(move || {
                     for round in 0..rounds {
+                        round_start.wait();
                         alice.save(2 * round + parity + 1).unwrap();
                         let stored = alice.load().unwrap().unwrap().score;
                         assert!(stored > 2 * round + parity, "lowered to {stored}");
