@@ -190,7 +190,7 @@ pub struct Args {
 
     /// Show the computer's next throw: its colours (colors), or its colours
     /// and the cells it will land on (cells, Color Lines 98 rules); off
-    /// shows nothing (no record is kept with a preview) [default: off]
+    /// shows nothing; each keeps its own records [default: off]
     #[arg(
         short = 'p',
         long = "preview",
