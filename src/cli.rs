@@ -33,7 +33,8 @@ use values::{color_mode, distinct_keys, font, glyphs, palette, palette_numbers, 
 
 pub use cells::CellShape;
 pub use command::{
-    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, default_palette,
+    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, WHITE,
+    default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
 
@@ -188,7 +189,7 @@ pub struct Args {
 
     /// Show the computer's next throw: its colours (colors), or its colours
     /// and the cells it will land on (cells, Color Lines 98 rules); off
-    /// shows nothing (no record is kept with a preview) [default: off]
+    /// shows nothing; each keeps its own records [default: off]
     #[arg(
         short = 'p',
         long = "preview",
@@ -574,6 +575,7 @@ impl Settings {
             Command::List {
                 score_dir: self.score_dir,
                 rules,
+                preview: preview.unwrap_or_default(),
             }
         } else if self.batch {
             Command::Batch {

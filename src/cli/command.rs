@@ -58,13 +58,17 @@ impl Appearance {
     }
 }
 
-/// The cursor's white (7), then colours 1, 2, 3, … skipping 7 and black
+/// The colour number of white: the board's colour and the cursor's unless
+/// `-o` says otherwise.
+pub const WHITE: u8 = 7;
+
+/// The cursor's [`WHITE`], then colours 1, 2, 3, … skipping white and black
 /// (16), which would not show on the board.
 pub fn default_palette(colors: usize) -> Vec<u8> {
-    std::iter::once(7)
+    std::iter::once(WHITE)
         .chain(
             (1..=u8::MAX)
-                .filter(|&c| c != 7 && !BLACK.contains(&c))
+                .filter(|&c| c != WHITE && !BLACK.contains(&c))
                 .take(colors),
         )
         .collect()
@@ -109,6 +113,8 @@ pub enum Command {
         score_dir: Option<PathBuf>,
         /// The rules whose records are listed.
         rules: Rules,
+        /// The preview whose records are listed: each keeps its own.
+        preview: Preview,
     },
     /// Print a shell's completion script (see [`completion_script`](super::completion_script)).
     Completions(CompletionShell),

@@ -7,9 +7,9 @@ pub(super) const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [
 pub(super) const AFTER_HELP: &str = "\
 Options not given on the command line are read from config.toml in the
 configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N keeps its own records
-(-l with them lists that table); a game with --seed, with --preview, or with
-help (a hint, autoplay or an undo) keeps none.
+named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N and -p keeps its own
+records (-l with them lists that table); a game with --seed, or with help
+(a hint, autoplay or an undo) keeps none.
 
 Keys: arrows or h j k l move the cursor, space selects and moves a chip,
 ? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
