@@ -15,7 +15,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use clines::board::{Board, Pos};
-use clines::game::{Game, Rules};
+use clines::game::{Game, Preview, Rules};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -273,8 +273,9 @@ fn throws(c: &mut Criterion) {
     group.finish();
 }
 
-/// The opening of `--batch -w1000 -t1000 -c1 -N1000000`: a million chips
-/// of one colour fill the board, every line goes, three more are thrown.
+/// The opening of `-w1000 -t1000 -c1 -N1000000`: a million chips of one
+/// colour fill the board, every line goes, three more are thrown; as the
+/// terminal game makes it, listing the chips, and as `--batch` does.
 fn full_opening(c: &mut Criterion) {
     let rules = Rules {
         width: 1000,
@@ -285,10 +286,16 @@ fn full_opening(c: &mut Criterion) {
     };
     let peak = peak_bytes(|| Game::new(rules, 1));
     println!("game 1000x1000 -c1 -N1000000 opening: peak heap {peak} bytes");
+    let unseen = peak_bytes(|| Game::new_unseen(rules, Preview::Off, 1));
+    println!("game 1000x1000 -c1 -N1000000 opening, unseen: peak heap {unseen} bytes");
     let mut group = c.benchmark_group("game");
     group.bench_function(
         BenchmarkId::new("1000x1000", "opening of a million chips, one colour"),
         |b| b.iter(|| Game::new(black_box(rules), 1)),
+    );
+    group.bench_function(
+        BenchmarkId::new("1000x1000", "unseen opening of a million chips, one colour"),
+        |b| b.iter(|| Game::new_unseen(black_box(rules), Preview::Off, 1)),
     );
     group.finish();
 }
