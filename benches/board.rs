@@ -154,6 +154,25 @@ fn unreachable(w: usize, h: usize) -> Case {
     }
 }
 
+/// The chip in a closed room of 20 × 20 cells in its corner, the target
+/// in the open: the flood from the chip fills the room before giving up.
+fn walled_room(w: usize, h: usize) -> Case {
+    let mut board = Board::new(w, h);
+    board.set(Pos::new(0, 0), Some(1));
+    for i in 0..=20 {
+        board.set(Pos::new(i, 20), Some(2));
+        board.set(Pos::new(20, i), Some(2));
+    }
+    let to = Pos::new(w - 1, h - 1);
+    assert!(board.path(Pos::new(0, 0), to).is_none());
+    Case {
+        name: "chip in a walled room",
+        board,
+        from: Pos::new(0, 0),
+        to,
+    }
+}
+
 /// The target walled into the far corner, the chip in the open: a search
 /// from the chip alone would flood the board.
 fn target_walled_in(w: usize, h: usize) -> Case {
@@ -184,6 +203,7 @@ fn cases(w: usize, h: usize) -> Vec<Case> {
         far_move("30% full", random_board(w, h, 30, 2)),
         far_move("serpentine", serpentine(w, h)),
         unreachable(w, h),
+        walled_room(w, h),
         target_walled_in(w, h),
     ]
 }

@@ -699,7 +699,12 @@ pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
         // remainder is below n, so almost every value is kept before it
         // costs a second division to work out.
         if v <= u64::MAX - (n - 1) || v <= u64::MAX - (u64::MAX % n + 1) % n {
-            return v % n;
+            // One colour, or any power of two, needs no division at all.
+            return if n.is_power_of_two() {
+                v & (n - 1)
+            } else {
+                v % n
+            };
         }
     }
 }
