@@ -22,7 +22,7 @@ use super::{Board, Pos};
 /// an open board, where the flood only proves what the search finds, it
 /// then costs little, and a walled-in chip is still found out within this
 /// many times the cells of its side.
-const FLOOD_EVERY: usize = 4;
+const FLOOD_EVERY: usize = 2;
 
 /// Reusable buffers for path queries: allocated for the largest board
 /// searched, then reused, with no clearing between queries.
