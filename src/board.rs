@@ -86,7 +86,7 @@ impl Sweep {
     /// neighbour before it on the axis has colour `before` and ends the
     /// run `prev`; sets bit `axis` of the cell's `flag` when it qualifies.
     fn extend(&self, color: Color, before: Color, prev: Run, flag: &mut u8, axis: u8) -> Run {
-        let same = u32::from(color != 0 && color == before);
+        let same = u32::from((color != 0) & (color == before));
         let kept = prev & same.wrapping_neg();
         let len = ((kept >> 1) + u32::from(color != 0)).min(self.min);
         let given = (kept & 1) | u32::from(*flag & GIVEN != 0);
@@ -120,7 +120,7 @@ impl Sweep {
 /// colour `after`, goes on the run, else the cell's own `flag`.
 fn pass_on(color: Color, after: Color, next: u8, flag: u8, axis: u8) -> u8 {
     let bit = 1 << axis;
-    let same = u8::from(color != 0 && color == after).wrapping_neg();
+    let same = u8::from((color != 0) & (color == after)).wrapping_neg();
     (next & same | flag & !same) & bit
 }
 
