@@ -15,7 +15,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use clines::board::{Board, Pos};
-use clines::game::{Game, Rules};
+use clines::game::{Game, Preview, Rules};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -154,6 +154,25 @@ fn unreachable(w: usize, h: usize) -> Case {
     }
 }
 
+/// The chip in a closed room of 20 × 20 cells in its corner, the target
+/// in the open: the flood from the chip fills the room before giving up.
+fn walled_room(w: usize, h: usize) -> Case {
+    let mut board = Board::new(w, h);
+    board.set(Pos::new(0, 0), Some(1));
+    for i in 0..=20 {
+        board.set(Pos::new(i, 20), Some(2));
+        board.set(Pos::new(20, i), Some(2));
+    }
+    let to = Pos::new(w - 1, h - 1);
+    assert!(board.path(Pos::new(0, 0), to).is_none());
+    Case {
+        name: "chip in a walled room",
+        board,
+        from: Pos::new(0, 0),
+        to,
+    }
+}
+
 /// The target walled into the far corner, the chip in the open: a search
 /// from the chip alone would flood the board.
 fn target_walled_in(w: usize, h: usize) -> Case {
@@ -184,6 +203,7 @@ fn cases(w: usize, h: usize) -> Vec<Case> {
         far_move("30% full", random_board(w, h, 30, 2)),
         far_move("serpentine", serpentine(w, h)),
         unreachable(w, h),
+        walled_room(w, h),
         target_walled_in(w, h),
     ]
 }
@@ -273,8 +293,9 @@ fn throws(c: &mut Criterion) {
     group.finish();
 }
 
-/// The opening of `--batch -w1000 -t1000 -c1 -N1000000`: a million chips
-/// of one colour fill the board, every line goes, three more are thrown.
+/// The opening of `-w1000 -t1000 -c1 -N1000000`: a million chips of one
+/// colour fill the board, every line goes, three more are thrown; as the
+/// terminal game makes it, listing the chips, and as `--batch` does.
 fn full_opening(c: &mut Criterion) {
     let rules = Rules {
         width: 1000,
@@ -285,10 +306,16 @@ fn full_opening(c: &mut Criterion) {
     };
     let peak = peak_bytes(|| Game::new(rules, 1));
     println!("game 1000x1000 -c1 -N1000000 opening: peak heap {peak} bytes");
+    let unseen = peak_bytes(|| Game::new_unseen(rules, Preview::Off, 1));
+    println!("game 1000x1000 -c1 -N1000000 opening, unseen: peak heap {unseen} bytes");
     let mut group = c.benchmark_group("game");
     group.bench_function(
         BenchmarkId::new("1000x1000", "opening of a million chips, one colour"),
         |b| b.iter(|| Game::new(black_box(rules), 1)),
+    );
+    group.bench_function(
+        BenchmarkId::new("1000x1000", "unseen opening of a million chips, one colour"),
+        |b| b.iter(|| Game::new_unseen(black_box(rules), Preview::Off, 1)),
     );
     group.finish();
 }

@@ -63,6 +63,78 @@ const LISTING_RATIO: usize = 256;
 /// whole board rather than the lines through each cell.
 const SCAN_RATIO: usize = 16;
 
+/// The flag of [`Board::lines_by_scan`] marking a given cell; bits 0–3
+/// are the axes'.
+const GIVEN: u8 = 1 << 4;
+
+/// The flag of [`Board::lines_by_scan`] marking a cell of a line.
+const HIT: u8 = 1 << 5;
+
+/// A run of chips of one colour on one axis, as far as a sweep has come:
+/// the chips so far, counted up to the shortest line, times two, plus one
+/// when one of them is a given cell. Plain integers, so that the compiler
+/// can vectorize the sweep.
+type Run = u32;
+
+/// The way down of [`Board::lines_by_scan`] for a shortest line of `min`.
+struct Sweep {
+    min: u32,
+}
+
+impl Sweep {
+    /// The run ending at a cell of colour `color` (0 for empty) whose
+    /// neighbour before it on the axis has colour `before` and ends the
+    /// run `prev`; sets bit `axis` of the cell's `flag` when it qualifies.
+    fn extend(&self, color: Color, before: Color, prev: Run, flag: &mut u8, axis: u8) -> Run {
+        let same = u32::from((color != 0) & (color == before));
+        let kept = prev & same.wrapping_neg();
+        let len = ((kept >> 1) + u32::from(color != 0)).min(self.min);
+        let given = (kept & 1) | u32::from(*flag & GIVEN != 0);
+        *flag |= (u8::from(len >= self.min) & given as u8) << axis;
+        len << 1 | given
+    }
+
+    /// [`Sweep::extend`] for each cell of `row`, given the cells before
+    /// them and their runs, aligned with it.
+    fn extend_row(
+        &self,
+        row: &[Color],
+        before: &[Color],
+        prev: &[Run],
+        flags: &mut [u8],
+        runs: &mut [Run],
+        axis: u8,
+    ) {
+        // Slices of one length, so that the loop has no bounds checks.
+        let n = row.len();
+        let (before, prev, flags, runs) =
+            (&before[..n], &prev[..n], &mut flags[..n], &mut runs[..n]);
+        for k in 0..n {
+            runs[k] = self.extend(row[k], before[k], prev[k], &mut flags[k], axis);
+        }
+    }
+}
+
+/// The answer, bit `axis`, of a cell of colour `color` on the way up of
+/// [`Board::lines_by_scan`]: the next cell's `next` when that one, of
+/// colour `after`, goes on the run, else the cell's own `flag`.
+fn pass_on(color: Color, after: Color, next: u8, flag: u8, axis: u8) -> u8 {
+    let bit = 1 << axis;
+    let same = u8::from((color != 0) & (color == after)).wrapping_neg();
+    (next & same | flag & !same) & bit
+}
+
+/// [`pass_on`] for each cell of `row`, given the next cells' colours and
+/// answers and the cells' flags, aligned with it; adds each to `answers`.
+fn carry(row: &[Color], after: &[Color], next: &[u8], flags: &[u8], answers: &mut [u8], axis: u8) {
+    // Slices of one length, so that the loop has no bounds checks.
+    let n = row.len();
+    let (after, next, flags, answers) = (&after[..n], &next[..n], &flags[..n], &mut answers[..n]);
+    for k in 0..n {
+        answers[k] |= pass_on(row[k], after[k], next[k], flags[k], axis);
+    }
+}
+
 /// A `width` × `height` grid of cells, each empty or holding one chip.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -241,24 +313,20 @@ impl Board {
         for &i in &cells {
             self.cells[i as usize] = 1 + below(rng, u64::from(colors)) as Color;
         }
-        self.changed(&cells, true);
+        self.filled(&cells);
         Some(cells)
     }
 
     /// Brings the free-cell counts up to date after `cells`, all empty
-    /// before, were filled (`filled`) or all full were emptied: one by one
-    /// when they are few, all at once when they are many.
-    fn changed(&mut self, cells: &[u32], filled: bool) {
-        if filled {
-            self.free -= cells.len();
-        } else {
-            self.free += cells.len();
-        }
+    /// before, were filled: one by one when they are few, all at once when
+    /// they are many.
+    fn filled(&mut self, cells: &[u32]) {
+        self.free -= cells.len();
         if cells.len().saturating_mul(LISTING_RATIO) >= self.len() {
             self.free_cells = FreeCells::of(&self.cells);
         } else {
             for &i in cells {
-                self.free_cells.update(i as usize, !filled);
+                self.free_cells.update(i as usize, false);
             }
         }
     }
@@ -273,11 +341,14 @@ impl Board {
     /// A throw of many chips lists them, which is then cheaper.
     fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
         if count.saturating_mul(LISTING_RATIO) >= self.len() {
-            // Four bytes an entry: a full 1000 × 1000 throw lists 4 MB.
+            // Four bytes an entry: a full 1000 × 1000 throw lists 4 MB,
+            // which becomes the answer.
             let mut pool: Vec<u32> = (0..self.len() as u32)
                 .filter(|&i| self.cells[i as usize] == 0)
                 .collect();
-            return choose_cells(rng, &mut pool, count);
+            let count = shuffle_prefix(rng, &mut pool, count);
+            pool.truncate(count);
+            return pool;
         }
         self.choose_empty_sparse(rng, count)
     }
@@ -397,73 +468,127 @@ impl Board {
             .collect()
     }
 
-    /// [`Board::lines_through`] by scanning every line of the board once
-    /// on each axis: linear in the cells, two bytes a cell while it runs.
+    /// [`Board::lines_through`] by two sweeps over the rows, each reading
+    /// the board in memory order: linear in the cells, one byte a cell and
+    /// a few words a column while it runs.
+    ///
+    /// Going down, each cell learns of the run that ends there on each
+    /// axis, as far as it has come: its length (counted up to `min_len`)
+    /// and whether it holds a given cell. A run qualifies when it has come
+    /// far enough, which is then true at its last cell. Going back up, each
+    /// cell takes its run's answer from the next cell of the run, or, at
+    /// the run's last cell, from what the way down found. Each step is one
+    /// simple loop along a row, which the compiler can vectorize.
     fn lines_by_scan(&self, through: &[u32], min_len: usize) -> Vec<u32> {
-        let mut given = vec![false; self.len()];
+        if min_len > self.width.max(self.height) {
+            return Vec::new();
+        }
+        let mut flags = vec![0u8; self.len()];
         for &i in through {
-            given[i as usize] = true;
+            flags[i as usize] = GIVEN;
         }
-        let mut hit = vec![false; self.len()];
-        let (w, h) = (self.width, self.height);
-        for (dx, dy) in AXES {
-            // Every line on this axis starts on the left column or, for the
-            // vertical and diagonal axes, on the top or bottom row.
-            let left = (0..h).map(|y| Pos::new(0, y));
-            let edge_y = if dy < 0 { h - 1 } else { 0 };
-            let starts: Vec<Pos> = match (dx, dy) {
-                (1, 0) => left.collect(),
-                (0, _) => (0..w).map(|x| Pos::new(x, 0)).collect(),
-                _ => left.chain((1..w).map(|x| Pos::new(x, edge_y))).collect(),
-            };
-            for start in starts {
-                self.mark_runs(start, (dx, dy), min_len, &given, &mut hit);
-            }
-        }
-        (0..self.len() as u32)
-            .filter(|&i| hit[i as usize])
-            .collect()
+        let sweep = Sweep {
+            min: min_len.max(1) as u32,
+        };
+        self.sweep_down(&sweep, &mut flags);
+        self.sweep_up(&mut flags);
+        let hits = flags.iter().filter(|&&f| f & HIT != 0).count();
+        let mut cells = Vec::with_capacity(hits);
+        cells.extend((0..self.len() as u32).filter(|&i| flags[i as usize] & HIT != 0));
+        cells
     }
 
-    /// Walks the line from `start` along `step`, marking in `hit` every
-    /// cell of a run of at least `min_len` chips of one colour holding a
-    /// `given` cell.
-    fn mark_runs(
-        &self,
-        start: Pos,
-        (dx, dy): (isize, isize),
-        min_len: usize,
-        given: &[bool],
-        hit: &mut [bool],
-    ) {
-        let across = if dx > 0 {
-            self.width - start.x
-        } else {
-            usize::MAX
-        };
-        let down = match dy {
-            1 => self.height - start.y,
-            -1 => start.y + 1,
-            _ => usize::MAX,
-        };
-        let len = across.min(down);
-        let stride = dy * self.width as isize + dx;
-        let first = self.index(start) as isize;
-        let at = |k: usize| (first + k as isize * stride) as usize;
-        let mut k = 0;
-        while k < len {
-            let color = self.cells[at(k)];
-            let run = k;
-            let mut has_given = false;
-            while k < len && self.cells[at(k)] == color {
-                has_given |= given[at(k)];
-                k += 1;
+    /// The way down of [`Board::lines_by_scan`]: sets bit `axis` of each
+    /// chip's `flags` when the run ending there on that axis, as far as it
+    /// has come, qualifies.
+    fn sweep_down(&self, sweep: &Sweep, flags: &mut [u8]) {
+        let w = self.width;
+        let blank = vec![0; w];
+        // The runs ending at each cell of the row above and of this row, on
+        // the vertical, diagonal and antidiagonal axes.
+        let mut above = [(); 3].map(|_| vec![0; w]);
+        let mut here = above.clone();
+        for y in 0..self.height {
+            let row = &self.cells[y * w..][..w];
+            let up = y
+                .checked_sub(1)
+                .map_or(&blank[..], |u| &self.cells[u * w..][..w]);
+            let flags = &mut flags[y * w..][..w];
+            let mut left = 0;
+            for x in 0..w {
+                let before = if x > 0 { row[x - 1] } else { 0 };
+                left = sweep.extend(row[x], before, left, &mut flags[x], 0);
             }
-            if color != 0 && k - run >= min_len && has_given {
-                for j in run..k {
-                    hit[at(j)] = true;
-                }
+            let [vertical, diagonal, anti] = &mut here;
+            sweep.extend_row(row, up, &above[0], flags, vertical, 1);
+            // Above left of each cell but the first.
+            sweep.extend_row(
+                &row[1..],
+                up,
+                &above[1],
+                &mut flags[1..],
+                &mut diagonal[1..],
+                2,
+            );
+            diagonal[0] = sweep.extend(row[0], 0, 0, &mut flags[0], 2);
+            // Above right of each cell but the last.
+            let last = w - 1;
+            sweep.extend_row(
+                &row[..last],
+                &up[1..],
+                &above[2][1..],
+                &mut flags[..last],
+                &mut anti[..last],
+                3,
+            );
+            anti[last] = sweep.extend(row[last], 0, 0, &mut flags[last], 3);
+            std::mem::swap(&mut above, &mut here);
+        }
+    }
+
+    /// The way up of [`Board::lines_by_scan`]: each chip's axis bits
+    /// become its whole run's answer, and chips on a qualifying run on any
+    /// axis are flagged [`HIT`].
+    fn sweep_up(&self, flags: &mut [u8]) {
+        let (w, h) = (self.width, self.height);
+        let blank = vec![0; w];
+        // The answers of the row below and of this row, one bit an axis.
+        let mut below = vec![0u8; w];
+        let mut here = vec![0u8; w];
+        for y in (0..h).rev() {
+            let row = &self.cells[y * w..][..w];
+            let down = if y + 1 < h {
+                &self.cells[(y + 1) * w..][..w]
+            } else {
+                &blank[..]
+            };
+            let flags = &mut flags[y * w..][..w];
+            here.fill(0);
+            // Below, below right (all but the last cell), below left (all
+            // but the first).
+            carry(row, down, &below, flags, &mut here, 1);
+            let last = w - 1;
+            carry(
+                &row[..last],
+                &down[1..],
+                &below[1..],
+                &flags[..last],
+                &mut here[..last],
+                2,
+            );
+            here[last] |= pass_on(row[last], 0, 0, flags[last], 2);
+            carry(&row[1..], down, &below, &flags[1..], &mut here[1..], 3);
+            here[0] |= pass_on(row[0], 0, 0, flags[0], 3);
+            let mut right = 0;
+            for x in (0..w).rev() {
+                let after = if x + 1 < w { row[x + 1] } else { 0 };
+                right = pass_on(row[x], after, right, flags[x], 0);
+                here[x] |= right;
             }
+            for (flag, &answer) in flags.iter_mut().zip(&here) {
+                *flag = if answer != 0 { HIT } else { 0 };
+            }
+            std::mem::swap(&mut below, &mut here);
         }
     }
 
@@ -491,15 +616,20 @@ impl Board {
 
     /// Empties the cells at the row-major indices `cells`.
     pub fn remove_cells(&mut self, cells: &[u32]) {
-        let mut emptied = Vec::with_capacity(cells.len());
+        let many = cells.len().saturating_mul(LISTING_RATIO) >= self.len();
         for &i in cells {
             let cell = &mut self.cells[i as usize];
             if *cell != 0 {
                 *cell = 0;
-                emptied.push(i);
+                self.free += 1;
+                if !many {
+                    self.free_cells.update(i as usize, true);
+                }
             }
         }
-        self.changed(&emptied, false);
+        if many {
+            self.free_cells = FreeCells::of(&self.cells);
+        }
     }
 
     /// `pos` moved by `(dx, dy)`, or `None` off the board.
@@ -527,14 +657,35 @@ pub fn points(removed: usize, min_len: usize, streak: u32) -> u64 {
 /// order, by a partial Fisher–Yates shuffle of `pool` in place: draw `j`
 /// swaps entry `j` with entry `j + below(len − j)`.
 pub fn choose_cells<R: Rng + ?Sized, T: Copy>(rng: &mut R, pool: &mut [T], count: usize) -> Vec<T> {
+    let count = shuffle_prefix(rng, pool, count);
+    pool[..count].to_vec()
+}
+
+/// Draws made ahead of their swaps in [`shuffle_prefix`].
+const DRAWS_AHEAD: usize = 256;
+
+/// The shuffle of [`choose_cells`], leaving the picks as the first entries
+/// of `pool`; returns how many (`count`, at most the pool's length).
+///
+/// The draws are made a batch at a time before their swaps, which then
+/// run in a loop of their own: on a pool larger than the cache the swaps'
+/// misses overlap rather than each waiting behind a division.
+fn shuffle_prefix<R: Rng + ?Sized, T>(rng: &mut R, pool: &mut [T], count: usize) -> usize {
     let len = pool.len();
-    (0..count.min(len))
-        .map(|j| {
-            let k = j + below(rng, (len - j) as u64) as usize;
+    let count = count.min(len);
+    let mut picks = [0usize; DRAWS_AHEAD];
+    for start in (0..count).step_by(DRAWS_AHEAD) {
+        let batch = (start..count.min(start + DRAWS_AHEAD)).zip(&mut picks);
+        let mut drawn = 0;
+        for (j, pick) in batch {
+            *pick = j + below(rng, (len - j) as u64) as usize;
+            drawn += 1;
+        }
+        for (j, &k) in (start..).zip(&picks[..drawn]) {
             pool.swap(j, k);
-            pool[j]
-        })
-        .collect()
+        }
+    }
+    count
 }
 
 /// A uniformly random number in `0..n` (`n > 0`) by rejection sampling over
@@ -542,12 +693,18 @@ pub fn choose_cells<R: Rng + ?Sized, T: Copy>(rng: &mut R, pool: &mut [T], count
 /// game can never change with a library's sampling algorithm.
 pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     assert!(n > 0, "cannot draw from an empty range");
-    // Values above the last whole multiple of n are redrawn.
-    let rejected = (u64::MAX % n + 1) % n;
     loop {
         let v = rng.next_u64();
-        if v <= u64::MAX - rejected {
-            return v % n;
+        // Values above the last whole multiple of n are redrawn. That
+        // remainder is below n, so almost every value is kept before it
+        // costs a second division to work out.
+        if v <= u64::MAX - (n - 1) || v <= u64::MAX - (u64::MAX % n + 1) % n {
+            // One colour, or any power of two, needs no division at all.
+            return if n.is_power_of_two() {
+                v & (n - 1)
+            } else {
+                v % n
+            };
         }
     }
 }
@@ -724,6 +881,61 @@ mod tests {
         );
         assert!(b.lines_through(&every, 31).is_empty());
         assert_eq!(b.lines_through(&every, 30).len(), 600, "rows of 30");
+    }
+
+    /// Hands out the given values, then panics.
+    struct Script(std::vec::IntoIter<u64>);
+
+    impl rand_core::TryRng for Script {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            unreachable!("below draws whole 64-bit values")
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0.next().expect("no more values were scripted"))
+        }
+        fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+            unreachable!("below draws whole 64-bit values")
+        }
+    }
+
+    #[test]
+    fn below_redraws_exactly_the_values_past_the_last_whole_multiple() {
+        // (n, the largest value kept): 2^64 leaves remainder 1 by 3, none
+        // by 2^63, and 2^63 − 1 by 2^63 + 1.
+        let cases = [
+            (3, u64::MAX - 1),
+            (1 << 63, u64::MAX),
+            ((1 << 63) + 1, 1 << 63),
+            (1, u64::MAX),
+        ];
+        for (n, kept) in cases {
+            let mut values = vec![kept, 7];
+            if kept < u64::MAX {
+                values.insert(0, kept + 1);
+                values.insert(0, u64::MAX);
+            }
+            let mut script = Script(values.into_iter());
+            assert_eq!(below(&mut script, n), kept % n, "n = {n}");
+            assert_eq!(script.0.next(), Some(7), "n = {n}: one value too many");
+        }
+    }
+
+    #[test]
+    fn choose_cells_draws_as_one_swap_after_each_draw() {
+        for (len, count) in [(3000, 1000), (600, 600), (300, 1000), (10, 0)] {
+            let mut rng = ChaCha8Rng::seed_from_u64(len as u64);
+            let mut pool: Vec<usize> = (0..len).collect();
+            let picked = choose_cells(&mut rng, &mut pool, count);
+            let mut rng = ChaCha8Rng::seed_from_u64(len as u64);
+            let mut reference: Vec<usize> = (0..len).collect();
+            for j in 0..count.min(len) {
+                let k = j + below(&mut rng, (len - j) as u64) as usize;
+                reference.swap(j, k);
+            }
+            assert_eq!(picked, reference[..count.min(len)], "{len} {count}");
+            assert_eq!(pool, reference, "{len} {count}");
+        }
     }
 
     #[test]

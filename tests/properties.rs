@@ -566,10 +566,13 @@ proptest! {
         prop_assume!(count <= board.free());
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pool: Vec<usize> = board.empty_cells().map(|p| board.index(p)).collect();
-        let cells = board::choose_cells(&mut rng, &mut pool, count);
-        let listed: Vec<board::Chip> = cells
-            .into_iter()
-            .map(|i| board::Chip {
+        for j in 0..count {
+            let k = j + board::below(&mut rng, (pool.len() - j) as u64) as usize;
+            pool.swap(j, k);
+        }
+        let listed: Vec<board::Chip> = pool[..count]
+            .iter()
+            .map(|&i| board::Chip {
                 pos: board.pos(i),
                 color: 1 + board::below(&mut rng, u64::from(colors)) as u8,
             })

@@ -7,8 +7,8 @@
 //! bound, the next) stand in for a priority queue. Within a bound the
 //! stacks are last-in first-out with the cell the walk back will want on
 //! top, so on an open board the search runs straight along the path the
-//! chip takes. Beside it, one step for one, a flood from the chip proves
-//! the chip walled in as soon as its side is exhausted.
+//! chip takes. Beside it, one step for every few, a flood from the chip
+//! proves the chip walled in soon after its side is exhausted.
 //!
 //! The chip then walks back as the original game moves it: each step
 //! vertically toward the target when that stays on a shortest path, else
@@ -17,6 +17,12 @@
 //! which the search would have expanded anyway had it not stopped early.
 
 use super::{Board, Pos};
+
+/// The flood from the chip takes one step per this many of the search: on
+/// an open board, where the flood only proves what the search finds, it
+/// then costs little, and a walled-in chip is still found out within this
+/// many times the cells of its side.
+const FLOOD_EVERY: usize = 2;
 
 /// Reusable buffers for path queries: allocated for the largest board
 /// searched, then reused, with no clearing between queries.
@@ -41,6 +47,11 @@ pub struct PathSearch {
     target: usize,
     /// The query's board width.
     width: usize,
+    /// The chip's column and row.
+    chip_x: usize,
+    chip_y: usize,
+    /// Divides by `width` as a multiplication: see [`PathSearch::xy`].
+    reciprocal: u64,
 }
 
 /// What the search found: the chip's distance to the target, or that the
@@ -106,6 +117,8 @@ impl PathSearch {
         self.chip = board.index(from);
         self.target = board.index(to);
         self.width = board.width();
+        self.reciprocal = reciprocal(self.width);
+        (self.chip_x, self.chip_y) = self.xy(self.chip);
     }
 
     /// Ends a query: later queries see none of its marks as their own.
@@ -120,17 +133,17 @@ impl PathSearch {
     /// the query with [`PathSearch::end`] once done with its marks.
     fn search(&mut self, board: &Board, from: Pos, to: Pos) -> Found {
         self.begin(board, from, to);
-        self.bound = self.h(self.target);
+        self.bound = self.h(self.xy(self.target));
         self.marks[self.target] = self.base + 1;
         self.now.push(self.target as u32);
         let mut flooding = self.start_flood(board);
-        loop {
+        for round in 0usize.. {
             match self.expand(board, true) {
                 Step::Goal(steps) => return Some(steps),
                 Step::Exhausted => return None,
                 Step::Expanded => {}
             }
-            if flooding {
+            if flooding && round % FLOOD_EVERY == 0 {
                 match self.flood_step(board) {
                     Flood::Exhausted => return None,
                     Flood::Met => flooding = false,
@@ -138,13 +151,14 @@ impl PathSearch {
                 }
             }
         }
+        unreachable!("the search ends before its rounds run out")
     }
 
     /// Marks the chip's empty neighbours for the flood; `false` when the
     /// flood has nothing to do because the target is one of them.
     fn start_flood(&mut self, board: &Board) -> bool {
         let chip = self.chip;
-        for n in neighbours(board, chip).into_iter().flatten() {
+        for n in neighbours(board, chip, self.chip_x).into_iter().flatten() {
             if n == self.target {
                 return false;
             }
@@ -161,7 +175,11 @@ impl PathSearch {
         let Some(cell) = self.flood.pop() else {
             return Flood::Exhausted;
         };
-        for n in neighbours(board, cell as usize).into_iter().flatten() {
+        let cell = cell as usize;
+        for n in neighbours(board, cell, self.xy(cell).0)
+            .into_iter()
+            .flatten()
+        {
             if board.cells[n] != 0 {
                 continue;
             }
@@ -186,8 +204,9 @@ impl PathSearch {
                     let cell = cell as usize;
                     // A cell reached again by a shorter way is expanded
                     // from the lower bound; its older entry is skipped.
-                    if self.g(cell) + self.h(cell) == self.bound {
-                        break cell;
+                    let xy = self.xy(cell);
+                    if self.g(cell) + self.h(xy) == self.bound {
+                        break (cell, xy);
                     }
                 }
                 None if may_raise && !self.later.is_empty() => {
@@ -197,10 +216,10 @@ impl PathSearch {
                 None => return Step::Exhausted,
             }
         };
+        let (cell, xy) = cell;
         let next = self.base + 2 + self.g(cell);
-        let h = self.h(cell);
         let mut step = Step::Expanded;
-        for n in self.toward_chip_last(board, cell).into_iter().flatten() {
+        for (n, closer) in self.toward_chip_last(board, cell, xy).into_iter().flatten() {
             if n == self.chip {
                 // The other neighbours are still queued: the walk back may
                 // need them.
@@ -211,7 +230,7 @@ impl PathSearch {
                 continue;
             }
             self.marks[n] = next;
-            if self.h(n) < h {
+            if closer {
                 self.now.push(n as u32);
             } else {
                 self.later.push(n as u32);
@@ -239,23 +258,50 @@ impl PathSearch {
         self.marks[cell] - self.base - 1
     }
 
-    /// The Manhattan distance from `cell` to the chip.
-    fn h(&self, cell: usize) -> u32 {
-        let (x, y) = (cell % self.width, cell / self.width);
-        let (cx, cy) = (self.chip % self.width, self.chip / self.width);
-        (x.abs_diff(cx) + y.abs_diff(cy)) as u32
+    /// The column and row of `cell`, with no division: `y` is the high
+    /// word of `cell × reciprocal`, exact for every `cell` and `width`
+    /// below 2^32 (row-major indices are `u32`) as the error of the
+    /// reciprocal, times `cell`, stays below 2^64.
+    fn xy(&self, cell: usize) -> (usize, usize) {
+        let y = if self.reciprocal == 0 {
+            cell
+        } else {
+            ((cell as u128 * u128::from(self.reciprocal)) >> 64) as usize
+        };
+        (cell - y * self.width, y)
     }
 
-    /// The neighbours of `cell`, the one the chip's walk back will prefer
-    /// last, so that it is expanded first: the chip walks vertically first,
-    /// so from the target the search goes horizontally toward the chip's
-    /// column first, then vertically toward the chip.
-    fn toward_chip_last(&self, board: &Board, cell: usize) -> [Option<usize>; 4] {
-        let [up, down, left, right] = neighbours(board, cell);
-        let (x, y) = (cell % self.width, cell / self.width);
-        let (cx, cy) = (self.chip % self.width, self.chip / self.width);
-        let (toward_h, away_h) = if cx < x { (left, right) } else { (right, left) };
-        let (toward_v, away_v) = if cy < y { (up, down) } else { (down, up) };
+    /// The Manhattan distance from the cell at `(x, y)` to the chip.
+    fn h(&self, (x, y): (usize, usize)) -> u32 {
+        (x.abs_diff(self.chip_x) + y.abs_diff(self.chip_y)) as u32
+    }
+
+    /// The neighbours of `cell`, at `(x, y)`, each with whether it is
+    /// closer to the chip, the one the chip's walk back will prefer last
+    /// first, so that it is expanded first: the chip walks vertically
+    /// first, so from the target the search goes horizontally toward the
+    /// chip's column first, then vertically toward the chip.
+    fn toward_chip_last(
+        &self,
+        board: &Board,
+        cell: usize,
+        (x, y): (usize, usize),
+    ) -> [Option<(usize, bool)>; 4] {
+        let [up, down, left, right] = neighbours(board, cell, x);
+        let (cx, cy) = (self.chip_x, self.chip_y);
+        let toward = |n: Option<usize>| n.map(|n| (n, true));
+        let away = |n: Option<usize>| n.map(|n| (n, false));
+        let (toward_h, away_h) = if cx < x {
+            (toward(left), away(right))
+        } else {
+            // On the chip's column neither way is closer.
+            (right.map(|n| (n, cx > x)), away(left))
+        };
+        let (toward_v, away_v) = if cy < y {
+            (toward(up), away(down))
+        } else {
+            (down.map(|n| (n, cy > y)), away(up))
+        };
         if cx == x {
             [away_h, toward_h, away_v, toward_v]
         } else {
@@ -284,16 +330,21 @@ enum Flood {
     Going,
 }
 
+/// What [`PathSearch::xy`] multiplies by to divide by `width`:
+/// floor((2^64 − 1) / width) + 1, or 0 for a width of 1.
+fn reciprocal(width: usize) -> u64 {
+    (u64::MAX / width as u64).wrapping_add(1)
+}
+
 /// Whether `from` holds a chip and `to` is an empty cell on the board.
 fn valid_query(board: &Board, from: Pos, to: Pos) -> bool {
     board.get(from).is_some() && board.contains(to) && board.get(to).is_none()
 }
 
 /// The row-major indices of the cells above, below, left and right of
-/// `cell`, where they lie on the board.
-fn neighbours(board: &Board, cell: usize) -> [Option<usize>; 4] {
+/// `cell`, in column `x`, where they lie on the board.
+fn neighbours(board: &Board, cell: usize, x: usize) -> [Option<usize>; 4] {
     let w = board.width;
-    let x = cell % w;
     [
         cell.checked_sub(w),
         (cell + w < board.len()).then_some(cell + w),
@@ -342,6 +393,34 @@ mod tests {
         assert_eq!(search.path(&board, from, to), fresh);
         assert_eq!(search.base, 1 + search.bound + 4);
         assert_eq!(search.path(&board, from, to), fresh);
+    }
+
+    #[test]
+    fn xy_divides_exactly() {
+        let mut search = PathSearch::new();
+        let last = u32::MAX as usize;
+        for width in [1, 2, 3, 7, 300, 1000, 65_537, 1 << 31, last - 1, last] {
+            search.width = width;
+            search.reciprocal = reciprocal(width);
+            let edges = [
+                0,
+                1,
+                width - 1,
+                width,
+                width + 1,
+                last - width,
+                last - 1,
+                last,
+            ];
+            let spread = (0..last).step_by(last / 100_000 + 7);
+            for cell in edges.into_iter().chain(spread) {
+                assert_eq!(
+                    search.xy(cell),
+                    (cell % width, cell / width),
+                    "{cell} / {width}"
+                );
+            }
+        }
     }
 
     #[test]
