@@ -1,5 +1,5 @@
-//! A frame buffer of character cells and the renderer that writes only the
-//! cells that changed since the previous frame, with the fewest bytes it can
+//! A frame of character cells, stored as runs, and the renderer that writes
+//! only the cells that changed since the previous frame, with the fewest bytes it can
 //! find: cursor jumps are replaced by shorter moves (`\n`, `\r`, backspace,
 //! relative moves, or rewriting the unchanged characters in between), and
 //! the colour is set only when a visible character needs a different one.
@@ -10,9 +10,12 @@
 
 use std::io;
 
+mod line;
 mod moves;
+mod pending;
 mod render;
 
+use line::{Line, Run};
 pub use render::Renderer;
 
 /// A foreground colour: an ANSI colour number, or `None` for the terminal's
@@ -45,40 +48,16 @@ impl Cell {
 
 /// The whole screen as it should look.
 ///
-/// Stored row by row, each row only up to its last written cell: the rest
-/// is blank. A small board in a huge terminal then takes memory for what
-/// it shows, not for the terminal's area.
+/// Stored row by row as runs of equal cells (see [`line`]): a board in a
+/// huge terminal takes memory and time for the runs it draws, not for the
+/// terminal's area or the length of its lines.
 #[derive(Clone, Debug)]
 pub struct Frame {
     cols: usize,
     rows: usize,
-    lines: Vec<Vec<Cell>>,
+    lines: Vec<Line>,
     /// False when memory ran out while drawing: some cells were dropped.
     complete: bool,
-}
-
-impl PartialEq for Frame {
-    fn eq(&self, other: &Frame) -> bool {
-        self.cols == other.cols
-            && self.rows == other.rows
-            && self.complete == other.complete
-            && self
-                .lines
-                .iter()
-                .zip(&other.lines)
-                .all(|(a, b)| trim_blanks(a) == trim_blanks(b))
-    }
-}
-
-impl Eq for Frame {}
-
-/// `line` without its trailing blank cells.
-fn trim_blanks(line: &[Cell]) -> &[Cell] {
-    let end = line
-        .iter()
-        .rposition(|&c| c != Cell::BLANK)
-        .map_or(0, |i| i + 1);
-    &line[..end]
 }
 
 impl Frame {
@@ -87,7 +66,7 @@ impl Frame {
         Frame {
             cols,
             rows,
-            lines: vec![Vec::new(); rows],
+            lines: vec![Line::default(); rows],
             complete: true,
         }
     }
@@ -106,34 +85,34 @@ impl Frame {
     /// The cell at `row`, `col`; blank outside the frame.
     pub fn get(&self, row: usize, col: usize) -> Cell {
         match self.lines.get(row) {
-            Some(line) if col < self.cols => line.get(col).copied().unwrap_or(Cell::BLANK),
+            Some(line) if col < self.cols => line.get(col),
             _ => Cell::BLANK,
         }
     }
 
     /// Sets one cell; anything outside the frame is clipped.
     pub fn set(&mut self, row: usize, col: usize, ch: char, ink: Ink) {
-        if row >= self.rows || col >= self.cols || !self.complete {
+        self.fill(row, col, 1, ch, ink);
+    }
+
+    /// Sets `len` cells from `row`, `col` rightwards to `ch` in `ink`,
+    /// clipped at the edge.
+    pub fn fill(&mut self, row: usize, col: usize, len: usize, ch: char, ink: Ink) {
+        let end = col.saturating_add(len).min(self.cols);
+        if row >= self.rows || col >= end || !self.complete {
             return;
         }
-        let cell = Cell::new(ch, ink);
-        let line = &mut self.lines[row];
-        if col >= line.len() {
-            if cell == Cell::BLANK {
-                return;
-            }
-            // A huge terminal must not abort the game: the renderer refuses
-            // an incomplete frame and the game ends the usual way.
-            if line.try_reserve(col + 1 - line.len()).is_err() {
-                // What was stored is given back at once: the screen that
-                // says so needs a little memory too.
-                self.complete = false;
-                self.lines = Vec::new();
-                return;
-            }
-            line.resize(col + 1, Cell::BLANK);
+        let run = Run {
+            // A terminal's columns are counted in 16 bits.
+            start: col as u32,
+            end: end as u32,
+            cell: Cell::new(ch, ink),
+        };
+        // A huge terminal must not abort the game: the renderer refuses an
+        // incomplete frame and the game ends the usual way.
+        if self.lines[row].write(run).is_err() {
+            self.give_up();
         }
-        line[col] = cell;
     }
 
     /// Writes `text` from `row`, `col` rightwards, clipped at the edge.
@@ -143,31 +122,28 @@ impl Frame {
         }
     }
 
-    /// How many cells the frame stores: its memory, in cells.
-    #[cfg(test)]
-    fn stored(&self) -> usize {
-        self.lines.iter().map(Vec::len).sum()
+    /// Marks the frame incomplete and gives back what it stored at once:
+    /// the screen that says so needs a little memory too.
+    fn give_up(&mut self) {
+        self.complete = false;
+        self.lines = Vec::new();
     }
 
-    /// A copy, or an error when memory runs out.
-    fn try_clone(&self) -> io::Result<Frame> {
-        let mut lines = Vec::new();
-        lines
-            .try_reserve_exact(self.rows)
-            .map_err(|_| too_large(self))?;
-        for line in &self.lines {
-            let mut copy = Vec::new();
-            copy.try_reserve_exact(line.len())
-                .map_err(|_| too_large(self))?;
-            copy.extend_from_slice(line);
-            lines.push(copy);
+    /// Sorts out every row written out of order, so that rows can be
+    /// compared and read run by run; fails when memory runs out.
+    fn tidy(&mut self) -> io::Result<()> {
+        if self.complete && self.lines.iter_mut().all(|line| line.tidy().is_ok()) {
+            return Ok(());
         }
-        Ok(Frame { lines, ..*self })
+        self.give_up();
+        Err(too_large(self))
     }
 
-    /// The cells stored for one row; those after them are blank.
-    fn line(&self, row: usize) -> &[Cell] {
-        &self.lines[row]
+    /// Memory held on the heap, in bytes.
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
+        self.lines.capacity() * size_of::<Line>()
+            + self.lines.iter().map(Line::heap_bytes).sum::<usize>()
     }
 }
 

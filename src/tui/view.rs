@@ -341,9 +341,7 @@ fn draw_grid(layout: &Layout, ink: Ink, frame: &mut Frame) {
         }
     }
     for k in 0..=layout.height {
-        for col in 1..layout.cols() - 1 {
-            frame.set(k * s, col, '-', ink);
-        }
+        frame.fill(k * s, 1, layout.cols() - 2, '-', ink);
     }
 }
 
@@ -367,9 +365,13 @@ fn draw_full_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
     match cell.look {
         None if cell.cursor => {
             for r in inner.clone() {
-                for c in inner.clone() {
-                    frame.set(top + r, left + c, style.cursor, style.cursor_ink);
-                }
+                frame.fill(
+                    top + r,
+                    left + 1,
+                    inner.len(),
+                    style.cursor,
+                    style.cursor_ink,
+                );
             }
         }
         None => {}
@@ -379,11 +381,18 @@ fn draw_full_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
                 let Some((first, last)) = layout::diamond_span(side, r, shift) else {
                     continue;
                 };
-                for c in first..=last {
-                    let hollow = cell.cursor && inner.contains(&r) && c > first && c < last;
-                    if !hollow {
-                        frame.set(top + r, left + c, look.glyph, look.ink);
-                    }
+                if cell.cursor && inner.contains(&r) {
+                    // Hollow: the two ends only.
+                    frame.set(top + r, left + first, look.glyph, look.ink);
+                    frame.set(top + r, left + last, look.glyph, look.ink);
+                } else {
+                    frame.fill(
+                        top + r,
+                        left + first,
+                        last + 1 - first,
+                        look.glyph,
+                        look.ink,
+                    );
                 }
             }
         }
@@ -444,9 +453,7 @@ fn draw_mini_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
         if blank_rows.get(r) == Some(&true) {
             continue;
         }
-        for c in 0..side {
-            frame.set(top + r, left + c, glyph, ink);
-        }
+        frame.fill(top + r, left, side, glyph, ink);
     }
 }
 

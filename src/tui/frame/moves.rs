@@ -38,10 +38,6 @@ impl Default for Moves {
 }
 
 impl Moves {
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
     pub(super) fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
@@ -51,6 +47,45 @@ impl Bytes for Moves {
     fn put(&mut self, bytes: &[u8]) {
         self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
         self.len += bytes.len();
+    }
+}
+
+/// A move being built, or only its length: the renderer weighs candidate
+/// moves by their length and builds only the one it chooses.
+pub(super) trait Move: Bytes + Copy + Default {
+    /// Its length in bytes.
+    fn len(&self) -> usize;
+    /// Appends `other`.
+    fn append(&mut self, other: &Self);
+}
+
+impl Move for Moves {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn append(&mut self, other: &Moves) {
+        self.put(other.as_slice());
+    }
+}
+
+/// The length of a move, without its bytes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Length(usize);
+
+impl Bytes for Length {
+    fn put(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
+impl Move for Length {
+    fn len(&self) -> usize {
+        self.0
+    }
+
+    fn append(&mut self, other: &Length) {
+        self.0 += other.0;
     }
 }
 

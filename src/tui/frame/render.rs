@@ -3,8 +3,9 @@
 use std::cmp::Ordering;
 use std::io::{self, Write};
 
-use super::moves::{Bytes, Moves, csi_n, cup, push_char, set_ink};
-use super::{Cell, Frame, Ink, too_large};
+use super::moves::{Length, Move, Moves, csi_n, cup, push_char, set_ink};
+use super::pending::Pending;
+use super::{Frame, Ink, too_large};
 
 /// A row and the columns `from..to` on it that a cursor move rewrote.
 type Rewritten = Option<(usize, usize, usize)>;
@@ -40,65 +41,6 @@ pub struct Renderer {
     visited: std::cell::Cell<usize>,
 }
 
-/// Which cells still need writing: one flag per stored cell, row by row,
-/// and how many are set.
-struct Pending {
-    rows: Vec<Vec<bool>>,
-    left: usize,
-}
-
-impl Pending {
-    /// The cells where `new` differs from `old`, or an error when memory
-    /// runs out.
-    fn between(new: &Frame, old: &Frame) -> io::Result<Pending> {
-        let mut left = 0;
-        let mut rows = Vec::new();
-        rows.try_reserve_exact(new.rows)
-            .map_err(|_| too_large(new))?;
-        for r in 0..new.rows {
-            let (a, b) = (new.line(r), old.line(r));
-            let mut row = Vec::new();
-            if a != b {
-                let len = a.len().max(b.len());
-                row.try_reserve_exact(len).map_err(|_| too_large(new))?;
-                let cell = |line: &[Cell], c: usize| line.get(c).copied().unwrap_or(Cell::BLANK);
-                row.extend((0..len).map(|c| cell(a, c) != cell(b, c)));
-                while row.last() == Some(&false) {
-                    row.pop();
-                }
-                left += row.iter().filter(|&&p| p).count();
-            }
-            rows.push(row);
-        }
-        Ok(Pending { rows, left })
-    }
-
-    /// Whether the cell at `row`, `col` still needs writing.
-    fn at(&self, row: usize, col: usize) -> bool {
-        self.rows[row].get(col).copied().unwrap_or(false)
-    }
-
-    /// Marks the cell written.
-    fn take(&mut self, row: usize, col: usize) {
-        if let Some(flag) = self.rows[row].get_mut(col) {
-            if std::mem::take(flag) {
-                self.left -= 1;
-            }
-        }
-    }
-
-    /// The first pending cell at or after `row`, `col` in reading order.
-    fn next_from(&self, (mut row, mut col): (usize, usize)) -> (usize, usize) {
-        loop {
-            match self.rows[row].get(col) {
-                Some(true) => return (row, col),
-                Some(false) => col += 1,
-                None => (row, col) = (row + 1, 0),
-            }
-        }
-    }
-}
-
 impl Renderer {
     /// A renderer whose first frame paints the whole screen.
     pub fn new(color: bool) -> Renderer {
@@ -124,7 +66,8 @@ impl Renderer {
     /// A frame too large for the memory left (a huge terminal with little
     /// memory) does not abort the game: the screen says so and asks for
     /// another size, and the game goes on when the terminal is resized.
-    pub fn draw<W: Write>(&mut self, frame: &Frame, bell: bool, out: &mut W) -> io::Result<()> {
+    pub fn draw<W: Write>(&mut self, frame: Frame, bell: bool, out: &mut W) -> io::Result<()> {
+        let (cols, rows) = (frame.cols, frame.rows);
         let mut bytes = Vec::new();
         if let Err(e) = self.encode(frame, &mut bytes) {
             if e.kind() != io::ErrorKind::OutOfMemory {
@@ -132,10 +75,10 @@ impl Renderer {
             }
             bytes = Vec::new();
             self.shown = None;
-            let mut notice = Frame::new(frame.cols, frame.rows);
+            let mut notice = Frame::new(cols, rows);
             notice.text(0, 0, &e.to_string(), None);
             notice.text(1, 0, "Please resize the window again", None);
-            self.encode(&notice, &mut bytes)?;
+            self.encode(notice, &mut bytes)?;
         }
         if bell {
             bytes.push(0x07);
@@ -148,18 +91,22 @@ impl Renderer {
     }
 
     /// Appends the bytes that turn the screen into `frame`, wrapped in a
-    /// synchronized update, or nothing when the screen already shows it.
+    /// synchronized update, or nothing when the screen already shows it;
+    /// `frame` is then what the screen shows.
     ///
     /// Changed cells are not written in reading order but greedily, the
     /// cheapest next (see [`Renderer::next_cell`]): a vertical grid line
     /// then costs `\n\b` (two bytes) a character instead of a row of blanks
-    /// or a jump, and a diamond is drawn row under row. Each written cell
-    /// costs a bounded amount of work, so a frame costs time in proportion
-    /// to the cells the screen shows and the cells that changed.
-    fn encode(&mut self, frame: &Frame, out: &mut Vec<u8>) -> io::Result<()> {
+    /// or a jump, and a diamond is drawn row under row. Rows are compared
+    /// run by run, a run that goes on under the cursor is written in one
+    /// go and any other cell costs a bounded amount of work, so a frame
+    /// costs time in proportion to its runs, the cells that changed and
+    /// the bytes written.
+    fn encode(&mut self, mut frame: Frame, out: &mut Vec<u8>) -> io::Result<()> {
         if !frame.complete {
-            return Err(too_large(frame));
+            return Err(too_large(&frame));
         }
+        frame.tidy()?;
         let start = out.len();
         out.extend_from_slice(BEGIN_SYNC);
         let body_start = out.len();
@@ -170,29 +117,27 @@ impl Renderer {
                 Frame::new(frame.cols, frame.rows)
             }
         };
-        let mut pending = Pending::between(frame, &old)?;
+        let mut pending = Pending::between(&frame, &old)?;
         #[cfg(test)]
         self.visited.set(
             (0..frame.rows)
-                .map(|r| frame.line(r).len().max(old.line(r).len()))
+                .map(|r| frame.lines[r].runs().len() + old.lines[r].runs().len())
                 .sum(),
         );
         drop(old);
         // Every cell before `scan` has been written.
         let mut scan = (0, 0);
         while pending.left > 0 {
-            // Room for the longest move, colour and character.
-            if out.capacity() - out.len() < 2 * size_of::<Moves>() {
-                out.try_reserve(out.len().max(4096))
-                    .map_err(|_| too_large(frame))?;
+            if self.go_on(&frame, &mut pending, out)? {
+                continue;
             }
+            // Room for the longest move, colour and character.
+            reserve(out, 2 * size_of::<Moves>(), &frame)?;
             scan = pending.next_from(scan);
-            let ((row, col), moves, rewritten) = self.next_cell(frame, &pending, scan);
+            let ((row, col), moves, rewritten) = self.next_cell(&frame, &pending, scan);
             out.extend_from_slice(moves.as_slice());
             if let Some((row, from, to)) = rewritten {
-                for c in from..to {
-                    pending.take(row, c);
-                }
+                pending.take(row, from, to);
             }
             let cell = frame.get(row, col);
             if cell.ch != ' ' && self.ink != Some(cell.ink) {
@@ -200,11 +145,11 @@ impl Renderer {
                 self.ink = Some(cell.ink);
             }
             push_char(cell.ch, out);
-            pending.take(row, col);
+            pending.take(row, col, col + 1);
             self.cursor = (col + 1 < frame.cols).then_some((row, col + 1));
         }
         drop(pending);
-        self.shown = Some(frame.try_clone()?);
+        self.shown = Some(frame);
         if out.len() == body_start {
             out.truncate(start);
         } else {
@@ -213,64 +158,96 @@ impl Renderer {
         Ok(())
     }
 
+    /// Writes, where the run goes on under the cursor, the pending cells
+    /// from there that need neither a move nor a colour change, a stretch
+    /// of equal cells at a time. Returns whether it wrote any.
+    fn go_on(
+        &mut self,
+        frame: &Frame,
+        pending: &mut Pending,
+        out: &mut Vec<u8>,
+    ) -> io::Result<bool> {
+        let Some((row, col)) = self.cursor else {
+            return Ok(false);
+        };
+        let Some(end) = pending.stretch_end(row, col) else {
+            return Ok(false);
+        };
+        let mut written = col;
+        for segment in frame.lines[row].segments(col, end) {
+            let cell = segment.cell;
+            if cell.ch != ' ' && self.ink != Some(cell.ink) {
+                break;
+            }
+            let count = (segment.end - segment.start) as usize;
+            reserve(out, count * cell.ch.len_utf8(), frame)?;
+            for _ in 0..count {
+                push_char(cell.ch, out);
+            }
+            written = segment.end as usize;
+        }
+        if written == col {
+            return Ok(false);
+        }
+        pending.take(row, col, written);
+        self.cursor = (written < frame.cols).then_some((row, written));
+        Ok(true)
+    }
+
     /// Chooses the next cell to write: the cheapest, counting the move and
     /// any colour change, of the first pending cell in reading order
     /// (`scan`) and the pending cells a few rows below and columns around
-    /// the cursor that start a run of pending cells (so a run is written
-    /// left to right in one go). Ties go to the earlier cell in reading
-    /// order. Returns its row and column, the move there, and the row and
-    /// columns `from..to` the move rewrote.
+    /// the cursor that start a stretch of pending cells (so a stretch is
+    /// written left to right in one go). Ties go to the earlier cell in
+    /// reading order. Returns its row and column, the move there, and the
+    /// row and columns `from..to` the move rewrote.
     fn next_cell(
         &self,
         frame: &Frame,
         pending: &Pending,
         scan: (usize, usize),
     ) -> ((usize, usize), Moves, Rewritten) {
-        // The common case first: the run goes on under the cursor.
+        let mut best = (self.cost(frame, scan), scan);
         if let Some((row, col)) = self.cursor {
-            let cell = frame.get(row, col);
-            if pending.at(row, col) && (cell.ch == ' ' || self.ink == Some(cell.ink)) {
-                return ((row, col), Moves::default(), None);
+            let (left, right) = (
+                col.saturating_sub(NEARBY_LEFT),
+                (col + NEARBY_RIGHT).min(frame.cols),
+            );
+            for r in row..(row + NEARBY_ROWS).min(frame.rows) {
+                let spans = pending.row(r);
+                let first = spans.partition_point(|&(start, _)| (start as usize) < left);
+                for &(start, _) in &spans[first..] {
+                    let at = (r, start as usize);
+                    if at.1 >= right {
+                        break;
+                    }
+                    #[cfg(test)]
+                    self.visited.set(self.visited.get() + 1);
+                    // Any move down or across takes a byte at least: a
+                    // cell that cannot beat the best is not weighed.
+                    let least = usize::from(r != row) + usize::from(at.1 != col);
+                    if at == scan || (least, at) >= best {
+                        continue;
+                    }
+                    let total = self.cost(frame, at);
+                    if (total, at) < best {
+                        best = (total, at);
+                    }
+                }
             }
         }
         // Only the winner's move is kept: the others are weighed by length.
-        let chosen = |at: (usize, usize)| {
-            let (moves, rewritten) = self.move_to(frame, at.0, at.1);
-            (at, moves, rewritten)
-        };
-        let mut best = (self.cost(frame, scan), scan);
-        let Some((row, col)) = self.cursor else {
-            return chosen(best.1);
-        };
-        let rows = row..(row + NEARBY_ROWS).min(frame.rows);
-        let cols = col.saturating_sub(NEARBY_LEFT)..(col + NEARBY_RIGHT).min(frame.cols);
-        for r in rows {
-            for c in cols.clone() {
-                #[cfg(test)]
-                self.visited.set(self.visited.get() + 1);
-                let run_start = c == 0 || !pending.at(r, c - 1);
-                if (r, c) == scan || !pending.at(r, c) || !run_start {
-                    continue;
-                }
-                let total = self.cost(frame, (r, c));
-                if total < best.0 || (total == best.0 && (r, c) < best.1) {
-                    best = (total, (r, c));
-                }
-                if best.0 == 0 {
-                    return chosen(best.1);
-                }
-            }
-        }
-        chosen(best.1)
+        let (moves, rewritten) = self.move_to::<Moves>(frame, best.1.0, best.1.1);
+        (best.1, moves, rewritten)
     }
 
     /// The bytes it takes to write the cell at `at` next, counting the move
     /// and any colour change.
     fn cost(&self, frame: &Frame, (row, col): (usize, usize)) -> usize {
         let cell = frame.get(row, col);
-        let mut total = self.move_to(frame, row, col).0.len();
+        let mut total = self.move_to::<Length>(frame, row, col).0.len();
         if cell.ch != ' ' && self.ink != Some(cell.ink) {
-            let mut sgr = Moves::default();
+            let mut sgr = Length::default();
             set_ink(cell.ink, &mut sgr);
             total += sgr.len();
         }
@@ -293,22 +270,23 @@ impl Renderer {
         self.cursor = Some((0, 0));
     }
 
-    /// The shortest bytes that move the terminal cursor to `row`, `col`,
-    /// and the row and columns `from..to` they rewrite, if they do.
-    fn move_to(&self, frame: &Frame, row: usize, col: usize) -> (Moves, Rewritten) {
-        let mut jump = Moves::default();
+    /// The shortest bytes that move the terminal cursor to `row`, `col`
+    /// (or their length), and the row and columns `from..to` they rewrite,
+    /// if they do.
+    fn move_to<M: Move>(&self, frame: &Frame, row: usize, col: usize) -> (M, Rewritten) {
+        let mut jump = M::default();
         cup(row, col, &mut jump);
         let Some((from_row, from_col)) = self.cursor else {
             return (jump, None);
         };
-        let mut vertical = Moves::default();
+        let mut vertical = M::default();
         match row.cmp(&from_row) {
             Ordering::Equal => {}
             Ordering::Greater => {
                 let n = row - from_row;
                 csi_n(n, b'B', &mut vertical);
                 if n <= vertical.len() {
-                    vertical = Moves::default();
+                    vertical = M::default();
                     for _ in 0..n {
                         vertical.put(b"\n");
                     }
@@ -319,9 +297,9 @@ impl Renderer {
         let mut best = (jump, None);
         // Along the row from where the cursor is, or from column 0 after a
         // carriage return.
-        let mut from_start = Moves::default();
+        let mut from_start = M::default();
         from_start.put(b"\r");
-        from_start.put(vertical.as_slice());
+        from_start.append(&vertical);
         let starts = [(from_col, vertical), (0, from_start)];
         let tried = if from_col > 0 { 2 } else { 1 };
         for &(start, mut moves) in &starts[..tried] {
@@ -336,36 +314,36 @@ impl Renderer {
     /// Appends the cheapest way along `row` from column `from` to `to`: a
     /// relative move, backspaces, or rewriting the characters in between
     /// when they need no colour change. Returns whether it rewrote them.
-    fn horizontal(
+    fn horizontal<M: Move>(
         &self,
         frame: &Frame,
         row: usize,
         from: usize,
         to: usize,
-        out: &mut Moves,
+        out: &mut M,
     ) -> bool {
         match to.cmp(&from) {
             Ordering::Equal => false,
             Ordering::Less => {
                 let n = from - to;
-                let mut csi = Moves::default();
+                let mut csi = M::default();
                 csi_n(n, b'D', &mut csi);
                 if n <= csi.len() {
                     for _ in 0..n {
                         out.put(&[0x08]);
                     }
                 } else {
-                    out.put(csi.as_slice());
+                    out.append(&csi);
                 }
                 false
             }
             Ordering::Greater => {
-                let mut csi = Moves::default();
+                let mut csi = M::default();
                 csi_n(to - from, b'C', &mut csi);
                 // Every character takes at least a byte: a longer stretch
                 // is never shorter to rewrite, so it is not looked at.
                 if to - from > csi.len() {
-                    out.put(csi.as_slice());
+                    out.append(&csi);
                     return false;
                 }
                 #[cfg(test)]
@@ -381,12 +359,22 @@ impl Renderer {
                     }
                     true
                 } else {
-                    out.put(csi.as_slice());
+                    out.append(&csi);
                     false
                 }
             }
         }
     }
+}
+
+/// Makes room for `more` bytes in `out`, growing it at least twofold; or
+/// an error when memory runs out.
+fn reserve(out: &mut Vec<u8>, more: usize, frame: &Frame) -> io::Result<()> {
+    if out.capacity() - out.len() < more {
+        out.try_reserve(more.max(out.len()).max(4096))
+            .map_err(|_| too_large(frame))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -396,7 +384,7 @@ mod tests {
     /// Draws `frame` and returns the bytes written.
     fn draw(renderer: &mut Renderer, frame: &Frame) -> Vec<u8> {
         let mut out = Vec::new();
-        renderer.draw(frame, false, &mut out).unwrap();
+        renderer.draw(frame.clone(), false, &mut out).unwrap();
         out
     }
 
@@ -505,39 +493,62 @@ mod tests {
         let frame = Frame::new(3, 3);
         draw(&mut renderer, &frame);
         let mut out = Vec::new();
-        renderer.draw(&frame, true, &mut out).unwrap();
+        renderer.draw(frame.clone(), true, &mut out).unwrap();
         assert_eq!(out, b"\x07");
     }
 
-    #[test]
-    fn a_small_screen_in_a_huge_terminal_costs_what_it_shows() {
-        // A 9 × 9 board's worth of text in a 5000 × 5000 terminal: before,
-        // every frame held and compared 25 million cells.
-        let (width, height) = (46, 20);
-        let mut frame = Frame::new(5000, 5000);
-        for r in 0..height {
-            frame.text(r, 0, &"|-".repeat(width / 2), Some(7));
+    /// A 9 × 9 board of `cell`-character cells: the grid, a chip as a
+    /// diamond and the cursor as a block, drawn as the view does.
+    fn board(frame: &mut Frame, cell: usize, cursor: usize) {
+        for row in 0..=9 * cell {
+            for k in 0..=9 {
+                frame.set(row, k * cell, '|', Some(7));
+            }
         }
-        assert_eq!(frame.stored(), width * height);
+        for k in 0..=9 {
+            frame.fill(k * cell, 1, 9 * cell - 1, '-', Some(7));
+        }
+        let half = cell / 2;
+        for r in 1..cell {
+            let width = half - r.abs_diff(half);
+            frame.fill(cell + r, 2 * cell + half - width, 2 * width, 'O', Some(2));
+        }
+        for r in 2..cell - 1 {
+            frame.fill(cursor * cell + r, cursor * cell + 2, cell - 3, '#', Some(3));
+        }
+    }
+
+    #[test]
+    fn a_board_in_a_huge_terminal_costs_its_runs_not_its_area() {
+        // The default board in a 5000 × 5000 terminal: 555-character cells.
+        // Stored cell by cell, a frame took 200 MB and each draw compared
+        // and copied 25 million cells.
+        let (side, cell) = (5000, 555);
+        let mut frame = Frame::new(side, side);
+        board(&mut frame, cell, 4);
         let mut renderer = Renderer::new(true);
         draw(&mut renderer, &frame);
-        // Each cell compared once, and a bounded look around the cursor (4
-        // rows by 10 columns, and the moves there) at the start of a run.
-        let (shown, per_run) = (width * height, 100);
+        // Runs: 10 on each row, the lines and the chip's and cursor's rows.
+        let runs = 10 * side + 10 + 2 * cell;
+        let shown = renderer.shown.as_ref().unwrap().heap_bytes();
+        assert!(shown <= 2 << 20, "{shown} bytes held");
+        // Each run compared once, and a bounded look around the cursor (4
+        // rows, and the moves there) where a stretch of changes starts.
+        let per_run = 50;
+        let visited = renderer.visited.get();
         assert!(
-            renderer.visited.get() <= shown + per_run * height,
-            "{}",
-            renderer.visited.get()
+            visited <= per_run * runs,
+            "{visited} runs and cells looked at"
         );
-        frame.set(3, 3, 'O', Some(2));
-        frame.set(9, 30, 'O', Some(2));
-        draw(&mut renderer, &frame);
+        // The cursor moves: the work follows the rows that changed.
+        let mut moved = Frame::new(side, side);
+        board(&mut moved, cell, 5);
+        draw(&mut renderer, &moved);
+        let visited = renderer.visited.get();
         assert!(
-            renderer.visited.get() <= shown + per_run * 2,
-            "{}",
-            renderer.visited.get()
+            visited <= per_run * runs,
+            "{visited} runs and cells looked at"
         );
-        assert!(renderer.shown.as_ref().unwrap().stored() <= shown);
     }
 
     #[test]

@@ -1,0 +1,109 @@
+//! The cells a frame still has to write: on each row, the stretches of
+//! columns where it differs from the screen.
+
+use std::io;
+
+use super::line::differences;
+use super::{Frame, too_large};
+
+/// Which cells still need writing: on each row, sorted, disjoint and
+/// non-touching stretches `(start, end)` of columns; and how many cells
+/// there are in all.
+pub(super) struct Pending {
+    rows: Vec<Row>,
+    pub left: usize,
+}
+
+/// One row's stretches; those before `done` are written. Rows are mostly
+/// written from the left: the stretches written go at no cost.
+#[derive(Default)]
+struct Row {
+    spans: Vec<(u32, u32)>,
+    done: usize,
+}
+
+impl Pending {
+    /// The cells where `new` differs from `old` (both tidy, of one size),
+    /// found in time linear in their runs; or an error when memory runs out.
+    pub fn between(new: &Frame, old: &Frame) -> io::Result<Pending> {
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(new.rows)
+            .map_err(|_| too_large(new))?;
+        let mut left = 0;
+        for (a, b) in new.lines.iter().zip(&old.lines) {
+            let mut row = Row::default();
+            if a.runs() != b.runs() {
+                differences(a, b, &mut row.spans).map_err(|_| too_large(new))?;
+                left += row
+                    .spans
+                    .iter()
+                    .map(|&(s, e)| (e - s) as usize)
+                    .sum::<usize>();
+            }
+            rows.push(row);
+        }
+        Ok(Pending { rows, left })
+    }
+
+    /// The stretches pending on `row`.
+    pub fn row(&self, row: usize) -> &[(u32, u32)] {
+        let row = &self.rows[row];
+        &row.spans[row.done..]
+    }
+
+    /// The end of the pending stretch that holds `row`, `col`, if any.
+    pub fn stretch_end(&self, row: usize, col: usize) -> Option<usize> {
+        let spans = self.row(row);
+        let at = spans.partition_point(|&(_, end)| end as usize <= col);
+        spans
+            .get(at)
+            .filter(|&&(start, _)| start as usize <= col)
+            .map(|&(_, end)| end as usize)
+    }
+
+    /// Marks columns `from..to` of `row` written.
+    pub fn take(&mut self, row: usize, from: usize, to: usize) {
+        let (from, to) = (from as u32, to as u32);
+        let spans = self.row(row);
+        let first = spans.partition_point(|&(_, end)| end <= from);
+        let last = first + spans[first..].partition_point(|&(start, _)| start < to);
+        if first == last {
+            return;
+        }
+        let taken: u32 = spans[first..last]
+            .iter()
+            .map(|&(start, end)| end.min(to) - start.max(from))
+            .sum();
+        let before = (spans[first].0 < from).then_some((spans[first].0, from));
+        let after = (spans[last - 1].1 > to).then_some((to, spans[last - 1].1));
+        self.left -= taken as usize;
+        let row = &mut self.rows[row];
+        let (first, last) = (row.done + first, row.done + last);
+        if first == row.done && before.is_none() {
+            // Written from the left: the start moves past what was taken.
+            row.done = last;
+            if let Some(rest) = after {
+                row.done -= 1;
+                row.spans[row.done] = rest;
+            }
+        } else {
+            row.spans
+                .splice(first..last, before.into_iter().chain(after));
+        }
+    }
+
+    /// The first pending cell at or after `row`, `col` in reading order;
+    /// there must be one.
+    pub fn next_from(&self, (row, col): (usize, usize)) -> (usize, usize) {
+        let spans = self.row(row);
+        let at = spans.partition_point(|&(_, end)| end as usize <= col);
+        if let Some(&(start, _)) = spans.get(at) {
+            return (row, col.max(start as usize));
+        }
+        let (row, spans) = (row + 1..)
+            .map(|r| (r, self.row(r)))
+            .find(|(_, spans)| !spans.is_empty())
+            .expect("a pending cell");
+        (row, spans[0].0 as usize)
+    }
+}
