@@ -141,7 +141,7 @@ impl Frame {
 
     /// Memory held on the heap, in bytes.
     #[cfg(test)]
-    fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         self.lines.capacity() * size_of::<Line>()
             + self.lines.iter().map(Line::heap_bytes).sum::<usize>()
     }

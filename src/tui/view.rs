@@ -511,6 +511,28 @@ mod tests {
     }
 
     #[test]
+    fn a_full_board_in_a_huge_terminal_takes_little_memory() {
+        // 81 diamonds of 666-character cells: 18 million characters, 290 MB
+        // when a frame held every cell of its rows.
+        let side = 6000;
+        let layout = Layout::fit(CellShape::Square, side, side, 9, 9).unwrap();
+        let mut board = Board::new(9, 9);
+        for y in 0..9 {
+            for x in 0..9 {
+                board.set(Pos::new(x, y), Some(1 + (x + y) as u8 % 5));
+            }
+        }
+        let mut scene = scene(&layout, &board);
+        scene.cursor = Some(Pos::new(4, 4));
+        let frame = render(&scene, &style(true), side, side);
+        let (top, left) = layout.origin(Pos::new(8, 8));
+        let middle = layout.interior() / 2;
+        assert_eq!(frame.get(top + middle, left + middle).ch, 'O');
+        let held = frame.heap_bytes();
+        assert!(held <= 8 << 20, "{held} bytes");
+    }
+
+    #[test]
     fn grid_lines() {
         let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         let board = Board::new(9, 9);

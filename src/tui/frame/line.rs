@@ -306,4 +306,60 @@ mod tests {
         differences(&a, &a, &mut out).unwrap();
         assert_eq!(out, []);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_read_as_cells_written_one_by_one(
+            writes in proptest::collection::vec((0u32..40, 1u32..12, 0usize..4), 0..40),
+            other in proptest::collection::vec((0u32..40, 1u32..12, 0usize..4), 0..10),
+        ) {
+            // A row of 60 cells written cell by cell, the model, against
+            // the runs, before and after tidying.
+            let write_all = |writes: &[(u32, u32, usize)]| {
+                let mut line = Line::default();
+                let mut model = vec![Cell::BLANK; 60];
+                for &(start, len, glyph) in writes {
+                    let w = run(start, start + len, [' ', 'O', '|', 'x'][glyph]);
+                    line.write(w).unwrap();
+                    for c in start..start + len {
+                        model[c as usize] = w.cell;
+                    }
+                }
+                (line, model)
+            };
+            let (mut line, model) = write_all(&writes);
+            for (c, &cell) in model.iter().enumerate() {
+                proptest::prop_assert_eq!(line.get(c), cell);
+            }
+            line.tidy().unwrap();
+            for (c, &cell) in model.iter().enumerate() {
+                proptest::prop_assert_eq!(line.get(c), cell);
+            }
+            // Tidy: sorted, none blank, neighbours that touch differ.
+            for pair in line.runs().windows(2) {
+                let touch = pair[0].end == pair[1].start;
+                proptest::prop_assert!(pair[0].end <= pair[1].start);
+                proptest::prop_assert!(!touch || pair[0].cell != pair[1].cell);
+            }
+            proptest::prop_assert!(line.runs().iter().all(|r| r.cell != Cell::BLANK && r.start < r.end));
+            let segments: Vec<Cell> = line
+                .segments(3, 57)
+                .flat_map(|s| std::iter::repeat_n(s.cell, (s.end - s.start) as usize))
+                .collect();
+            proptest::prop_assert_eq!(&segments[..], &model[3..57]);
+            // Differences: exactly the columns where the cells differ.
+            let (mut second, second_model) = write_all(&other);
+            second.tidy().unwrap();
+            let mut changed = Vec::new();
+            differences(&line, &second, &mut changed).unwrap();
+            let mut flags = vec![false; 60];
+            for (start, end) in changed {
+                for c in start..end {
+                    flags[c as usize] = true;
+                }
+            }
+            let expected: Vec<bool> = model.iter().zip(&second_model).map(|(a, b)| a != b).collect();
+            proptest::prop_assert_eq!(flags, expected);
+        }
+    }
 }

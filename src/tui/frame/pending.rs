@@ -107,3 +107,45 @@ impl Pending {
         (row, spans[0].0 as usize)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn stretches_follow_the_cells_taken(
+            new in proptest::collection::vec((0usize..50, 1usize..8, 0usize..3), 0..20),
+            takes in proptest::collection::vec((0usize..50, 1usize..6), 0..30),
+        ) {
+            // Two rows against a blank frame; each cell a flag, the model.
+            let mut frame = Frame::new(50, 2);
+            for &(col, len, glyph) in &new {
+                frame.fill(col % 2, col, len, [' ', 'O', '|'][glyph], Some(1));
+            }
+            frame.tidy().unwrap();
+            let mut model: Vec<Vec<bool>> = (0..2)
+                .map(|r| (0..50).map(|c| frame.get(r, c).ch != ' ').collect())
+                .collect();
+            let mut pending = Pending::between(&frame, &Frame::new(50, 2)).unwrap();
+            for (i, &(from, len)) in takes.iter().enumerate() {
+                let row = i % 2;
+                let to = (from + len).min(50);
+                pending.take(row, from, to);
+                model[row][from..to].fill(false);
+                let left = model.iter().flatten().filter(|&&p| p).count();
+                proptest::prop_assert_eq!(pending.left, left);
+                for (r, flags) in model.iter().enumerate() {
+                    for (c, &flag) in flags.iter().enumerate() {
+                        let end = flags[c..].iter().position(|&p| !p).map_or(50, |n| c + n);
+                        proptest::prop_assert_eq!(pending.stretch_end(r, c), flag.then_some(end));
+                    }
+                }
+                let first = (0..100).map(|k| (k / 50, k % 50)).find(|&(r, c)| model[r][c]);
+                if let Some(first) = first {
+                    proptest::prop_assert_eq!(pending.next_from((0, 0)), first);
+                }
+            }
+        }
+    }
+}
