@@ -26,6 +26,9 @@ pub(super) struct Line {
     /// the order it came (blank ones too), later over earlier.
     runs: Vec<Run>,
     messy: bool,
+    /// Where the last read of a tidy row ended: reads come near each other
+    /// (the renderer looks around its cursor), so the next starts there.
+    finger: std::cell::Cell<u32>,
 }
 
 impl Line {
@@ -61,11 +64,16 @@ impl Line {
                 .find(covers)
                 .map_or(Cell::BLANK, |r| r.cell);
         }
-        let at = self.runs.partition_point(|r| r.end as usize <= col);
+        let at = self.index(col);
         self.runs
             .get(at)
             .filter(covers)
             .map_or(Cell::BLANK, |r| r.cell)
+    }
+
+    /// The first run of a tidy row that ends after `col`.
+    fn index(&self, col: usize) -> usize {
+        seek(&self.runs, &self.finger, |r| (r.end as usize) <= col)
     }
 
     /// The tidy runs; the row must be tidy.
@@ -128,6 +136,7 @@ impl Line {
         }
         self.runs = runs;
         self.messy = false;
+        self.finger.set(0);
         Ok(())
     }
 
@@ -136,7 +145,7 @@ impl Line {
     pub fn segments(&self, from: usize, to: usize) -> impl Iterator<Item = Run> + '_ {
         let runs = self.runs();
         let (from, to) = (from as u32, to as u32);
-        let mut at = runs.partition_point(|r| r.end <= from);
+        let mut at = self.index(from as usize);
         let mut col = from;
         std::iter::from_fn(move || {
             if col >= to {
@@ -203,6 +212,39 @@ pub(super) fn differences(
         }
         col = end;
     }
+}
+
+/// The first of `items` that is not `before` (all `before` ones come
+/// first), searched from `finger`, where the last search ended, in steps
+/// that double: a search near the last costs a few comparisons and touches
+/// little memory, which matters in rows of thousands of runs.
+pub(super) fn seek<T>(
+    items: &[T],
+    finger: &std::cell::Cell<u32>,
+    before: impl Fn(&T) -> bool,
+) -> usize {
+    let finger_at = (finger.get() as usize).min(items.len());
+    let mut step = 1;
+    let (low, high) = if finger_at < items.len() && before(&items[finger_at]) {
+        // Every item before `low` is before.
+        let mut low = finger_at + 1;
+        while low + step <= items.len() && before(&items[low + step - 1]) {
+            low += step;
+            step *= 2;
+        }
+        (low, (low + step).min(items.len()))
+    } else {
+        // The item at `high`, if any, is not before.
+        let mut high = finger_at;
+        while high >= step && !before(&items[high - step]) {
+            high -= step;
+            step *= 2;
+        }
+        (high.saturating_sub(step), high)
+    };
+    let at = low + items[low..high].partition_point(before);
+    finger.set(at as u32);
+    at
 }
 
 /// Pushes `run`, or fails when memory runs out.
@@ -332,8 +374,11 @@ mod tests {
                 proptest::prop_assert_eq!(line.get(c), cell);
             }
             line.tidy().unwrap();
-            for (c, &cell) in model.iter().enumerate() {
-                proptest::prop_assert_eq!(line.get(c), cell);
+            // Read forwards, backwards and jumping about, from where the
+            // last read ended.
+            let jumps = writes.iter().map(|&(start, len, _)| (start + len) as usize % 60);
+            for c in (0..60).chain((0..60).rev()).chain(jumps) {
+                proptest::prop_assert_eq!(line.get(c), model[c]);
             }
             // Tidy: sorted, none blank, neighbours that touch differ.
             for pair in line.runs().windows(2) {

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::line::differences;
+use super::line::{differences, seek};
 use super::{Frame, too_large};
 
 /// Which cells still need writing: on each row, sorted, disjoint and
@@ -14,12 +14,22 @@ pub(super) struct Pending {
     pub left: usize,
 }
 
-/// One row's stretches; those before `done` are written. Rows are mostly
-/// written from the left: the stretches written go at no cost.
+/// One row's stretches; those before `done` are written, and so are empty
+/// ones (`start == end`) after it, which keep the list sorted. Rows are
+/// mostly written from the left: the stretches written go at no cost.
 #[derive(Default)]
 struct Row {
     spans: Vec<(u32, u32)>,
     done: usize,
+    /// Where the last search on the row ended (see [`seek`]).
+    finger: std::cell::Cell<u32>,
+}
+
+impl Row {
+    /// The first stretch not written that ends after `col`.
+    fn after(&self, col: usize) -> usize {
+        seek(&self.spans, &self.finger, |&(_, end)| end as usize <= col).max(self.done)
+    }
 }
 
 impl Pending {
@@ -45,28 +55,45 @@ impl Pending {
         Ok(Pending { rows, left })
     }
 
-    /// The stretches pending on `row`.
-    pub fn row(&self, row: usize) -> &[(u32, u32)] {
+    /// The starts of the stretches pending on `row` from column `from` on,
+    /// left to right.
+    pub fn starts_from(&self, row: usize, from: usize) -> impl Iterator<Item = usize> + '_ {
+        let row = &self.rows[row];
+        let first = seek(&row.spans, &row.finger, |&(start, _)| {
+            (start as usize) < from
+        });
+        row.spans[first.max(row.done)..]
+            .iter()
+            .filter(|&&(start, end)| start < end)
+            .map(|&(start, _)| start as usize)
+    }
+
+    /// The stretches pending on `row`, and empty ones among them.
+    fn row(&self, row: usize) -> &[(u32, u32)] {
         let row = &self.rows[row];
         &row.spans[row.done..]
     }
 
     /// The end of the pending stretch that holds `row`, `col`, if any.
     pub fn stretch_end(&self, row: usize, col: usize) -> Option<usize> {
-        let spans = self.row(row);
-        let at = spans.partition_point(|&(_, end)| end as usize <= col);
-        spans
-            .get(at)
+        let row = &self.rows[row];
+        row.spans
+            .get(row.after(col))
             .filter(|&&(start, _)| start as usize <= col)
             .map(|&(_, end)| end as usize)
     }
 
     /// Marks columns `from..to` of `row` written.
     pub fn take(&mut self, row: usize, from: usize, to: usize) {
+        let first = self.rows[row].after(from) - self.rows[row].done;
         let (from, to) = (from as u32, to as u32);
         let spans = self.row(row);
-        let first = spans.partition_point(|&(_, end)| end <= from);
-        let last = first + spans[first..].partition_point(|&(start, _)| start < to);
+        // Few: those the cursor went over.
+        let last = first
+            + spans[first..]
+                .iter()
+                .take_while(|&&(start, _)| start < to)
+                .count();
         if first == last {
             return;
         }
@@ -79,25 +106,36 @@ impl Pending {
         self.left -= taken as usize;
         let row = &mut self.rows[row];
         let (first, last) = (row.done + first, row.done + last);
-        if first == row.done && before.is_none() {
-            // Written from the left: the start moves past what was taken.
-            row.done = last;
-            if let Some(rest) = after {
-                row.done -= 1;
-                row.spans[row.done] = rest;
+        match (before, after) {
+            (Some(before), Some(after)) if last - first == 1 => {
+                // A stretch cut in two: rare, the cursor writes from the
+                // left of a stretch.
+                row.spans.splice(first..last, [before, after]);
             }
-        } else {
-            row.spans
-                .splice(first..last, before.into_iter().chain(after));
+            _ => {
+                // In place, so a stretch written down a column costs no
+                // shift of the rest of its row: what is left of the first
+                // and last stretches stays, those between are emptied.
+                row.spans[first..last].fill((to, to));
+                if let Some(before) = before {
+                    row.spans[first] = before;
+                }
+                if let Some(after) = after {
+                    row.spans[last - 1] = after;
+                }
+                while row.spans.get(row.done).is_some_and(|&(s, e)| s == e) {
+                    row.done += 1;
+                }
+            }
         }
     }
 
     /// The first pending cell at or after `row`, `col` in reading order;
     /// there must be one.
     pub fn next_from(&self, (row, col): (usize, usize)) -> (usize, usize) {
-        let spans = self.row(row);
-        let at = spans.partition_point(|&(_, end)| end as usize <= col);
-        if let Some(&(start, _)) = spans.get(at) {
+        let live = &self.rows[row];
+        let at = live.after(col);
+        if let Some(&(start, _)) = live.spans[at..].iter().find(|&&(s, e)| s < e) {
             return (row, col.max(start as usize));
         }
         let (row, spans) = (row + 1..)

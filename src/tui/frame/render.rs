@@ -214,10 +214,8 @@ impl Renderer {
                 (col + NEARBY_RIGHT).min(frame.cols),
             );
             for r in row..(row + NEARBY_ROWS).min(frame.rows) {
-                let spans = pending.row(r);
-                let first = spans.partition_point(|&(start, _)| (start as usize) < left);
-                for &(start, _) in &spans[first..] {
-                    let at = (r, start as usize);
+                for start in pending.starts_from(r, left) {
+                    let at = (r, start);
                     if at.1 >= right {
                         break;
                     }
