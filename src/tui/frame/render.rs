@@ -3,6 +3,8 @@
 use std::cmp::Ordering;
 use std::io::{self, Write};
 
+use crate::cli::WHITE;
+
 use super::moves::{Length, Move, Moves, csi_n, cup, push_char, set_ink};
 use super::pending::Pending;
 use super::{Frame, Ink, too_large};
@@ -259,7 +261,7 @@ impl Renderer {
             // The board is white on black: the black background is set once
             // here and the clear fills the screen with it.
             out.extend_from_slice(b"\x1b[0;37;40m");
-            self.ink = Some(Some(7));
+            self.ink = Some(Some(WHITE));
         } else {
             out.extend_from_slice(b"\x1b[0m");
             self.ink = Some(None);
