@@ -36,9 +36,10 @@ pub struct Renderer {
     ink: Option<Ink>,
     /// Whether colours are used at all; black-and-white mode sends none.
     color: bool,
-    /// Cells the last frame's encoding looked at: compared, or weighed as
-    /// the next to write. Lets tests check that the work follows what the
-    /// screen shows and what changed, not the terminal's area.
+    /// What the last frame's encoding looked at: runs compared, cells
+    /// weighed as the next to write and cells a move might rewrite. Lets
+    /// tests check that the work follows the runs the screen shows and what
+    /// changed, not the terminal's area.
     #[cfg(test)]
     visited: std::cell::Cell<usize>,
 }
