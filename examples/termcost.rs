@@ -17,6 +17,13 @@
 //! original program's path too, it measures the original the same way,
 //! interleaving the runs, and prints the ratios.
 //!
+//! Last, for issue 9, huge terminals: the first frame and a full repaint
+//! (Ctrl-L) of a 300 × 300 board at 602 × 602 and a 1000 × 1000 board at
+//! 2002 × 2002, and the default board at 5000 × 5000 and 6000 × 6000: CPU
+//! time, wall time and bytes of each, and peak memory (median of 3 runs,
+//! by the repaint's CPU time). Those screens are too large to emulate:
+//! their frames are read as bytes.
+//!
 //! ```text
 //! cargo build --release && cargo run --release --example termcost [PATH/TO/clines [ORIGINAL]]
 //! ```
@@ -78,7 +85,8 @@ fn main() -> ExitCode {
     let original = std::env::args_os().nth(2).map(PathBuf::from);
     let result = measure(&program).and_then(|report| {
         report.print(&program);
-        print_costs(&program, original.as_deref())
+        print_costs(&program, original.as_deref())?;
+        print_large_screens(&program)
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -403,6 +411,84 @@ fn print_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
             "| {what} | {} | {} |",
             median(&mut ours),
             median(&mut theirs)
+        );
+    }
+    Ok(())
+}
+
+/// The CPU time, wall time and bytes of one frame.
+type FrameCost = (Duration, Duration, usize);
+
+/// The first frame and a Ctrl-L repaint of the game with `args` in a
+/// `cols` × `rows` terminal, and its peak memory then.
+fn huge_screen_cost(
+    program: &Path,
+    args: &[&str],
+    (cols, rows): (u16, u16),
+) -> Result<(FrameCost, FrameCost, u64), String> {
+    let options = Options::new(cols, rows).emulate(100, 50);
+    let mut term = Term::spawn(program, options.args(args.iter().copied()));
+    let end = wait_frame(&term, 0)?;
+    let first = (process_cpu(term.pid())?, term.spawned_at().elapsed(), end);
+    let frames = settle(&term);
+    let (cpu, bytes) = (process_cpu(term.pid())?, term.output_len());
+    let started = Instant::now();
+    term.key(Key::Ctrl('l'));
+    let end = wait_frame(&term, frames)?;
+    let repaint = (
+        process_cpu(term.pid())? - cpu,
+        started.elapsed(),
+        end - bytes,
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", term.pid()))
+        .map_err(|e| e.to_string())?;
+    let peak_kb = status_field(&status, "VmHWM:");
+    term.key(Key::Char('q'));
+    term.wait_exit(FRAME_TIMEOUT * 12);
+    Ok((first, repaint, peak_kb))
+}
+
+/// First frame, full repaint and peak memory in huge terminals.
+fn print_large_screens(program: &Path) -> Result<(), String> {
+    let cost = |(cpu, wall, bytes): FrameCost| {
+        format!(
+            "{:.1} ms, {:.1} ms, {bytes} B",
+            cpu.as_secs_f64() * 1e3,
+            wall.as_secs_f64() * 1e3
+        )
+    };
+    println!();
+    println!(
+        "| huge terminal | first frame: CPU, wall, bytes | Ctrl-L repaint: CPU, wall, bytes | peak |"
+    );
+    println!("|---|---|---|---|");
+    let cases: [Screen; 4] = [
+        (
+            "300x300 at 602x602",
+            &["--seed=1", "-w300", "-t300"],
+            (602, 602),
+            300,
+        ),
+        (
+            "1000x1000 at 2002x2002",
+            &["--seed=1", "-w1000", "-t1000"],
+            (2002, 2002),
+            1000,
+        ),
+        ("9x9 at 5000x5000", &["--seed=1"], (5000, 5000), SIDE),
+        ("9x9 at 6000x6000", &["--seed=1"], (6000, 6000), SIDE),
+    ];
+    for (what, args, size, _) in cases {
+        let mut runs = (0..3)
+            .map(|_| huge_screen_cost(program, args, size))
+            .collect::<Result<Vec<_>, _>>()?;
+        runs.sort_by_key(|run| run.1.0);
+        let (first, repaint, peak_kb) = runs[runs.len() / 2];
+        println!(
+            "| {what} | {} | {} | {:.1} MB |",
+            cost(first),
+            cost(repaint),
+            peak_kb as f64 / 1024.0
         );
     }
     Ok(())

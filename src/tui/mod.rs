@@ -495,11 +495,7 @@ fn event_loop<W: Write>(
         if app.take_repaint() {
             renderer.invalidate();
         }
-        if !stopped
-            && renderer
-                .draw(&app.frame(now), app.take_bell(), out)
-                .is_err()
-        {
+        if !stopped && renderer.draw(app.frame(now), app.take_bell(), out).is_err() {
             return Ok(Ending::TerminalLost);
         }
         let message = match app.deadline(now) {

@@ -134,6 +134,7 @@ pub struct Options {
     sandbox_env: Option<Vec<(&'static str, PathBuf)>>,
     separate_stderr: bool,
     record_frames: bool,
+    emulated: Option<(u16, u16)>,
 }
 
 impl Options {
@@ -148,6 +149,7 @@ impl Options {
             sandbox_env: None,
             separate_stderr: false,
             record_frames: false,
+            emulated: None,
         }
     }
 
@@ -189,6 +191,14 @@ impl Options {
     /// whose short-lived frames a wait on the current screen could miss.
     pub fn record_frames(mut self) -> Options {
         self.record_frames = true;
+        self
+    }
+
+    /// Reads the output on an emulated screen of `cols` × `rows` instead of
+    /// the window's size: for windows too large to emulate, whose frames
+    /// are then read as bytes.
+    pub fn emulate(mut self, cols: u16, rows: u16) -> Options {
+        self.emulated = Some((cols, rows));
         self
     }
 
@@ -374,11 +384,12 @@ impl Term {
         // the master reads end of file once the child is done with the pty.
         drop(command);
 
+        let emulated = options.emulated.unwrap_or((options.cols, options.rows));
         let shared = Arc::new(Shared {
             output: Mutex::new(Output {
                 parser: vt100::Parser::new_with_callbacks(
-                    options.rows.try_into().expect("at least one row"),
-                    options.cols.try_into().expect("at least one column"),
+                    emulated.1.try_into().expect("at least one row"),
+                    emulated.0.try_into().expect("at least one column"),
                     0,
                     BellCounter::default(),
                 ),
