@@ -804,3 +804,26 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
         "score = \"lots\"\n"
     );
 }
+
+#[test]
+fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "76"];
+    let opening = board(&args, &[], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "the seeded game");
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+
+    // Without --seed the records are on, but this game's throws were known.
+    let mut term = screen.spawn(&sandbox, &[]);
+    screen.expect_board(&term, &opening, "the seeded game, resumed");
+    quit(&mut term);
+    assert!(
+        term.contents().contains("No record kept"),
+        "{}",
+        term.contents()
+    );
+}

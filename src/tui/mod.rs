@@ -220,7 +220,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
     if let Some(slot) = &config.saves {
-        keep_game(slot, &app, ending);
+        // A seeded game's throws can be known beforehand: it goes on, even
+        // without --seed, keeping no record.
+        let seeded = matches!(session.records, RecordKeeping::Off);
+        keep_game(slot, &app, ending, seeded);
     }
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
@@ -329,8 +332,9 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 
 /// Saves the game to go on with next time when it was left unfinished on
 /// purpose (the save key) or by the terminal closing; any other ending
-/// removes the save, as the game is over. Says what became of it.
-fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
+/// removes the save, as the game is over. Says what became of it. A
+/// `seeded` game is saved as one that keeps no record.
+fn keep_game(slot: &SaveSlot, app: &App, ending: Ending, seeded: bool) {
     let left = matches!(
         ending,
         Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
@@ -340,7 +344,7 @@ fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
     let outcome = if left && !game.is_over() {
         let saved = SavedGame {
             state: game.state(),
-            assisted: live.assisted() || live.undone(),
+            assisted: live.assisted() || live.undone() || seeded,
         };
         slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
             format!(
