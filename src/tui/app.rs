@@ -672,10 +672,11 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them; once the built-in player has helped, the score
-    /// will not be kept, so the line shows the records as they stay.
+    /// as it passes them; once the built-in player has helped (or a move
+    /// was taken back), the score will not be kept, so the line shows the
+    /// records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        let kept = if self.live.assisted() {
+        let kept = if self.live.assisted() || self.live.undone() {
             0
         } else {
             self.animation.score()
@@ -1238,6 +1239,13 @@ mod tests {
 
     #[test]
     fn an_assisted_game_shows_the_records_it_keeps() {
+        for help in [Live::mark_assisted, Live::mark_undone] {
+            a_game_with_help_shows_the_records_it_keeps(help);
+        }
+    }
+
+    /// After `help`, the records line stops following the score.
+    fn a_game_with_help_shows_the_records_it_keeps(help: fn(&Live)) {
         let (mut app, now) = app_with(&[], 100, 50);
         app.records = Some(BoardRecords {
             user: "bob".into(),
@@ -1256,7 +1264,7 @@ mod tests {
         app.replay(vec![removed], now);
         app.advance(now + FLASH_TIME);
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 30 }));
-        app.live.mark_assisted();
+        help(&app.live);
         assert_eq!(
             app.hi_line(),
             Some(HiLine::Other {
