@@ -341,7 +341,8 @@ impl App {
     /// once; anything else waits while an animation runs.
     pub fn act(&mut self, action: Action, now: Instant) {
         match action {
-            Action::Quit => self.end(Ending::Quit),
+            Action::Interrupt => self.end(Ending::Quit),
+            Action::Quit if self.overlay == Overlay::None => self.end(Ending::Quit),
             // Saving takes the game as the engine has it, animation or not.
             Action::SaveQuit if self.overlay == Overlay::None && !self.animation.over() => {
                 self.end(Ending::Saved);
@@ -411,6 +412,7 @@ impl App {
             Action::NewGame if self.game.score() > 0 => self.overlay = Overlay::ConfirmNewGame,
             Action::NewGame => self.requests.new_game = true,
             Action::Quit
+            | Action::Interrupt
             | Action::Repaint
             | Action::Suspend
             | Action::Autoplay
@@ -926,8 +928,12 @@ mod tests {
         app.act(Action::Cursor(Dir::Right), now);
         assert_eq!(app.input.cursor, Pos::new(0, 0));
         assert!(!rows(&app).concat().contains("Keys"));
+        // The quit key too only closes it; Ctrl-C quits.
         app.act(Action::Help, now);
         app.act(Action::Quit, now);
+        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        app.act(Action::Help, now);
+        app.act(Action::Interrupt, now);
         assert_eq!(app.ending(), Some(Ending::Quit));
     }
 
@@ -950,6 +956,10 @@ mod tests {
         app.act(Action::Act, now);
         assert_eq!(app.overlay, Overlay::None);
         assert!(!app.take_new_game(), "any other key goes back");
+        app.act(Action::NewGame, now);
+        app.act(Action::Quit, now);
+        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        assert!(!app.take_new_game(), "the quit key too goes back");
         app.act(Action::NewGame, now);
         app.act(Action::NewGame, now);
         assert!(app.take_new_game());
