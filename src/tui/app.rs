@@ -265,6 +265,11 @@ impl App {
         self.size = (cols, rows);
         let rules = self.game.rules();
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
+        // The too-small screen cannot show the new-game question, and a key
+        // must not answer it unseen.
+        if self.layout.is_err() && self.overlay == Overlay::ConfirmNewGame {
+            self.overlay = Overlay::None;
+        }
         self.requests.repaint = true;
     }
 
@@ -975,6 +980,26 @@ mod tests {
             "autoplay goes on, so the game is assisted"
         );
         assert_eq!(app.input.cursor, Pos::new(0, 0));
+    }
+
+    #[test]
+    fn a_question_the_terminal_cannot_show_is_withdrawn() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let setup = [(0, 2, 2), (1, 2, 2), (2, 2, 2), (3, 2, 2), (4, 5, 2)];
+        for (x, y, c) in setup {
+            app.game.put(Pos::new(x, y), Some(c)).unwrap();
+        }
+        assert!(app.play(Pos::new(4, 5), Pos::new(4, 2), now));
+        app.advance(now + Duration::from_secs(10));
+        app.act(Action::NewGame, now);
+        assert_eq!(app.overlay, Overlay::ConfirmNewGame);
+        app.resize(10, 5);
+        app.act(Action::NewGame, now);
+        app.resize(100, 50);
+        assert!(!app.take_new_game(), "answered unseen");
+        assert_eq!(app.overlay, Overlay::None);
+        app.act(Action::NewGame, now);
+        assert_eq!(app.overlay, Overlay::ConfirmNewGame, "asked again");
     }
 
     #[test]
