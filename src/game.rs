@@ -543,6 +543,12 @@ impl Game {
         if let Some(&bad) = state.cells.iter().find(|&&c| c > rules.colors) {
             return Err(format!("colour {bad} with {} colours", rules.colors));
         }
+        // Every cell empty, or none: the turn cannot begin (the computer
+        // throws on an empty board, and a full one ends the game).
+        let chips = state.cells.iter().filter(|&&c| c > 0).count();
+        if !state.over && (chips == 0 || chips == state.cells.len()) {
+            return Err(format!("{chips} chips on the board: no move to make"));
+        }
         if least_score(state.streak, rules.line) > u128::from(state.score) {
             return Err(format!(
                 "a streak of {} scoring moves with a score of {}",

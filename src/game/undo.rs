@@ -226,6 +226,9 @@ mod tests {
             &|s| (s.score, s.streak) = (i64::MAX as u64, u32::MAX),
             "a streak of 4294967295",
         );
+        // A game going on has a chip to move and a cell to move it to.
+        refused(&|s| s.cells.fill(1), "no move to make");
+        refused(&|s| s.cells.fill(0), "no move to make");
         let mut streak = state.clone();
         (streak.score, streak.streak) = (20, 3);
         assert!(Game::from_state(streak).is_ok());
