@@ -219,12 +219,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    if let Some(slot) = &config.saves {
-        // A seeded game's throws can be known beforehand: it goes on, even
-        // without --seed, keeping no record.
-        let seeded = matches!(session.records, RecordKeeping::Off);
-        keep_game(slot, &app, ending, seeded);
-    }
+    // A seeded game's throws can be known beforehand: it goes on, even
+    // without --seed, keeping no record.
+    let seeded = matches!(session.records, RecordKeeping::Off);
+    keep_game(config.saves.as_ref(), &app, ending, seeded);
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -334,14 +332,42 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 /// purpose (the save key) or by the terminal closing; any other ending
 /// removes the save, as the game is over. Says what became of it. A
 /// `seeded` game is saved as one that keeps no record.
-fn keep_game(slot: &SaveSlot, app: &App, ending: Ending, seeded: bool) {
+fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool) {
+    // The terminal may be gone (SIGHUP): failed writes are ignored.
+    match game_kept(slot, app, ending, seeded) {
+        Ok(Some(notice)) => {
+            let _ = writeln!(io::stdout(), "{notice}");
+        }
+        Ok(None) => {}
+        Err(problem) => {
+            let _ = writeln!(io::stderr(), "{problem}");
+        }
+    }
+}
+
+/// [`keep_game`]'s work: what to tell the player, or what went wrong.
+/// With no `slot` (no user name or directory to save under), a game left
+/// to go on with is lost, and the player is told.
+fn game_kept(
+    slot: Option<&SaveSlot>,
+    app: &App,
+    ending: Ending,
+    seeded: bool,
+) -> Result<Option<&'static str>, String> {
     let left = matches!(
         ending,
         Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
     );
     let game = app.game();
     let live = app.live();
-    let outcome = if left && !game.is_over() {
+    let Some(slot) = slot else {
+        return if left && !game.is_over() {
+            Err(NOT_SAVED.to_string())
+        } else {
+            Ok(None)
+        };
+    };
+    if left && !game.is_over() {
         let saved = SavedGame {
             state: game.state(),
             assisted: live.assisted() || live.undone() || seeded,
@@ -360,18 +386,12 @@ fn keep_game(slot: &SaveSlot, app: &App, ending: Ending, seeded: bool) {
                 slot.path().display()
             )
         })
-    };
-    // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match outcome {
-        Ok(Some(notice)) => {
-            let _ = writeln!(io::stdout(), "{notice}");
-        }
-        Ok(None) => {}
-        Err(problem) => {
-            let _ = writeln!(io::stderr(), "{problem}");
-        }
     }
 }
+
+/// Printed when a game left to go on with has nowhere to be saved.
+const NOT_SAVED: &str = "clines: the game could not be saved: there is no user name or \
+                         score directory to keep it under";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -874,6 +894,15 @@ mod tests {
         helped.live.mark_assisted();
         assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
         assert_eq!(stored(dir.path()), None);
+    }
+
+    #[test]
+    fn a_game_left_with_nowhere_to_save_it_says_so() {
+        let app = app(100, 50);
+        for ending in [Ending::Saved, Ending::Signal(signal_hook::consts::SIGHUP)] {
+            assert_eq!(game_kept(None, &app, ending, false), Err(NOT_SAVED.into()));
+        }
+        assert_eq!(game_kept(None, &app, Ending::Quit, false), Ok(None));
     }
 
     #[test]
