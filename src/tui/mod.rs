@@ -459,6 +459,9 @@ trait JobControl {
     fn suspend(&mut self) -> io::Result<()>;
     /// Takes the terminal again once continued.
     fn resume(&mut self) -> io::Result<()>;
+    /// The terminal's size now, if it can be told: a window resized while
+    /// the game was stopped sent its SIGWINCH to the shell, not the game.
+    fn size(&self) -> Option<(u16, u16)>;
 }
 
 impl JobControl for terminal::Guard {
@@ -468,6 +471,10 @@ impl JobControl for terminal::Guard {
 
     fn resume(&mut self) -> io::Result<()> {
         terminal::Guard::resume(self)
+    }
+
+    fn size(&self) -> Option<(u16, u16)> {
+        crossterm::terminal::size().ok()
     }
 }
 
@@ -513,6 +520,9 @@ fn event_loop<W: Write>(
                 return Ok(Ending::TerminalLost);
             }
             stopped = false;
+            if let Some((cols, rows)) = terminal.size() {
+                app.resize(usize::from(cols), usize::from(rows));
+            }
             // The shell has used the screen meanwhile.
             renderer.invalidate();
         }
@@ -630,6 +640,10 @@ mod tests {
     struct Shell {
         sender: Sender<Message>,
         suspends: usize,
+        /// The terminal's size after a stop, if the window was resized
+        /// meanwhile (while the shell had the terminal, which then got the
+        /// SIGWINCH).
+        size_after_stop: Option<(u16, u16)>,
     }
 
     impl JobControl for Shell {
@@ -641,6 +655,10 @@ mod tests {
 
         fn resume(&mut self) -> io::Result<()> {
             Ok(())
+        }
+
+        fn size(&self) -> Option<(u16, u16)> {
+            self.size_after_stop
         }
     }
 
@@ -670,11 +688,23 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
+        run_in_shell(app, script, gone_after, None)
+    }
+
+    /// [`run_counting`] in a window resized to `size_after_stop` (if given)
+    /// while the game was stopped.
+    fn run_in_shell(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+        gone_after: Option<usize>,
+        size_after_stop: Option<(u16, u16)>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut shell = Shell {
             sender: sender.clone(),
             suspends: 0,
+            size_after_stop,
         };
         let mut screen = Screen {
             pending: Vec::new(),
@@ -732,6 +762,29 @@ mod tests {
         let rows: Vec<String> = parser.screen().rows(0, 40).collect();
         assert_eq!(rows[0], format!("|{}|", "-".repeat(26)));
         assert_eq!(rows[1], format!("|II{}|", "|  ".repeat(8)));
+    }
+
+    #[test]
+    fn a_window_resized_while_stopped_is_drawn_at_its_new_size() {
+        let mut app = app(100, 50);
+        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )));
+        let script = vec![
+            (1, vec![ctrl_z]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let (_, frames, suspends, _) = run_in_shell(&mut app, script, None, Some((20, 8)));
+        assert_eq!((suspends, frames.len()), (1, 2));
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(8).unwrap(),
+            std::num::NonZeroU16::new(20).unwrap(),
+            0,
+        );
+        parser.process(&frames[1]);
+        let text = parser.screen().contents().replace('\n', "");
+        assert!(text.contains("Please resize the window again"), "{text:?}");
     }
 
     #[test]
