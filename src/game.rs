@@ -543,6 +543,18 @@ impl Game {
         if let Some(&bad) = state.cells.iter().find(|&&c| c > rules.colors) {
             return Err(format!("colour {bad} with {} colours", rules.colors));
         }
+        // Every cell empty, or none: the turn cannot begin (the computer
+        // throws on an empty board, and a full one ends the game).
+        let chips = state.cells.iter().filter(|&&c| c > 0).count();
+        if !state.over && (chips == 0 || chips == state.cells.len()) {
+            return Err(format!("{chips} chips on the board: no move to make"));
+        }
+        if least_score(state.streak, rules.line) > u128::from(state.score) {
+            return Err(format!(
+                "a streak of {} scoring moves with a score of {}",
+                state.streak, state.score
+            ));
+        }
         let mut board = Board::new(rules.width, rules.height);
         for (i, &color) in state.cells.iter().enumerate() {
             board.set(board.pos(i), (color > 0).then_some(color));
@@ -691,6 +703,15 @@ impl Game {
         self.plan = None;
         events.push(Event::GameOver);
     }
+}
+
+/// The least score a game can have after `streak` scoring moves in a row
+/// with lines of `line`: each removed `line` chips or more, and earned the
+/// bonus of the moves before it.
+fn least_score(streak: u32, line: usize) -> u128 {
+    let s = u128::from(streak);
+    let bonuses = s.saturating_sub(1) * s * (2 * s).saturating_sub(1) / 6;
+    s * line as u128 + bonuses
 }
 
 /// A game's whole state, as [`Game::state`] gives it and

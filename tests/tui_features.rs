@@ -804,3 +804,47 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
         "score = \"lots\"\n"
     );
 }
+
+#[test]
+fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "76"];
+    let opening = board(&args, &[], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "the seeded game");
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+
+    // Without --seed the records are on, but this game's throws were known.
+    let mut term = screen.spawn(&sandbox, &[]);
+    screen.expect_board(&term, &opening, "the seeded game, resumed");
+    quit(&mut term);
+    assert!(
+        term.contents().contains("No record kept"),
+        "{}",
+        term.contents()
+    );
+}
+
+#[test]
+fn q_closes_the_help_like_any_key_and_ctrl_c_still_quits() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "54"];
+    let opening = board(&args, &[], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "the opening");
+    term.send(b"\x1bOP");
+    term.expect_text("Keys (any key closes this)");
+    term.key(Key::Char('q'));
+    term.expect_screen("the help closed", |s| !s.contents().contains("Keys"));
+    screen.expect_board(&term, &opening, "the game going on");
+    term.send(b"\x1bOP");
+    term.expect_text("Keys (any key closes this)");
+    term.send(b"\x03");
+    assert!(term.wait_exit(TIMEOUT).success());
+    term.assert_restored();
+    assert!(term.contents().contains("Scores earned : "));
+}

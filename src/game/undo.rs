@@ -216,6 +216,22 @@ mod tests {
             "planned cell 9 0",
         );
         refused(&|s| s.preview = Preview::Off, "without a preview");
+        // Three scoring moves in a row earn at least 3 × 5 chips and the
+        // bonuses 0 + 1 + 4; a huge streak would overflow the score.
+        refused(
+            &|s| (s.score, s.streak) = (19, 3),
+            "a streak of 3 scoring moves with a score of 19",
+        );
+        refused(
+            &|s| (s.score, s.streak) = (i64::MAX as u64, u32::MAX),
+            "a streak of 4294967295",
+        );
+        // A game going on has a chip to move and a cell to move it to.
+        refused(&|s| s.cells.fill(1), "no move to make");
+        refused(&|s| s.cells.fill(0), "no move to make");
+        let mut streak = state.clone();
+        (streak.score, streak.streak) = (20, 3);
+        assert!(Game::from_state(streak).is_ok());
         assert!(Game::from_state(state).is_ok());
     }
 

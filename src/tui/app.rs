@@ -265,6 +265,11 @@ impl App {
         self.size = (cols, rows);
         let rules = self.game.rules();
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
+        // The too-small screen cannot show the new-game question, and a key
+        // must not answer it unseen.
+        if self.layout.is_err() && self.overlay == Overlay::ConfirmNewGame {
+            self.overlay = Overlay::None;
+        }
         self.requests.repaint = true;
     }
 
@@ -341,7 +346,8 @@ impl App {
     /// once; anything else waits while an animation runs.
     pub fn act(&mut self, action: Action, now: Instant) {
         match action {
-            Action::Quit => self.end(Ending::Quit),
+            Action::Interrupt => self.end(Ending::Quit),
+            Action::Quit if self.overlay == Overlay::None => self.end(Ending::Quit),
             // Saving takes the game as the engine has it, animation or not.
             Action::SaveQuit if self.overlay == Overlay::None && !self.animation.over() => {
                 self.end(Ending::Saved);
@@ -411,6 +417,7 @@ impl App {
             Action::NewGame if self.game.score() > 0 => self.overlay = Overlay::ConfirmNewGame,
             Action::NewGame => self.requests.new_game = true,
             Action::Quit
+            | Action::Interrupt
             | Action::Repaint
             | Action::Suspend
             | Action::Autoplay
@@ -672,10 +679,11 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them; once the built-in player has helped, the score
-    /// will not be kept, so the line shows the records as they stay.
+    /// as it passes them; once the built-in player has helped (or a move
+    /// was taken back), the score will not be kept, so the line shows the
+    /// records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        let kept = if self.live.assisted() {
+        let kept = if self.live.assisted() || self.live.undone() {
             0
         } else {
             self.animation.score()
@@ -925,8 +933,12 @@ mod tests {
         app.act(Action::Cursor(Dir::Right), now);
         assert_eq!(app.input.cursor, Pos::new(0, 0));
         assert!(!rows(&app).concat().contains("Keys"));
+        // The quit key too only closes it; Ctrl-C quits.
         app.act(Action::Help, now);
         app.act(Action::Quit, now);
+        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        app.act(Action::Help, now);
+        app.act(Action::Interrupt, now);
         assert_eq!(app.ending(), Some(Ending::Quit));
     }
 
@@ -950,6 +962,10 @@ mod tests {
         assert_eq!(app.overlay, Overlay::None);
         assert!(!app.take_new_game(), "any other key goes back");
         app.act(Action::NewGame, now);
+        app.act(Action::Quit, now);
+        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        assert!(!app.take_new_game(), "the quit key too goes back");
+        app.act(Action::NewGame, now);
         app.act(Action::NewGame, now);
         assert!(app.take_new_game());
         // The loop saves the record, then restarts.
@@ -964,6 +980,26 @@ mod tests {
             "autoplay goes on, so the game is assisted"
         );
         assert_eq!(app.input.cursor, Pos::new(0, 0));
+    }
+
+    #[test]
+    fn a_question_the_terminal_cannot_show_is_withdrawn() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let setup = [(0, 2, 2), (1, 2, 2), (2, 2, 2), (3, 2, 2), (4, 5, 2)];
+        for (x, y, c) in setup {
+            app.game.put(Pos::new(x, y), Some(c)).unwrap();
+        }
+        assert!(app.play(Pos::new(4, 5), Pos::new(4, 2), now));
+        app.advance(now + Duration::from_secs(10));
+        app.act(Action::NewGame, now);
+        assert_eq!(app.overlay, Overlay::ConfirmNewGame);
+        app.resize(10, 5);
+        app.act(Action::NewGame, now);
+        app.resize(100, 50);
+        assert!(!app.take_new_game(), "answered unseen");
+        assert_eq!(app.overlay, Overlay::None);
+        app.act(Action::NewGame, now);
+        assert_eq!(app.overlay, Overlay::ConfirmNewGame, "asked again");
     }
 
     #[test]
@@ -1238,6 +1274,13 @@ mod tests {
 
     #[test]
     fn an_assisted_game_shows_the_records_it_keeps() {
+        for help in [Live::mark_assisted, Live::mark_undone] {
+            a_game_with_help_shows_the_records_it_keeps(help);
+        }
+    }
+
+    /// After `help`, the records line stops following the score.
+    fn a_game_with_help_shows_the_records_it_keeps(help: fn(&Live)) {
         let (mut app, now) = app_with(&[], 100, 50);
         app.records = Some(BoardRecords {
             user: "bob".into(),
@@ -1256,7 +1299,7 @@ mod tests {
         app.replay(vec![removed], now);
         app.advance(now + FLASH_TIME);
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 30 }));
-        app.live.mark_assisted();
+        help(&app.live);
         assert_eq!(
             app.hi_line(),
             Some(HiLine::Other {

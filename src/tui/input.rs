@@ -35,8 +35,11 @@ pub enum Action {
     Repaint,
     /// Stop the program until the shell continues it (Ctrl-Z).
     Suspend,
-    /// End the game.
+    /// End the game (the quit key); on the help or a question, it only
+    /// closes it, as any key does.
     Quit,
+    /// End the game, whatever is shown (Ctrl-C, Ctrl-\\).
+    Interrupt,
     /// Ask the built-in player: select the chip it would move and put the
     /// cursor on its target.
     Hint,
@@ -84,7 +87,7 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
         KeyCode::Up => Action::Cursor(Dir::Up),
         KeyCode::Right => Action::Cursor(Dir::Right),
         // Ctrl-\ arrives as Ctrl-4 from crossterm's parser.
-        KeyCode::Char('c' | '\\' | '4') if ctrl => Action::Quit,
+        KeyCode::Char('c' | '\\' | '4') if ctrl => Action::Interrupt,
         KeyCode::Char('l') if ctrl => Action::Repaint,
         KeyCode::Char('z') if ctrl => Action::Suspend,
         _ if ctrl => Action::Other,
@@ -246,9 +249,9 @@ mod tests {
     #[test]
     fn control_keys() {
         let ctrl = |ch| key(KeyCode::Char(ch), KeyModifiers::CONTROL);
-        assert_eq!(action_for(&ctrl('c'), &DEFAULT), Some(Action::Quit));
-        assert_eq!(action_for(&ctrl('4'), &DEFAULT), Some(Action::Quit));
-        assert_eq!(action_for(&ctrl('\\'), &DEFAULT), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl('c'), &DEFAULT), Some(Action::Interrupt));
+        assert_eq!(action_for(&ctrl('4'), &DEFAULT), Some(Action::Interrupt));
+        assert_eq!(action_for(&ctrl('\\'), &DEFAULT), Some(Action::Interrupt));
         assert_eq!(action_for(&ctrl('l'), &DEFAULT), Some(Action::Repaint));
         assert_eq!(action_for(&ctrl('z'), &DEFAULT), Some(Action::Suspend));
         // Ctrl-L is not the `l` key.

@@ -219,9 +219,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    if let Some(slot) = &config.saves {
-        keep_game(slot, &app, ending);
-    }
+    // A seeded game's throws can be known beforehand: it goes on, even
+    // without --seed, keeping no record.
+    let seeded = matches!(session.records, RecordKeeping::Off);
+    keep_game(config.saves.as_ref(), &app, ending, seeded);
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -329,18 +330,47 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 
 /// Saves the game to go on with next time when it was left unfinished on
 /// purpose (the save key) or by the terminal closing; any other ending
-/// removes the save, as the game is over. Says what became of it.
-fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
+/// removes the save, as the game is over. Says what became of it. A
+/// `seeded` game is saved as one that keeps no record.
+fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool) {
+    // The terminal may be gone (SIGHUP): failed writes are ignored.
+    match game_kept(slot, app, ending, seeded) {
+        Ok(Some(notice)) => {
+            let _ = writeln!(io::stdout(), "{notice}");
+        }
+        Ok(None) => {}
+        Err(problem) => {
+            let _ = writeln!(io::stderr(), "{problem}");
+        }
+    }
+}
+
+/// [`keep_game`]'s work: what to tell the player, or what went wrong.
+/// With no `slot` (no user name or directory to save under), a game left
+/// to go on with is lost, and the player is told.
+fn game_kept(
+    slot: Option<&SaveSlot>,
+    app: &App,
+    ending: Ending,
+    seeded: bool,
+) -> Result<Option<&'static str>, String> {
     let left = matches!(
         ending,
         Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
     );
     let game = app.game();
     let live = app.live();
-    let outcome = if left && !game.is_over() {
+    let Some(slot) = slot else {
+        return if left && !game.is_over() {
+            Err(NOT_SAVED.to_string())
+        } else {
+            Ok(None)
+        };
+    };
+    if left && !game.is_over() {
         let saved = SavedGame {
             state: game.state(),
-            assisted: live.assisted() || live.undone(),
+            assisted: live.assisted() || live.undone() || seeded,
         };
         slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
             format!(
@@ -356,18 +386,12 @@ fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
                 slot.path().display()
             )
         })
-    };
-    // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match outcome {
-        Ok(Some(notice)) => {
-            let _ = writeln!(io::stdout(), "{notice}");
-        }
-        Ok(None) => {}
-        Err(problem) => {
-            let _ = writeln!(io::stderr(), "{problem}");
-        }
     }
 }
+
+/// Printed when a game left to go on with has nowhere to be saved.
+const NOT_SAVED: &str = "clines: the game could not be saved: there is no user name or \
+                         score directory to keep it under";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -435,6 +459,9 @@ trait JobControl {
     fn suspend(&mut self) -> io::Result<()>;
     /// Takes the terminal again once continued.
     fn resume(&mut self) -> io::Result<()>;
+    /// The terminal's size now, if it can be told: a window resized while
+    /// the game was stopped sent its SIGWINCH to the shell, not the game.
+    fn size(&self) -> Option<(u16, u16)>;
 }
 
 impl JobControl for terminal::Guard {
@@ -444,6 +471,10 @@ impl JobControl for terminal::Guard {
 
     fn resume(&mut self) -> io::Result<()> {
         terminal::Guard::resume(self)
+    }
+
+    fn size(&self) -> Option<(u16, u16)> {
+        crossterm::terminal::size().ok()
     }
 }
 
@@ -489,6 +520,9 @@ fn event_loop<W: Write>(
                 return Ok(Ending::TerminalLost);
             }
             stopped = false;
+            if let Some((cols, rows)) = terminal.size() {
+                app.resize(usize::from(cols), usize::from(rows));
+            }
             // The shell has used the screen meanwhile.
             renderer.invalidate();
         }
@@ -602,6 +636,10 @@ mod tests {
     struct Shell {
         sender: Sender<Message>,
         suspends: usize,
+        /// The terminal's size after a stop, if the window was resized
+        /// meanwhile (while the shell had the terminal, which then got the
+        /// SIGWINCH).
+        size_after_stop: Option<(u16, u16)>,
     }
 
     impl JobControl for Shell {
@@ -613,6 +651,10 @@ mod tests {
 
         fn resume(&mut self) -> io::Result<()> {
             Ok(())
+        }
+
+        fn size(&self) -> Option<(u16, u16)> {
+            self.size_after_stop
         }
     }
 
@@ -642,11 +684,23 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
+        run_in_shell(app, script, gone_after, None)
+    }
+
+    /// [`run_counting`] in a window resized to `size_after_stop` (if given)
+    /// while the game was stopped.
+    fn run_in_shell(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+        gone_after: Option<usize>,
+        size_after_stop: Option<(u16, u16)>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut shell = Shell {
             sender: sender.clone(),
             suspends: 0,
+            size_after_stop,
         };
         let mut screen = Screen {
             pending: Vec::new(),
@@ -704,6 +758,29 @@ mod tests {
         let rows: Vec<String> = parser.screen().rows(0, 40).collect();
         assert_eq!(rows[0], format!("|{}|", "-".repeat(26)));
         assert_eq!(rows[1], format!("|II{}|", "|  ".repeat(8)));
+    }
+
+    #[test]
+    fn a_window_resized_while_stopped_is_drawn_at_its_new_size() {
+        let mut app = app(100, 50);
+        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )));
+        let script = vec![
+            (1, vec![ctrl_z]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let (_, frames, suspends, _) = run_in_shell(&mut app, script, None, Some((20, 8)));
+        assert_eq!((suspends, frames.len()), (1, 2));
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(8).unwrap(),
+            std::num::NonZeroU16::new(20).unwrap(),
+            0,
+        );
+        parser.process(&frames[1]);
+        let text = parser.screen().contents().replace('\n', "");
+        assert!(text.contains("Please resize the window again"), "{text:?}");
     }
 
     #[test]
@@ -866,6 +943,15 @@ mod tests {
         helped.live.mark_assisted();
         assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
         assert_eq!(stored(dir.path()), None);
+    }
+
+    #[test]
+    fn a_game_left_with_nowhere_to_save_it_says_so() {
+        let app = app(100, 50);
+        for ending in [Ending::Saved, Ending::Signal(signal_hook::consts::SIGHUP)] {
+            assert_eq!(game_kept(None, &app, ending, false), Err(NOT_SAVED.into()));
+        }
+        assert_eq!(game_kept(None, &app, Ending::Quit, false), Ok(None));
     }
 
     #[test]
