@@ -6,7 +6,10 @@
 //! default) so that a refusal names it the way the user wrote it.
 
 mod cells;
+mod command;
 mod config;
+mod help;
+mod setting;
 mod values;
 
 use std::ffi::OsStr;
@@ -20,33 +23,20 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use crate::board::MAX_COLORS;
-use crate::game::{Preview, Rule, RuleError, Rules};
+use crate::game::{Rule, RuleError, Rules};
 use crate::text;
 
 use config::{Config, ConfigLocation};
-use values::{BLACK, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed};
+use help::{AFTER_HELP, SYNOPSIS};
+use setting::{Setting, Source};
+use values::{color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed};
 
 pub use cells::CellShape;
+pub use command::{
+    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, WHITE,
+    default_palette,
+};
 pub use config::KEYS as CONFIG_KEYS;
-
-/// The original's synopsis, plus the options the clone adds.
-const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]\n       clines --completions bash|zsh|fish";
-
-/// Printed after the options by `-h`.
-const AFTER_HELP: &str = "\
-Options not given on the command line are read from config.toml in the
-configuration directory ($XDG_CONFIG_HOME/clines/ on Linux), or from the file
-named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N keeps its own records
-(-l with them lists that table); a game with --seed, with --preview, or with
-help (a hint, autoplay or an undo) keeps none.
-
-Keys: arrows or h j k l move the cursor, space selects and moves a chip,
-? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
-new game, s saves the game and quits (clines resumes it), q quits, F1 shows
-every key; -C keys win over ?, a, u, n, s and q.
-Ctrl-Z suspends the whole job. The game draws on standard output, which must
-be a terminal that can move its cursor; --batch plays without one.
-See clines(6).";
 
 /// Console Lines: move chips along free paths, line up five of a colour.
 #[derive(Parser, Debug)]
@@ -200,7 +190,7 @@ pub struct Args {
 
     /// Show the computer's next throw: its colours (colors), or its colours
     /// and the cells it will land on (cells, Color Lines 98 rules); off
-    /// shows nothing (no record is kept with a preview) [default: off]
+    /// shows nothing; each keeps its own records [default: off]
     #[arg(
         short = 'p',
         long = "preview",
@@ -355,112 +345,6 @@ fn accepted_range(rule: Rule) -> String {
     }
 }
 
-/// Default keys: left, down, up, right, action.
-pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
-/// Default colour-mode glyphs: cursor, chip, jumping chip.
-pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
-/// Default black-and-white glyphs.
-pub const DEFAULT_BW_FONT: &str = "*OoVvAa.'Zz";
-
-/// How chips are told apart on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorMode {
-    /// Chips drawn in their colours.
-    Color,
-    /// Chips told apart by glyph only.
-    Mono,
-}
-
-/// How the game looks and which keys it takes; none of this changes the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Appearance {
-    /// Keys for left, down, up, right and action.
-    pub keys: [char; 5],
-    /// Colour-mode glyphs: cursor, chip, jumping chip.
-    pub font: [char; 3],
-    /// Black-and-white glyphs: cursor, then chip and jumping glyph per colour.
-    pub bw_font: Vec<char>,
-    /// `None` chooses from the terminal and `NO_COLOR`. [`parse`] sets
-    /// `Some(Color)` when there are more colours than the default
-    /// black-and-white glyphs can show and no `-F` was given.
-    pub mode: Option<ColorMode>,
-    /// ANSI colour numbers: cursor, then one per chip colour (exactly
-    /// `colors + 1` after [`parse`]).
-    pub palette: Vec<u8>,
-    /// The shape of the cells.
-    pub cells: CellShape,
-}
-
-impl Appearance {
-    /// The original's look for a game of `colors` colours.
-    pub fn for_colors(colors: usize) -> Appearance {
-        Appearance {
-            keys: DEFAULT_KEYS,
-            font: DEFAULT_FONT,
-            bw_font: DEFAULT_BW_FONT.chars().collect(),
-            mode: None,
-            palette: default_palette(colors),
-            cells: CellShape::Square,
-        }
-    }
-}
-
-/// The cursor's white (7), then colours 1, 2, 3, … skipping 7 and black
-/// (16), which would not show on the board.
-pub fn default_palette(colors: usize) -> Vec<u8> {
-    std::iter::once(7)
-        .chain(
-            (1..=u8::MAX)
-                .filter(|&c| c != 7 && !BLACK.contains(&c))
-                .take(colors),
-        )
-        .collect()
-}
-
-/// What the command line asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// Play in the terminal.
-    Play {
-        /// The rules of the game.
-        rules: Rules,
-        /// How much of the next throw is shown.
-        preview: Preview,
-        /// A fixed seed, or `None` to seed from the operating system.
-        seed: Option<u64>,
-        /// How it looks.
-        appearance: Appearance,
-        /// Whether the built-in player plays from the start.
-        autoplay: bool,
-        /// Whether to start afresh rather than resume a saved game.
-        new: bool,
-        /// How long autoplay shows each move before making it.
-        autoplay_delay: Duration,
-        /// The records directory named by the config file's `score_dir`, or
-        /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
-        /// decides.
-        score_dir: Option<PathBuf>,
-    },
-    /// Play headless over stdin and stdout.
-    Batch {
-        /// The rules of the game.
-        rules: Rules,
-        /// How much of the next throw is shown.
-        preview: Preview,
-        /// A fixed seed, or `None` to seed from the operating system.
-        seed: Option<u64>,
-    },
-    /// List the records.
-    List {
-        /// The config file's `score_dir`, as in [`Command::Play`].
-        score_dir: Option<PathBuf>,
-        /// The rules whose records are listed.
-        rules: Rules,
-    },
-    /// Print a shell's completion script (see [`completion_script`]).
-    Completions(CompletionShell),
-}
-
 /// Parses and validates a command line (program name first), reading the
 /// config file and `NO_COLOR` from the environment. Warnings (duplicate
 /// colours) are printed on stderr. Help and version requests, and every
@@ -556,87 +440,6 @@ fn shown_safely(mut error: clap::Error) -> clap::Error {
         error.insert(kind, value);
     }
     error
-}
-
-/// Where a setting came from, so that a refusal can name it as it was given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Source {
-    /// The built-in default of an option not given.
-    Default {
-        /// The option's flag, such as `-n`.
-        flag: &'static str,
-        /// The default value, as `-h` shows it.
-        value: String,
-    },
-    /// A command-line option: the short flag and the value as given.
-    Flag {
-        /// The flag, such as `-w`.
-        flag: &'static str,
-        /// The value, quoted where spaces would hide.
-        value: String,
-    },
-    /// A config file entry.
-    Config {
-        /// The config file.
-        file: PathBuf,
-        /// The key.
-        key: &'static str,
-        /// The value as TOML.
-        value: String,
-    },
-}
-
-impl Source {
-    /// The setting as it was given: `-m b`, or `mode = "b" in FILE`.
-    fn describe(&self) -> String {
-        match self {
-            Source::Default { flag, value } => format!("{flag} {value} (the default)"),
-            Source::Flag { flag, value } => format!("{flag} {value}"),
-            Source::Config { file, key, value } => {
-                format!("{key} = {value} in {}", text::path(file))
-            }
-        }
-    }
-
-    /// A refusal of this value: what was given, then why it is refused.
-    fn refuse(&self, why: &str) -> String {
-        match self {
-            // Only a default that does not fit other settings is refused
-            // (-n 3 on a board of 2 cells): say which option to give.
-            Source::Default { flag, value } => {
-                format!("{flag} {value} (the default): {why}; give {flag} a value in that range")
-            }
-            Source::Flag { flag, value } => format!("{flag} {value}: {why}"),
-            Source::Config { file, key, value } => {
-                format!("{}: {key} = {value}: {why}", text::path(file))
-            }
-        }
-    }
-}
-
-/// A value and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Setting<T> {
-    value: T,
-    source: Source,
-}
-
-impl<T> Setting<T> {
-    /// A value given with `flag`, shown as `shown` in messages.
-    fn flag(flag: &'static str, value: T, shown: String) -> Setting<T> {
-        Setting {
-            value,
-            source: Source::Flag { flag, value: shown },
-        }
-    }
-
-    /// The built-in default of the option `flag`, shown as `shown`.
-    fn default(flag: &'static str, value: T, shown: String) -> Setting<T> {
-        Setting {
-            value,
-            source: Source::Default { flag, value: shown },
-        }
-    }
 }
 
 /// Every setting after flags are laid over the config file, not yet checked.
@@ -773,6 +576,7 @@ impl Settings {
             Command::List {
                 score_dir: self.score_dir,
                 rules,
+                preview: preview.unwrap_or_default(),
             }
         } else if self.batch {
             Command::Batch {

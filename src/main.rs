@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use clines::batch;
 use clines::cli::{self, Command};
-use clines::game::Preview;
 use clines::records::{self, RuleSet, Store};
 use clines::tui;
 
@@ -46,10 +45,12 @@ fn main() -> ExitCode {
             new,
         } => {
             // Decided on the options as given, before any seed is drawn. A
-            // preview makes the game easier: no record.
-            let records = if records::records_enabled(seed) && preview == Preview::Off {
+            // preview makes the game easier: its records are kept apart.
+            let records = if records::records_enabled(seed) {
                 match Store::open(score_dir.as_deref()) {
-                    Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules))),
+                    Ok(store) => {
+                        tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview)))
+                    }
                     Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
                 }
             } else {
@@ -100,8 +101,12 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::List { score_dir, rules } => {
-            match records::list(score_dir.as_deref(), &RuleSet::new(rules)) {
+        Command::List {
+            score_dir,
+            rules,
+            preview,
+        } => {
+            match records::list(score_dir.as_deref(), &RuleSet::new(rules, preview)) {
                 Ok(listing) => {
                     for warning in &listing.warnings {
                         report(&format!("clines: {warning}"));

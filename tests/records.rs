@@ -2,10 +2,10 @@
 //! directory, and two processes of the same user saving at once.
 
 use std::fs;
+use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use clines::records::{self, SaveOutcome, Store};
 
@@ -13,8 +13,10 @@ use clines::records::{self, SaveOutcome, Store};
 const CHILD_DIR: &str = "CLINES_TEST_SAVE_DIR";
 /// Set in a child copy: which half of the scores it saves (0 or 1).
 const CHILD_PARITY: &str = "CLINES_TEST_SAVE_PARITY";
-/// Saves per child.
-const ROUNDS: u64 = 300;
+/// Saves per child, each one made at the same time as the other child's.
+const ROUNDS: u64 = 150;
+/// A child's line before each round.
+const READY: &str = "ready\n";
 
 fn cscore_bytes(score: i32) -> Vec<u8> {
     [
@@ -170,7 +172,8 @@ fn list_falls_back_to_the_data_directory() {
 
 /// Not a test on its own: the role of each child process in
 /// [`processes_saving_at_once_keep_the_higher`], selected by environment
-/// variables; without them it returns at once.
+/// variables; without them it returns at once. Before each round it says
+/// [`READY`] on standard error and waits for a line on standard input.
 #[test]
 fn concurrent_save_child() {
     let (Some(dir), Some(parity)) = (std::env::var_os(CHILD_DIR), std::env::var_os(CHILD_PARITY))
@@ -179,16 +182,13 @@ fn concurrent_save_child() {
     };
     let dir = Path::new(&dir);
     let parity: u64 = parity.to_str().unwrap().parse().unwrap();
-    // Both children start saving together, so their saves really overlap.
-    fs::write(dir.join(format!("ready-{parity}")), "").unwrap();
-    let other = dir.join(format!("ready-{}", 1 - parity));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !other.exists() {
-        assert!(Instant::now() < deadline, "the other child never started");
-        std::thread::yield_now();
-    }
     let alice = Store::new(dir.join("scores"), "alice").unwrap();
+    let mut go = io::stdin().lines();
     for round in 0..ROUNDS {
+        // Written straight to the descriptor: the test harness captures
+        // eprintln!.
+        io::stderr().write_all(READY.as_bytes()).unwrap();
+        go.next().expect("the parent gone").unwrap();
         let score = 2 * round + parity + 1;
         alice.save(score).unwrap();
         let stored = alice.load().unwrap().unwrap().score;
@@ -196,10 +196,14 @@ fn concurrent_save_child() {
     }
 }
 
+/// Two processes save the same user's record round after round. Each round
+/// starts when both are ready, so that every save meets the other's, and
+/// neither can take the lock round after round while the other waits: on a
+/// loaded machine that kept a waiter out past the lock's 5 s bound.
 #[test]
 fn processes_saving_at_once_keep_the_higher() {
     let home = tempfile::tempdir().unwrap();
-    let children: Vec<_> = (0..2)
+    let mut children: Vec<_> = (0..2)
         .map(|parity| {
             Command::new(std::env::current_exe().unwrap())
                 .args([
@@ -209,19 +213,46 @@ fn processes_saving_at_once_keep_the_higher() {
                 ])
                 .env(CHILD_DIR, home.path())
                 .env(CHILD_PARITY, parity.to_string())
+                .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .expect("a child test process")
         })
         .collect();
-    for child in children {
+    let mut said: Vec<_> = children
+        .iter_mut()
+        .map(|child| BufReader::new(child.stderr.take().unwrap()).lines())
+        .collect();
+    // Whatever else a child says, kept for the failure message.
+    let mut other_lines = String::new();
+    'rounds: for _ in 0..ROUNDS {
+        for lines in &mut said {
+            loop {
+                match lines.next() {
+                    Some(Ok(line)) if line == READY.trim_end() => break,
+                    Some(Ok(line)) => other_lines.push_str(&(line + "\n")),
+                    // A child that ended early: its status tells why.
+                    _ => break 'rounds,
+                }
+            }
+        }
+        for child in &mut children {
+            if writeln!(child.stdin.as_mut().unwrap(), "go").is_err() {
+                break 'rounds;
+            }
+        }
+    }
+    for (mut child, lines) in children.into_iter().zip(said) {
+        // A child still waiting for its round ends.
+        drop(child.stdin.take());
+        let rest: Vec<String> = lines.map_while(Result::ok).collect();
         let output = child.wait_with_output().unwrap();
         assert!(
             output.status.success(),
-            "child failed:\n{}{}",
+            "child failed:\n{}{other_lines}{}",
             text(&output.stdout),
-            text(&output.stderr)
+            rest.join("\n")
         );
         assert!(
             text(&output.stdout).contains("1 passed"),

@@ -513,3 +513,68 @@ fn other_rules_keep_their_own_record() {
     );
     assert_eq!(listing(&sandbox), "  zed     \t7\n");
 }
+
+/// `clines -l` with `args` in `sandbox`: the listing and standard error.
+fn listing_with(sandbox: &Sandbox, args: &[&str]) -> (String, String) {
+    let mut command = Command::new(CLINES);
+    command.arg("-l").args(args);
+    sandbox.apply(&mut command);
+    let output = command.output().expect("clines -l runs");
+    assert!(output.status.success(), "clines -l {args:?}: {output:?}");
+    (
+        String::from_utf8(output.stdout).expect("UTF-8 listing"),
+        String::from_utf8(output.stderr).expect("UTF-8 warnings"),
+    )
+}
+
+/// A game with a preview keeps its own record, apart from the same rules
+/// without one: saved under the rule set's key, listed by `clines -l` with
+/// that preview alone, and shown on the board by the next game with it.
+#[test]
+fn a_preview_keeps_its_own_record() {
+    let sandbox = Sandbox::new();
+    let other = sandbox.score_dir().join("zed.toml");
+    fs::write(&other, "score = 7\nset_at = 0\n").expect("write a record");
+    let (mut term, score) = scoring_game(&sandbox, &["--preview", "cells"]);
+    term.expect_text(&format!("=[ hi : {score} ]="));
+    assert!(!term.contents().contains("zed"), "{}", term.contents());
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &["New record saved!"], score);
+    let text = fs::read_to_string(record_file(&sandbox)).expect("the record file");
+    assert!(
+        text.starts_with(&format!(
+            "[rules.w9-t9-c5-i5-n3-N3-pcells]\nscore = {score}\nset_at = "
+        )),
+        "{text:?}"
+    );
+
+    let (listed, _) = listing_with(&sandbox, &["--preview", "cells"]);
+    assert!(
+        listed.starts_with(&format!("* {:<8}\t{score}\t", user())) && listed.lines().count() == 1,
+        "{listed:?}"
+    );
+    // The same table with the default rules given, and none without the
+    // preview, with another one, or with other rules.
+    assert_eq!(listing_with(&sandbox, &["-w9", "-pcells"]).0, listed);
+    assert_eq!(listing(&sandbox), "  zed     \t7\n");
+    for args in [&["-p", "colors"][..], &["-pcells", "-N4"][..]] {
+        let (listed, warnings) = listing_with(&sandbox, args);
+        assert_eq!(listed, "", "{args:?}");
+        assert!(warnings.contains("no records yet for -w9"), "{warnings:?}");
+    }
+
+    // The next game with the preview shows the record from the start.
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["-p", "cells"]),
+    );
+    term.expect_screen("the preview's record", |screen| {
+        bottom_border(screen, 5)
+            .get(8..)
+            .is_some_and(|text| text.starts_with(&format!("=[ hi : {score} ]=")))
+    });
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+}

@@ -3,6 +3,7 @@ use std::path::Path;
 
 use super::config::ConfigLocation;
 use super::*;
+use crate::game::Preview;
 
 /// No config file, `NO_COLOR` unset.
 fn plain() -> Environment {
@@ -141,7 +142,8 @@ fn boolean_flags_combine() {
         list,
         Command::List {
             score_dir: None,
-            rules: Rules::default()
+            rules: Rules::default(),
+            preview: Preview::Off
         }
     );
     let batch = parse_with(&["--batch", "--seed", "42", "-w5"], &plain()).unwrap();
@@ -499,7 +501,8 @@ score_dir = "/srv/clines"
         Command::List {
             score_dir: Some(PathBuf::from("/srv/clines")),
             // The listing is of the rule set the config plays.
-            rules
+            rules,
+            preview: Preview::Off
         }
     );
 }
@@ -789,10 +792,13 @@ fn autoplay_from_the_config() {
 fn preview_in(args: &[&str], env: &Environment) -> Result<Preview, String> {
     match parse_with(args, env) {
         Ok(Parsed {
-            command: Command::Play { preview, .. } | Command::Batch { preview, .. },
+            command:
+                Command::Play { preview, .. }
+                | Command::Batch { preview, .. }
+                | Command::List { preview, .. },
             ..
         }) => Ok(preview),
-        Ok(other) => panic!("not a game: {other:?}"),
+        Ok(other) => panic!("no preview: {other:?}"),
         Err(e) => Err(e.to_string()),
     }
 }
@@ -806,6 +812,12 @@ fn preview_from_flags_and_config() {
         preview_in(&["--batch", "--preview=cells"], &plain()),
         Ok(Preview::Cells)
     );
+    // A preview keeps its own records: -l lists that table.
+    assert_eq!(
+        preview_in(&["-l", "-p", "cells"], &plain()),
+        Ok(Preview::Cells)
+    );
+    assert_eq!(preview_in(&["-l"], &plain()), Ok(Preview::Off));
     refused(
         &["-p", "all"],
         &["-p all", "off (nothing), colors or cells"],
@@ -821,7 +833,9 @@ fn preview_from_flags_and_config() {
     };
     fs::write(&file, "preview = \"colors\"\n").unwrap();
     assert_eq!(preview_in(&[], &env), Ok(Preview::Colors));
+    assert_eq!(preview_in(&["-l"], &env), Ok(Preview::Colors));
     assert_eq!(preview_in(&["-p", "off"], &env), Ok(Preview::Off));
+    assert_eq!(preview_in(&["-l", "-p", "off"], &env), Ok(Preview::Off));
     fs::write(&file, "preview = \"some\"\n").unwrap();
     refused_in(&[], &env, &["preview = \"some\"", "colors or cells"]);
     fs::write(&file, "preview = true\n").unwrap();

@@ -343,7 +343,10 @@ fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::game::{Preview, Rules};
     use crate::records::test_util::cscore_bytes;
 
     #[test]
@@ -359,10 +362,13 @@ mod tests {
     #[test]
     fn record_files_hold_a_record_per_rule_set() {
         let default = RuleSet::default();
-        let wide = RuleSet::new(crate::game::Rules {
-            width: 12,
-            ..Default::default()
-        });
+        let wide = RuleSet::new(
+            Rules {
+                width: 12,
+                ..Default::default()
+            },
+            Preview::Off,
+        );
         // Today's files: the default record alone.
         let old = RecordFile::parse(b"score = 40\nset_at = 7\n").unwrap();
         let record = |score, set_at| {
@@ -401,6 +407,70 @@ mod tests {
             RecordFile::parse(text.as_bytes()).unwrap().record(&wide),
             record(5, 1)
         );
+    }
+
+    /// A rule set of small rules (so that two drawn are often the same)
+    /// and any preview.
+    fn rule_set() -> impl Strategy<Value = RuleSet> {
+        let preview = prop_oneof![
+            Just(Preview::Off),
+            Just(Preview::Colors),
+            Just(Preview::Cells)
+        ];
+        (
+            8usize..=10,
+            9usize..=10,
+            5u8..=6,
+            5usize..=6,
+            3usize..=4,
+            3usize..=4,
+            preview,
+        )
+            .prop_map(|(width, height, colors, line, next, first, preview)| {
+                let rules = Rules {
+                    width,
+                    height,
+                    colors,
+                    line,
+                    next,
+                    first,
+                };
+                RuleSet::new(rules, preview)
+            })
+    }
+
+    proptest! {
+        /// Keys round trip: what is saved under one rule set is read back
+        /// under that rule set alone, through the file's text; the default
+        /// rule set's record stays at the top, where today's files and the
+        /// original's hold it, and every other one under its own key.
+        #[test]
+        fn each_rule_set_reads_back_its_own_record(
+            a in rule_set(),
+            b in rule_set(),
+            same_rules in any::<bool>(),
+        ) {
+            // Half the pairs differ at most in their preview.
+            let b = if same_rules { RuleSet { rules: a.rules, ..b } } else { b };
+            let mut file = RecordFile::default();
+            file.set(&a, 1, 10).unwrap();
+            file.set(&b, 2, 20).unwrap();
+            let text = file.to_text().unwrap();
+            let again = RecordFile::parse(text.as_bytes()).unwrap();
+            let record = |score, set_at| Some(Record { score, set_at: Some(set_at) });
+            prop_assert_eq!(a.key() == b.key(), a == b);
+            prop_assert_eq!(again.record(&b), record(2, 20));
+            prop_assert_eq!(again.record(&a), if a == b { record(2, 20) } else { record(1, 10) });
+            for set in [&a, &b] {
+                let header = format!("[rules.{}]\n", set.key());
+                prop_assert_eq!(text.contains(&header), !set.is_default(), "{}", text);
+            }
+            let default = RuleSet::default();
+            if a != default && b != default {
+                prop_assert_eq!(again.record(&default), None);
+                prop_assert!(text.starts_with("[rules."), "{}", text);
+            }
+        }
     }
 
     #[test]

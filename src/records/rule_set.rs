@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::game::Rules;
+use crate::game::{Preview, Rules};
 
 /// The rules a record was earned under: the game's rules and the preview
 /// shown. Records of different rule sets are never compared.
@@ -10,25 +10,22 @@ use crate::game::Rules;
 pub struct RuleSet {
     /// The original's `-w -t -c -i -n -N`.
     pub rules: Rules,
-    /// The name of the next-chip preview shown, `None` without one. A
-    /// preview makes the game easier, so it is part of the rule set.
-    pub preview: Option<String>,
+    /// The next-chip preview shown. A preview makes the game easier, so it
+    /// is part of the rule set.
+    pub preview: Preview,
 }
 
 impl RuleSet {
-    /// `rules`, without a preview.
-    pub fn new(rules: Rules) -> RuleSet {
-        RuleSet {
-            rules,
-            preview: None,
-        }
+    /// `rules` played with `preview`.
+    pub fn new(rules: Rules, preview: Preview) -> RuleSet {
+        RuleSet { rules, preview }
     }
 
     /// Whether this is the original's rule set: the default rules without
     /// a preview, whose record sits at the top of a record file and is the
     /// one an original `.cscore` file holds.
     pub fn is_default(&self) -> bool {
-        self.rules.is_default() && self.preview.is_none()
+        self.rules.is_default() && self.preview == Preview::Off
     }
 
     /// The key of this rule set's table in a record file, a bare TOML key:
@@ -43,8 +40,8 @@ impl RuleSet {
             first,
         } = self.rules;
         let mut key = format!("w{width}-t{height}-c{colors}-i{line}-n{next}-N{first}");
-        if let Some(preview) = &self.preview {
-            key.push_str(&format!("-p{preview}"));
+        if self.preview != Preview::Off {
+            key.push_str(&format!("-p{}", self.preview));
         }
         key
     }
@@ -65,8 +62,8 @@ impl fmt::Display for RuleSet {
             f,
             "-w{width} -t{height} -c{colors} -i{line} -n{next} -N{first}"
         )?;
-        if let Some(preview) = &self.preview {
-            write!(f, " --preview {preview}")?;
+        if self.preview != Preview::Off {
+            write!(f, " --preview {}", self.preview)?;
         }
         Ok(())
     }
@@ -81,16 +78,19 @@ mod tests {
         let default = RuleSet::default();
         assert!(default.is_default());
         assert_eq!(default.key(), "w9-t9-c5-i5-n3-N3");
-        let wide = RuleSet::new(Rules {
-            width: 12,
-            colors: 7,
-            ..Rules::default()
-        });
+        let wide = RuleSet::new(
+            Rules {
+                width: 12,
+                colors: 7,
+                ..Rules::default()
+            },
+            Preview::Off,
+        );
         assert!(!wide.is_default());
         assert_eq!(wide.key(), "w12-t9-c7-i5-n3-N3");
         assert_eq!(wide.to_string(), "-w12 -t9 -c7 -i5 -n3 -N3");
         let previewed = RuleSet {
-            preview: Some("cells".to_string()),
+            preview: Preview::Cells,
             ..RuleSet::default()
         };
         assert!(!previewed.is_default());

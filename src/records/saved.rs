@@ -3,13 +3,14 @@
 //! `<user>.w9.t9.c5.i5.n3.N3.off.game` for the default rules without a
 //! preview. The `.game` extension keeps it out of record scans.
 //!
-//! A save replaces the file atomically (a temporary file, fsynced, renamed
-//! over it), so a crash leaves the old save or the new one. A file that
+//! A save replaces the file atomically, the way a record is replaced and
+//! under the same directory lock (a temporary file, fsynced, renamed over
+//! it), so a crash leaves the old save or the new one. A file that
 //! cannot be read back as a game of these rules is reported and set aside
 //! under a `.bad` name, never in the way of a new game.
 
 use std::fs::{self, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -18,13 +19,17 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Color, Pos};
 use crate::game::{GameState, Planned, Preview, Rules};
 
-use super::store::Store;
+use super::store::{DirLock, SaveError, Store, replace_atomically};
 
 /// What the first line of every save says, so that another program's file
 /// (or a future format) is known for what it is.
 const FORMAT: &str = "clines saved game 1";
 /// The largest save read: far above a 1000 × 1000 board's 1 MB.
 const MAX_SAVE_BYTES: u64 = 8 << 20;
+/// How a save's file name ends.
+pub(super) const SAVE_EXTENSION: &str = ".game";
+/// A save's permissions: the player's alone.
+const SAVE_MODE: u32 = 0o600;
 
 /// A game to go on with: the engine's state and what the front end must
 /// remember about it.
@@ -102,7 +107,7 @@ impl SaveSlot {
     /// the store has no directory.
     pub fn new(store: &Store, rules: Rules, preview: Preview) -> Option<SaveSlot> {
         let name = format!(
-            "{}.w{}.t{}.c{}.i{}.n{}.N{}.{preview}.game",
+            "{}.w{}.t{}.c{}.i{}.n{}.N{}.{preview}{SAVE_EXTENSION}",
             store.user(),
             rules.width,
             rules.height,
@@ -136,35 +141,16 @@ impl SaveSlot {
             .map_err(|why| self.set_aside(why))
     }
 
-    /// Saves `game` in place of any earlier save, atomically.
-    pub fn save(&self, game: &SavedGame) -> io::Result<()> {
-        let text = toml::to_string(&file_of(game))
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    /// Saves `game` in place of any earlier save, atomically, under the
+    /// score directory's lock as a record is.
+    pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
+        let text = toml::to_string(&file_of(game)).map_err(|source| SaveError::Encoding {
+            path: self.path.clone(),
+            source,
+        })?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)?;
-        let temp = dir.join(format!(
-            ".{}.{}.tmp",
-            self.path.file_name().unwrap_or_default().to_string_lossy(),
-            std::process::id()
-        ));
-        let written = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&temp)
-            .and_then(|mut file| {
-                file.write_all(text.as_bytes())?;
-                file.sync_all()
-            })
-            .and_then(|()| fs::rename(&temp, &self.path));
-        if written.is_err() {
-            // Best effort: the temporary file is ours and useless now.
-            let _ = fs::remove_file(&temp);
-        }
-        written?;
-        fs::File::open(dir)?.sync_all()
+        let lock = DirLock::acquire(dir)?;
+        replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE)
     }
 
     /// Removes the save, if any: its game has ended.
@@ -345,6 +331,7 @@ fn read_limited(path: &Path) -> io::Result<String> {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use std::os::unix::fs::PermissionsExt;
 
     fn slot(dir: &Path, preview: Preview) -> SaveSlot {
         let store = Store::new(dir, "ann").unwrap();
@@ -381,6 +368,9 @@ mod tests {
                 slot.path()
                     .ends_with(format!("ann.w9.t9.c5.i5.n3.N3.{preview}.game"))
             );
+            // Nobody else may read it, whatever the umask lets through.
+            let mode = fs::metadata(slot.path()).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{mode:o}");
             assert_eq!(slot.load().unwrap(), Some(saved));
             slot.remove().unwrap();
             assert_eq!(slot.load().unwrap(), None);

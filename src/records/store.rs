@@ -15,6 +15,7 @@ use super::format::{
 use super::hi_line::BoardRecords;
 use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
+use super::saved::SAVE_EXTENSION;
 use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
@@ -24,6 +25,8 @@ use crate::text;
 const LOCK_WAIT: Duration = Duration::from_secs(5);
 /// Pause between attempts to take a busy lock.
 const LOCK_RETRY: Duration = Duration::from_millis(5);
+/// A record file's permissions: everyone may read the records.
+const RECORD_MODE: u32 = 0o644;
 
 /// What a save did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,8 +55,9 @@ impl SaveOutcome {
     }
 }
 
-/// Why a record could not be saved. Its message starts with
-/// "the record could not be saved" and names the path involved.
+/// Why a record, or a game to go on with, could not be saved. Its message
+/// starts with "the record could not be saved" and names the path
+/// involved; [`SaveError::cause`] is the reason alone.
 #[derive(Debug)]
 pub enum SaveError {
     /// No score directory is known.
@@ -86,10 +90,26 @@ pub enum SaveError {
     },
 }
 
+impl SaveError {
+    /// Why the file could not be saved, without saying which file it was.
+    pub fn cause(&self) -> SaveCause<'_> {
+        SaveCause(self)
+    }
+}
+
 impl fmt::Display for SaveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the record could not be saved: ")?;
-        match self {
+        write!(f, "the record could not be saved: {}", self.cause())
+    }
+}
+
+/// The reason in a [`SaveError`], shown alone.
+#[derive(Debug)]
+pub struct SaveCause<'a>(&'a SaveError);
+
+impl fmt::Display for SaveCause<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             SaveError::NoDirectory => write!(f, "{NO_DIRECTORY}"),
             SaveError::Io {
                 action,
@@ -263,7 +283,7 @@ impl Store {
             };
             file.set(&self.rules, score, now_secs()).map_err(encoding)?;
             let text = file.to_text().map_err(encoding)?;
-            replace_atomically(&lock, &target, text.as_bytes())?;
+            replace_atomically(&lock, &target, text.as_bytes(), RECORD_MODE)?;
         }
         Ok(outcome)
     }
@@ -330,7 +350,7 @@ fn judge(score: u64, standing: Standing) -> SaveOutcome {
 /// the descriptor releases it. Locking the directory itself needs no lock
 /// file that could be planted or left behind, and it is the descriptor a
 /// save fsyncs anyway.
-struct DirLock {
+pub(super) struct DirLock {
     /// The open directory, locked.
     dir: File,
     /// Its path, for messages.
@@ -340,7 +360,7 @@ struct DirLock {
 impl DirLock {
     /// Creates `dir` if needed and locks it, waiting up to [`LOCK_WAIT`] so
     /// that a stuck process cannot hang our exit forever.
-    fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
+    pub(super) fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
         fs::create_dir_all(dir).map_err(|source| {
             if source.kind() == io::ErrorKind::AlreadyExists {
                 SaveError::NotADirectory(dir.to_path_buf())
@@ -394,12 +414,17 @@ impl DirLock {
     }
 }
 
-/// Replaces `target` in the locked directory with a file holding `bytes`:
-/// a temporary file is written and fsynced, then renamed over `target`,
-/// which replaces a planted symlink rather than writing through it, then
-/// the directory is fsynced.
-fn replace_atomically(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
-    let temp = write_temp(lock, target, bytes)?;
+/// Replaces `target` in the locked directory with a file holding `bytes`,
+/// with permissions `mode`: a temporary file is written and fsynced, then
+/// renamed over `target`, which replaces a planted symlink rather than
+/// writing through it, then the directory is fsynced.
+pub(super) fn replace_atomically(
+    lock: &DirLock,
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+) -> Result<(), SaveError> {
+    let temp = write_temp(lock, target, bytes, mode)?;
     if let Err(e) = fs::rename(&temp, target) {
         // Best effort: the temporary file is ours and useless now.
         let _ = fs::remove_file(&temp);
@@ -412,7 +437,12 @@ fn replace_atomically(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(),
 /// directory ([`temp_name`]), fsynced, and returns its path. Created
 /// exclusively and without following symlinks, so nothing planted under
 /// its name is written through.
-fn write_temp(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<PathBuf, SaveError> {
+fn write_temp(
+    lock: &DirLock,
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+) -> Result<PathBuf, SaveError> {
     let target_name = target.file_name().unwrap_or_default().to_string_lossy();
     let pid = std::process::id();
     loop {
@@ -421,7 +451,7 @@ fn write_temp(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<PathBuf, Sa
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(0o644)
+            .mode(mode)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(&path);
         let mut file = match file {
@@ -447,7 +477,8 @@ fn temp_name(target_name: &str, pid: u32, n: u32) -> String {
     format!(".{target_name}.{pid}.{n}.tmp")
 }
 
-/// Whether `name` is a [`temp_name`] for some user's record file.
+/// Whether `name` is a [`temp_name`] for some user's record file or saved
+/// game.
 fn is_temp_name(name: &str) -> bool {
     let Some(inner) = name
         .strip_prefix('.')
@@ -460,9 +491,15 @@ fn is_temp_name(name: &str) -> bool {
         return false;
     };
     let number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    let saved_game = |target: &str| {
+        target
+            .strip_suffix(SAVE_EXTENSION)
+            .is_some_and(|name| check_user_name(name).is_ok())
+    };
     number(n)
         && number(pid)
-        && record_name(target).is_some_and(|(user, _)| check_user_name(user).is_ok())
+        && (record_name(target).is_some_and(|(user, _)| check_user_name(user).is_ok())
+            || saved_game(target))
 }
 
 /// The higher of two optional records.
@@ -493,6 +530,11 @@ mod tests {
     fn temp_names() {
         assert!(is_temp_name(&temp_name("alice.toml", 12, 0)));
         assert!(is_temp_name(".bob.cscore.1.22.tmp"));
+        assert!(is_temp_name(&temp_name(
+            "ann.w9.t9.c5.i5.n3.N3.off.game",
+            7,
+            3
+        )));
         for name in [
             "alice.toml",
             ".alice.toml",
@@ -503,6 +545,8 @@ mod tests {
             ".a b.toml.1.2.tmp",
             "..toml.1.2.tmp",
             "alice.toml.1.2.tmp",
+            ".ann.w9.game.x.1.tmp",
+            "..game.1.2.tmp",
         ] {
             assert!(!is_temp_name(name), "{name}");
         }
@@ -583,10 +627,13 @@ mod tests {
     #[test]
     fn each_rule_set_keeps_its_own_record_in_the_same_file() {
         let dir = temp_dir();
-        let wide = RuleSet::new(crate::game::Rules {
-            width: 12,
-            ..Default::default()
-        });
+        let wide = RuleSet::new(
+            crate::game::Rules {
+                width: 12,
+                ..Default::default()
+            },
+            crate::game::Preview::Off,
+        );
         fs::write(
             dir.path().join("alice.cscore"),
             cscore_bytes(CSCORE_MAGIC, 1, 300),
@@ -615,6 +662,17 @@ mod tests {
             alice.save(301).unwrap(),
             SaveOutcome::Saved { best_of_all: true }
         );
+        // The default rules with a preview are a rule set of their own.
+        let alice_previewed = alice.clone().with_rules(RuleSet::new(
+            crate::game::Rules::default(),
+            crate::game::Preview::Cells,
+        ));
+        assert_eq!(alice_previewed.load().unwrap(), None);
+        assert_eq!(
+            alice_previewed.save(7).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice_previewed.load().unwrap().unwrap().score, 7);
         assert_eq!(alice.load().unwrap().unwrap().score, 301);
         assert_eq!(alice_wide.load().unwrap().unwrap().score, 20);
         assert_eq!(bob_wide.load().unwrap().unwrap().score, 10);
@@ -622,7 +680,8 @@ mod tests {
         let text = fs::read_to_string(dir.path().join("alice.toml")).unwrap();
         assert!(
             text.starts_with("score = 301\n")
-                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n"),
+                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 20\n")
+                && text.contains("[rules.w9-t9-c5-i5-n3-N3-pcells]\nscore = 7\n"),
             "{text}"
         );
         let wide_board = bob_wide.board_records();
@@ -894,11 +953,17 @@ mod tests {
     fn threads_saving_at_once_keep_the_higher() {
         let dir = temp_dir();
         let rounds = 200;
+        // Each round starts together, so that every save meets the other's
+        // and neither takes the lock round after round while the other
+        // waits (on a loaded machine, past LOCK_WAIT).
+        let round_start = std::sync::Barrier::new(2);
         std::thread::scope(|scope| {
             for parity in 0..2 {
                 let alice = store(dir.path(), "alice");
+                let round_start = &round_start;
                 scope.spawn(move || {
                     for round in 0..rounds {
+                        round_start.wait();
                         alice.save(2 * round + parity + 1).unwrap();
                         let stored = alice.load().unwrap().unwrap().score;
                         assert!(stored > 2 * round + parity, "lowered to {stored}");

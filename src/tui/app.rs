@@ -631,7 +631,7 @@ impl App {
         let planned = self.assist.planned.map(|(_, at)| at);
         let jump = self.input.selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
-            let next = (tick + 1..tick + 13).find(|&t| layout::jump_changes(layout, t))?;
+            let next = layout::next_jump_change(layout, tick)?;
             Some(since + JUMP_TICK * next as u32)
         });
         planned.into_iter().chain(jump).min()

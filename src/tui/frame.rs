@@ -11,6 +11,8 @@
 use std::cmp::Ordering;
 use std::io::{self, Write};
 
+use crate::cli::WHITE;
+
 /// A foreground colour: an ANSI colour number, or `None` for the terminal's
 /// default (black-and-white mode never sets a colour).
 pub type Ink = Option<u8>;
@@ -445,7 +447,7 @@ impl Renderer {
             // The board is white on black: the black background is set once
             // here and the clear fills the screen with it.
             out.extend_from_slice(b"\x1b[0;37;40m");
-            self.ink = Some(Some(7));
+            self.ink = Some(Some(WHITE));
         } else {
             out.extend_from_slice(b"\x1b[0m");
             self.ink = Some(None);

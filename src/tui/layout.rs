@@ -179,9 +179,24 @@ pub fn diamond_span(side: usize, row: usize, shift: i64) -> Option<(usize, usize
     (d + d < side).then(|| (d, side - 1 - d))
 }
 
+/// Full-mode vertical offsets of a jumping chip, one a tick, repeating.
+const JUMP_SHIFTS: [i64; 4] = [0, 1, 0, -1];
+/// Mini mode, 2 × 2 interior: ticks before the blank rows repeat.
+const MINI_BLANK_CYCLE: u64 = 12;
+/// Mini mode, 1-character interior: ticks before the glyph swaps repeat.
+const MINI_GLYPH_CYCLE: u64 = 8;
+/// Ticks before every jump looks as it started: a multiple of each cycle
+/// above, so that one cycle holds every change there will be.
+const JUMP_CYCLE: u64 = 24;
+const _: () = assert!(
+    JUMP_CYCLE % JUMP_SHIFTS.len() as u64 == 0
+        && JUMP_CYCLE % MINI_BLANK_CYCLE == 0
+        && JUMP_CYCLE % MINI_GLYPH_CYCLE == 0
+);
+
 /// Full-mode vertical offset of a jumping chip on animation tick `tick`.
 pub fn jump_shift(tick: u64) -> i64 {
-    [0, 1, 0, -1][(tick % 4) as usize]
+    JUMP_SHIFTS[(tick % JUMP_SHIFTS.len() as u64) as usize]
 }
 
 /// Mini mode: which interior rows of a jumping chip are blank on `tick`.
@@ -192,19 +207,19 @@ pub fn mini_blank_rows(side: usize, tick: u64) -> [bool; 2] {
     if side != 2 {
         return [false, false];
     }
-    let t = tick % 12;
+    let t = tick % MINI_BLANK_CYCLE;
     [t <= 2, (6..=8).contains(&t)]
 }
 
 /// Mini mode with a 1-character interior: whether a jumping chip shows its
 /// jumping glyph on `tick` (4 ticks out of 8).
 pub fn mini_jumping_glyph(side: usize, tick: u64) -> bool {
-    side == 1 && tick % 8 < 4
+    side == 1 && tick % MINI_GLYPH_CYCLE < MINI_GLYPH_CYCLE / 2
 }
 
 /// Whether a jumping chip looks different on `tick` than on the tick
 /// before, so that ticks that change nothing need no wake-up.
-pub fn jump_changes(layout: &Layout, tick: u64) -> bool {
+fn jump_changes(layout: &Layout, tick: u64) -> bool {
     let side = layout.interior();
     if layout.is_full() {
         return true;
@@ -212,6 +227,12 @@ pub fn jump_changes(layout: &Layout, tick: u64) -> bool {
     let before = tick.wrapping_sub(1);
     mini_blank_rows(side, tick) != mini_blank_rows(side, before)
         || mini_jumping_glyph(side, tick) != mini_jumping_glyph(side, before)
+}
+
+/// The first tick after `tick` on which a jumping chip looks different,
+/// `None` if it never does.
+pub fn next_jump_change(layout: &Layout, tick: u64) -> Option<u64> {
+    (tick + 1..=tick + JUMP_CYCLE).find(|&t| jump_changes(layout, t))
 }
 
 #[cfg(test)]

@@ -344,8 +344,9 @@ fn keep_game(slot: &SaveSlot, app: &App, ending: Ending) {
         };
         slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
             format!(
-                "clines: the game could not be saved in {}: {e}",
-                slot.path().display()
+                "clines: the game could not be saved in {}: {}",
+                slot.path().display(),
+                e.cause()
             )
         })
     } else {

@@ -15,7 +15,7 @@
 //! follows the player's own glyphs.
 
 use crate::board::{Board, Chip, Color, Pos};
-use crate::cli::{Appearance, CellShape, ColorMode};
+use crate::cli::{Appearance, CellShape, ColorMode, WHITE};
 use crate::game::Planned;
 use crate::records::HiLine;
 
@@ -54,8 +54,6 @@ pub struct Style {
 /// Shown for a glyph or colour the options left out; the command line
 /// refuses such options, so this only keeps drawing safe.
 const MISSING_GLYPH: char = '?';
-/// White: the board's colour, and a fallback for a missing palette entry.
-const WHITE: u8 = 7;
 
 impl Style {
     /// The look for a game of `colors` colours in colour mode or not.

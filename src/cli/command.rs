@@ -1,0 +1,121 @@
+//! What a valid command line comes to: the command and the look of the
+//! game, free of where each setting came from.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::values::BLACK;
+use super::{CellShape, CompletionShell};
+use crate::game::{Preview, Rules};
+
+/// Default keys: left, down, up, right, action.
+pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+/// Default colour-mode glyphs: cursor, chip, jumping chip.
+pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
+/// Default black-and-white glyphs.
+pub const DEFAULT_BW_FONT: &str = "*OoVvAa.'Zz";
+
+/// How chips are told apart on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorMode {
+    /// Chips drawn in their colours.
+    Color,
+    /// Chips told apart by glyph only.
+    Mono,
+}
+
+/// How the game looks and which keys it takes; none of this changes the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Appearance {
+    /// Keys for left, down, up, right and action.
+    pub keys: [char; 5],
+    /// Colour-mode glyphs: cursor, chip, jumping chip.
+    pub font: [char; 3],
+    /// Black-and-white glyphs: cursor, then chip and jumping glyph per colour.
+    pub bw_font: Vec<char>,
+    /// `None` chooses from the terminal and `NO_COLOR`. [`parse`](super::parse) sets
+    /// `Some(Color)` when there are more colours than the default
+    /// black-and-white glyphs can show and no `-F` was given.
+    pub mode: Option<ColorMode>,
+    /// ANSI colour numbers: cursor, then one per chip colour (exactly
+    /// `colors + 1` after [`parse`](super::parse)).
+    pub palette: Vec<u8>,
+    /// The shape of the cells.
+    pub cells: CellShape,
+}
+
+impl Appearance {
+    /// The original's look for a game of `colors` colours.
+    pub fn for_colors(colors: usize) -> Appearance {
+        Appearance {
+            keys: DEFAULT_KEYS,
+            font: DEFAULT_FONT,
+            bw_font: DEFAULT_BW_FONT.chars().collect(),
+            mode: None,
+            palette: default_palette(colors),
+            cells: CellShape::Square,
+        }
+    }
+}
+
+/// The colour number of white: the board's colour and the cursor's unless
+/// `-o` says otherwise.
+pub const WHITE: u8 = 7;
+
+/// The cursor's [`WHITE`], then colours 1, 2, 3, … skipping white and black
+/// (16), which would not show on the board.
+pub fn default_palette(colors: usize) -> Vec<u8> {
+    std::iter::once(WHITE)
+        .chain(
+            (1..=u8::MAX)
+                .filter(|&c| c != WHITE && !BLACK.contains(&c))
+                .take(colors),
+        )
+        .collect()
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Play in the terminal.
+    Play {
+        /// The rules of the game.
+        rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
+        /// A fixed seed, or `None` to seed from the operating system.
+        seed: Option<u64>,
+        /// How it looks.
+        appearance: Appearance,
+        /// Whether the built-in player plays from the start.
+        autoplay: bool,
+        /// Whether to start afresh rather than resume a saved game.
+        new: bool,
+        /// How long autoplay shows each move before making it.
+        autoplay_delay: Duration,
+        /// The records directory named by the config file's `score_dir`, or
+        /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
+        /// decides.
+        score_dir: Option<PathBuf>,
+    },
+    /// Play headless over stdin and stdout.
+    Batch {
+        /// The rules of the game.
+        rules: Rules,
+        /// How much of the next throw is shown.
+        preview: Preview,
+        /// A fixed seed, or `None` to seed from the operating system.
+        seed: Option<u64>,
+    },
+    /// List the records.
+    List {
+        /// The config file's `score_dir`, as in [`Command::Play`].
+        score_dir: Option<PathBuf>,
+        /// The rules whose records are listed.
+        rules: Rules,
+        /// The preview whose records are listed: each keeps its own.
+        preview: Preview,
+    },
+    /// Print a shell's completion script (see [`completion_script`](super::completion_script)).
+    Completions(CompletionShell),
+}
