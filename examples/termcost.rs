@@ -8,10 +8,12 @@
 //! with a chip selected; the time to the first complete frame; peak memory.
 //!
 //! Then, for issue 11, whole-process costs: the CPU time and peak memory
-//! of `clines -v`, of `--batch` at the end of its input and of the
-//! million-chip opening (median of 101 runs, from `wait4`), and the CPU
-//! time, wall time and peak memory up to the first frame for the default
-//! board at 100 × 50 and a 300 × 300 board at 602 × 602. Given the
+//! of `clines -v`, of `--batch` at the end of its input, of the
+//! million-chip opening and of `clines -l` listing 1 000 records (median
+//! of 101 runs for the CPU time, from `wait4`, and of 5 for the peak
+//! memory, from `/usr/bin/time`), and the CPU time, wall time and peak
+//! memory up to the first frame for the default board at 100 × 50 and a
+//! 300 × 300 board at 602 × 602. Given the
 //! original program's path too, it measures the original the same way,
 //! interleaving the runs, and prints the ratios.
 //!
@@ -89,6 +91,8 @@ fn main() -> ExitCode {
 
 /// How many times each start-up is measured; the median is reported.
 const RUNS: usize = 101;
+/// How many times each peak memory is measured; the median is reported.
+const PEAK_RUNS: usize = 5;
 
 /// CPU time (user + system) and peak memory of one whole process.
 #[derive(Clone, Copy)]
@@ -97,17 +101,43 @@ struct ProcessCost {
     peak_kb: u64,
 }
 
-/// Runs `program args` with standard input at its end and output discarded,
-/// and returns its CPU time, from `wait4`'s resource usage. (Its peak
-/// memory there would count the copy of this harness the child was before
-/// it started `program`: see [`peak_kb`].)
+/// One measured command: the program, its arguments and the score
+/// directory it is given.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    program: &'a Path,
+    args: &'a [&'a str],
+    scores: &'a Path,
+}
+
+impl<'a> Run<'a> {
+    /// `program args` with the throw-away score directory.
+    fn new(program: &'a Path, args: &'a [&'a str]) -> Run<'a> {
+        Run {
+            program,
+            args,
+            scores: scratch_scores(),
+        }
+    }
+}
+
+/// The score directory of every run but the listing's.
+fn scratch_scores() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| std::env::temp_dir().join("termcost-scores"))
+}
+
+/// Runs `run` with standard input at its end and output discarded, and
+/// returns its CPU time, from `wait4`'s resource usage. (Its peak memory
+/// there would count the copy of this harness the child was before it
+/// started the program: see [`peak_kb`].)
 // A child's own resource usage needs wait4, which std does not offer.
 #[allow(unsafe_code)]
-fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
-    let child = sandboxed(Command::new(program).args(args))
+fn run_cost(run: Run) -> Result<ProcessCost, String> {
+    let child = sandboxed(Command::new(run.program).args(run.args), run.scores)
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("{}: {e}", program.display()))?;
+        .map_err(|e| format!("{}: {e}", run.program.display()))?;
     let pid = i32::try_from(child.id()).map_err(|e| e.to_string())?;
     let mut status = 0;
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
@@ -115,7 +145,7 @@ fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
     // and a whole rusage into the buffers given.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()) };
     if waited != pid {
-        return Err(format!("wait4 failed for {}", program.display()));
+        return Err(format!("wait4 failed for {}", run.program.display()));
     }
     // SAFETY: wait4 succeeded, so it filled the rusage.
     let usage = unsafe { usage.assume_init() };
@@ -126,28 +156,26 @@ fn run_cost(program: &Path, args: &[&str]) -> Result<ProcessCost, String> {
     })
 }
 
-/// `command` with a throw-away home and score folder, input at its end
-/// and output discarded.
-fn sandboxed(command: &mut Command) -> &mut Command {
+/// `command` with a throw-away home, the score folder `scores`, input at
+/// its end and output discarded.
+fn sandboxed<'c>(command: &'c mut Command, scores: &Path) -> &'c mut Command {
     command
         .env("HOME", std::env::temp_dir())
-        .env(
-            "CLINES_SCORE_DIR",
-            std::env::temp_dir().join("termcost-scores"),
-        )
+        .env("CLINES_SCORE_DIR", scores)
         .env_remove("CLINES_CONFIG")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
 }
 
-/// The peak memory of `program args` as `/usr/bin/time` reports it, whose
-/// own small process is what the measured one starts from.
-fn peak_kb(program: &Path, args: &[&str]) -> Result<u64, String> {
+/// The peak memory of `run` as `/usr/bin/time` reports it, whose own small
+/// process is what the measured one starts from.
+fn peak_kb(run: Run) -> Result<u64, String> {
     let output = sandboxed(
         Command::new("/usr/bin/time")
             .args(["-f", "%M"])
-            .arg(program)
-            .args(args),
+            .arg(run.program)
+            .args(run.args),
+        run.scores,
     )
     .stderr(Stdio::piped())
     .output()
@@ -160,24 +188,25 @@ fn peak_kb(program: &Path, args: &[&str]) -> Result<u64, String> {
 }
 
 /// The median CPU time of [`RUNS`] runs, the runs of `a` and `b`
-/// interleaved so that both see the same machine load, and the peak memory
-/// of one more run each.
-fn median_costs(
-    a: (&Path, &[&str]),
-    b: Option<(&Path, &[&str])>,
-) -> Result<(ProcessCost, Option<ProcessCost>), String> {
+/// interleaved so that both see the same machine load, and the median
+/// peak memory of a few more runs each.
+fn median_costs(a: Run, b: Option<Run>) -> Result<(ProcessCost, Option<ProcessCost>), String> {
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        first.push(run_cost(a.0, a.1)?);
-        if let Some((program, args)) = b {
-            second.push(run_cost(program, args)?);
+        first.push(run_cost(a)?);
+        if let Some(b) = b {
+            second.push(run_cost(b)?);
         }
     }
-    let summary = |costs: &mut Vec<ProcessCost>, (program, args): (&Path, &[&str])| {
+    let summary = |costs: &mut Vec<ProcessCost>, run: Run| {
         costs.sort_by_key(|c| c.cpu);
+        let mut peaks = (0..PEAK_RUNS)
+            .map(|_| peak_kb(run))
+            .collect::<Result<Vec<_>, _>>()?;
+        peaks.sort();
         Ok::<_, String>(ProcessCost {
             cpu: costs[costs.len() / 2].cpu,
-            peak_kb: peak_kb(program, args)?,
+            peak_kb: peaks[peaks.len() / 2],
         })
     };
     let b = match b {
@@ -185,6 +214,41 @@ fn median_costs(
         None => None,
     };
     Ok((summary(&mut first, a)?, b))
+}
+
+/// How many records the listing is measured with.
+const LISTED_RECORDS: usize = 1000;
+
+/// A score directory holding [`LISTED_RECORDS`] users' records in this
+/// program's format, made afresh.
+fn listed_scores() -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join("termcost-listed-scores");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for user in 0..LISTED_RECORDS {
+        let score = user * 7919 % 5000;
+        std::fs::write(
+            dir.join(format!("user{user:04}.toml")),
+            format!("score = {score}\nset_at = 1700000000\n"),
+        )
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    Ok(dir)
+}
+
+/// How many lines `run` prints (the original's `-l` reads the records of
+/// its own data directory, whatever this harness prepares).
+fn lines_printed(run: Run) -> Result<usize, String> {
+    let output = sandboxed(Command::new(run.program).args(run.args), run.scores)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("{}: {e}", run.program.display()))?;
+    Ok(output
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count())
 }
 
 /// CPU time so far of every thread of process `pid`, from the scheduler's
@@ -269,14 +333,43 @@ fn print_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
             mb(ours.peak_kb)
         );
     };
-    let version = median_costs((program, &["-v"]), original.map(|o| (o, &["-v"][..])))?;
+    let version = median_costs(
+        Run::new(program, &["-v"]),
+        original.map(|o| Run::new(o, &["-v"])),
+    )?;
     row("`-v`", version.0, version.1);
-    let batch = median_costs((program, &["--batch"]), None)?;
-    row("`--batch` at end of input", batch.0, None);
+    // The original has no headless mode: its `-v` is the nearest start-up.
+    let batch = median_costs(
+        Run::new(program, &["--batch"]),
+        original.map(|o| Run::new(o, &["-v"])),
+    )?;
+    row(
+        "`--batch` at end of input (original: `-v`)",
+        batch.0,
+        batch.1,
+    );
     let big: &[&str] = &["--batch", "-w1000", "-t1000", "-c1", "-N1000000"];
-    let opening = median_costs((program, big), None)?;
+    let opening = median_costs(Run::new(program, big), None)?;
     row("`--batch -w1000 -t1000 -c1 -N1000000`", opening.0, None);
-
+    let scores = listed_scores()?;
+    let ours = Run {
+        scores: &scores,
+        ..Run::new(program, &["-l"])
+    };
+    let theirs = original.map(|o| Run::new(o, &["-l"]));
+    let listing = median_costs(ours, theirs)?;
+    let theirs_listed = match theirs {
+        Some(run) => format!("; original: {} lines", lines_printed(run)?),
+        None => String::new(),
+    };
+    row(
+        &format!(
+            "`-l`, {LISTED_RECORDS} records (ours: {} lines{theirs_listed})",
+            lines_printed(ours)?
+        ),
+        listing.0,
+        listing.1,
+    );
     println!();
     println!("| first frame | ours: CPU, wall, peak | original: CPU, wall, peak |");
     println!("|---|---|---|");

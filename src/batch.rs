@@ -40,7 +40,9 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
 ) -> Result<(), Error> {
     let mut game = Game::new_unseen(rules, preview, seed);
-    let mut player = Player::new(rules);
+    // Made at the first hint: a script that never asks for one does not pay
+    // for the player's tables of the board and its look at the machine.
+    let mut player = None;
     let mut lines = Lines::new(input);
     while let Some(line) = lines.next_line().map_err(Error::Read)? {
         let line = match line {
@@ -63,7 +65,12 @@ pub fn run<R: BufRead, W: Write>(
         let answer = match command {
             "quit" if args.is_empty() => break,
             "board" if args.is_empty() => board(&game),
-            "hint" => hint(&game, &mut player, seed, &args),
+            "hint" => hint(
+                &game,
+                player.get_or_insert_with(|| Player::new(rules)),
+                seed,
+                &args,
+            ),
             _ => answer(&mut game, command, &args),
         };
         let mut answer = answer.unwrap_or_else(|e| format!("error: {e}"));

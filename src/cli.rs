@@ -47,10 +47,9 @@ pub use config::KEYS as CONFIG_KEYS;
     after_help = AFTER_HELP,
     disable_help_flag = true,
     disable_version_flag = true,
-    // getopt: a repeated option's last value wins.
-    args_override_self = true,
-    // Plain text always: errors must never carry escape codes.
-    color = clap::ColorChoice::Never
+    // getopt: a repeated option's last value wins. (Errors are plain text
+    // always, never escape codes: clap is built without colour.)
+    args_override_self = true
 )]
 pub struct Args {
     /// Print this help and exit

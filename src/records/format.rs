@@ -277,7 +277,9 @@ pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, Ski
     if !metadata.is_file() {
         return Err(SkipReason::NotAFile);
     }
-    let mut bytes = Vec::new();
+    // Sized from the file, so it comes in one read and one to see its end.
+    let expected = metadata.len().min(MAX_RECORD_BYTES + 1);
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(SkipReason::Unreadable)?;

@@ -4,15 +4,16 @@
 //! fewer than 8, so a `vt100` or `xterm-mono` would otherwise be drawn in
 //! colour; and it sends cursor moves to any terminal, even a `dumb` one.
 //!
-//! [`search_dirs`], [`find_colors`] and [`find_cursor_address`] take the
-//! environment as arguments and [`parse_colors`] and
-//! [`parse_cursor_address`] are pure, so each can be tested on its own;
-//! [`terminal_colors`] and [`terminal_cursor_address`] wire them to the
-//! real environment.
+//! [`search_dirs`] and [`find_capabilities`] take the environment as
+//! arguments and [`parse_colors`] and [`parse_cursor_address`] are pure,
+//! so each can be tested on its own; [`terminal_colors`] and
+//! [`terminal_cursor_address`] wire them to the real environment, whose
+//! entry is read once.
 
 use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::files;
 
@@ -36,19 +37,39 @@ const COLORS_INDEX: usize = 13;
 const CURSOR_ADDRESS_INDEX: usize = 10;
 /// ncurses reads no more of an entry than this; the numbers come long before.
 const MAX_ENTRY_SIZE: u64 = 32768;
+/// Bytes first set aside for an entry: more than xterm-256color's 3 912.
+const ENTRY_CAPACITY: usize = 8192;
 
 /// The colours of `$TERM` as its terminfo entry gives them: `None` when
 /// `TERM` is unset or no readable entry for it is found.
 pub fn terminal_colors() -> Option<u32> {
-    let term = std::env::var("TERM").ok()?;
-    find_colors(&term, &process_search_dirs())
+    process_capabilities().colors
 }
 
 /// Whether `$TERM` can move its cursor to any cell, as its terminfo entry
 /// says: `None` when `TERM` is unset or no readable entry for it is found.
 pub fn terminal_cursor_address() -> Option<bool> {
-    let term = std::env::var("TERM").ok()?;
-    find_cursor_address(&term, &process_search_dirs())
+    process_capabilities().cursor_address
+}
+
+/// What a terminal's terminfo entries say, each capability from the first
+/// entry that gives it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// See [`parse_colors`].
+    pub colors: Option<u32>,
+    /// See [`parse_cursor_address`].
+    pub cursor_address: Option<bool>,
+}
+
+/// [`find_capabilities`] for `$TERM` in this process's environment, read
+/// once: the start-up asks for both capabilities at different moments.
+fn process_capabilities() -> Capabilities {
+    static FOUND: OnceLock<Capabilities> = OnceLock::new();
+    *FOUND.get_or_init(|| match std::env::var("TERM") {
+        Ok(term) => find_capabilities(&term, &process_search_dirs()),
+        Err(_) => Capabilities::default(),
+    })
 }
 
 /// [`search_dirs`] for this process's environment.
@@ -89,38 +110,47 @@ pub fn search_dirs(
     dirs
 }
 
-/// The colours of the first readable entry named `term` in `dirs`, each
-/// tried as `<dir>/<first character>/<term>` then `<dir>/<first byte in
-/// hex>/<term>` (the layout of case-insensitive file systems). `None` when
-/// there is none, or `term` is not a plain file name.
-pub fn find_colors(term: &str, dirs: &[PathBuf]) -> Option<u32> {
-    find(term, dirs, parse_colors)
-}
-
-/// Whether the first readable entry named `term` in `dirs` has cursor
-/// addressing, searched as [`find_colors`] does.
-pub fn find_cursor_address(term: &str, dirs: &[PathBuf]) -> Option<bool> {
-    find(term, dirs, parse_cursor_address)
-}
-
-/// `parse` of the first entry named `term` in `dirs` it accepts.
-fn find<T>(term: &str, dirs: &[PathBuf], parse: impl Fn(&[u8]) -> Option<T>) -> Option<T> {
-    let first = term.chars().next()?;
+/// The capabilities of the terminal `term`: each from the first readable
+/// entry named `term` in `dirs` that gives it, each entry tried as
+/// `<dir>/<first character>/<term>` then `<dir>/<first byte in
+/// hex>/<term>` (the layout of case-insensitive file systems), and each
+/// file read at most once. `None` for a capability no entry gives, or when
+/// `term` is not a plain file name.
+pub fn find_capabilities(term: &str, dirs: &[PathBuf]) -> Capabilities {
+    let mut found = Capabilities::default();
+    let Some(first) = term.chars().next() else {
+        return found;
+    };
     if term == "." || term == ".." || term.contains('/') {
-        return None;
+        return found;
     }
     let letter = first.to_string();
     let hex = format!("{:02x}", term.as_bytes()[0]);
-    dirs.iter()
-        .flat_map(|dir| [dir.join(&letter).join(term), dir.join(&hex).join(term)])
-        .find_map(|path| parse(&read_entry(&path)?))
+    let paths = dirs
+        .iter()
+        .flat_map(|dir| [dir.join(&letter).join(term), dir.join(&hex).join(term)]);
+    for path in paths {
+        let Some(entry) = read_entry(&path) else {
+            continue;
+        };
+        found.colors = found.colors.or_else(|| parse_colors(&entry));
+        found.cursor_address = found
+            .cursor_address
+            .or_else(|| parse_cursor_address(&entry));
+        if found.colors.is_some() && found.cursor_address.is_some() {
+            break;
+        }
+    }
+    found
 }
 
 /// The first [`MAX_ENTRY_SIZE`] bytes of the file at `path`, if it is a
 /// readable regular file. Anything else (a FIFO would hang the start) is
 /// passed over like a missing entry, as the search goes on to the next.
 fn read_entry(path: &Path) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
+    // Room for a whole common entry, so it comes in one read rather than
+    // in reads of 32, 64, 128... bytes.
+    let mut bytes = Vec::with_capacity(ENTRY_CAPACITY);
     files::open_regular(path)
         .ok()?
         .take(MAX_ENTRY_SIZE)
@@ -360,6 +390,33 @@ mod tests {
     }
 
     #[test]
+    fn each_capability_comes_from_the_first_entry_that_gives_it() {
+        let root = tempfile::tempdir().unwrap();
+        let (first, second) = (root.path().join("first"), root.path().join("second"));
+        let dirs = [first.clone(), second.clone()];
+        let with_cup = |colors| {
+            let offsets = vec![Some(0); CURSOR_ADDRESS_INDEX + 1];
+            let numbers = numbers_with_colors(Some(colors));
+            with_strings(entry(false, "x", 1, &numbers), &offsets)
+        };
+        // Its numbers are whole, its string offsets cut short.
+        let whole = with_cup(16);
+        let cut = &whole[..whole.len() - 1];
+        assert_eq!(
+            (parse_colors(cut), parse_cursor_address(cut)),
+            (Some(16), None)
+        );
+        install(&first, "x", "xterm", cut);
+        install(&second, "x", "xterm", &with_cup(256));
+        let both = Capabilities {
+            colors: Some(16),
+            cursor_address: Some(true),
+        };
+        assert_eq!(find_capabilities("xterm", &dirs), both);
+        assert_eq!(find_capabilities("kitty", &dirs), Capabilities::default());
+    }
+
+    #[test]
     fn the_search_follows_ncurses_order() {
         let dirs = search_dirs(
             Some(OsStr::new("/ti")),
@@ -394,24 +451,32 @@ mod tests {
         let colors = |n| entry(false, "x", 1, &numbers_with_colors(Some(n)));
 
         install(&second, "x", "xterm", &colors(8));
-        assert_eq!(find_colors("xterm", &dirs), Some(8));
+        assert_eq!(find_capabilities("xterm", &dirs).colors, Some(8));
         install(&first, "78", "xterm", &colors(256));
         assert_eq!(
-            find_colors("xterm", &dirs),
+            find_capabilities("xterm", &dirs).colors,
             Some(256),
             "hex layout, earlier dir"
         );
         install(&first, "x", "xterm", &colors(16));
-        assert_eq!(find_colors("xterm", &dirs), Some(16), "letter before hex");
+        assert_eq!(
+            find_capabilities("xterm", &dirs).colors,
+            Some(16),
+            "letter before hex"
+        );
 
         install(&first, "v", "vt100", b"not a terminfo entry");
         install(&second, "v", "vt100", &colors(0));
-        assert_eq!(find_colors("vt100", &dirs), Some(0), "garbage is skipped");
+        assert_eq!(
+            find_capabilities("vt100", &dirs).colors,
+            Some(0),
+            "garbage is skipped"
+        );
 
-        assert_eq!(find_colors("kitty", &dirs), None);
-        assert_eq!(find_colors("", &dirs), None);
+        assert_eq!(find_capabilities("kitty", &dirs).colors, None);
+        assert_eq!(find_capabilities("", &dirs).colors, None);
         // Found as first/./../second/x/xterm if paths were let through.
-        assert_eq!(find_colors("../second/x/xterm", &dirs), None);
+        assert_eq!(find_capabilities("../second/x/xterm", &dirs).colors, None);
     }
 
     #[test]
@@ -432,7 +497,7 @@ mod tests {
         let dirs = vec![first, second];
         // On a thread, so that a hang fails the test instead of stalling it.
         let (send, found) = std::sync::mpsc::channel();
-        std::thread::spawn(move || send.send(find_colors("xterm", &dirs)));
+        std::thread::spawn(move || send.send(find_capabilities("xterm", &dirs).colors));
         let found = found.recv_timeout(std::time::Duration::from_secs(30));
         assert_eq!(found, Ok(Some(8)));
     }
@@ -453,11 +518,19 @@ mod tests {
             return;
         }
         for (term, colors) in known {
-            assert_eq!(find_colors(term, &dirs), Some(colors), "{term}");
-            assert_eq!(find_cursor_address(term, &dirs), Some(true), "{term}");
+            assert_eq!(
+                find_capabilities(term, &dirs).colors,
+                Some(colors),
+                "{term}"
+            );
+            assert_eq!(
+                find_capabilities(term, &dirs).cursor_address,
+                Some(true),
+                "{term}"
+            );
         }
         if installed("dumb") {
-            assert_eq!(find_cursor_address("dumb", &dirs), Some(false));
+            assert_eq!(find_capabilities("dumb", &dirs).cursor_address, Some(false));
         }
     }
 }
