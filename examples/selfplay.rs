@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example selfplay -- --games 20 --colors 7 --seed 1 --max-turns 10000
+//! cargo run --release --example selfplay -- --games 20 --colors 7 --preview cells
 //! ```
 //!
 //! Game `g` is played with seed `S + g`. A turn is one player move. Scores
@@ -10,7 +11,9 @@
 //! has none: mean ± standard error, median, range. `--threads` plays that
 //! many games at once; each player samples on `--player-threads` threads
 //! (1 by default, so that the CPU time per move, read from the thread's
-//! clock, is the whole cost of the move).
+//! clock, is the whole cost of the move). With `--preview colors` or
+//! `--preview cells` the game shows its next throw and the player counts on
+//! it ([`Player::choose_seeing`]).
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -19,11 +22,11 @@ use std::time::Instant;
 
 use clines::ai::{Budget, Player};
 use clines::board;
-use clines::game::{Event, Game, Rules};
+use clines::game::{Event, Game, Preview, Rules};
 
 const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
-                [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
+                [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
 /// What one game came to.
@@ -46,6 +49,7 @@ struct Options {
     threads: usize,
     player_threads: usize,
     rules: Rules,
+    preview: Preview,
     budget: Budget,
 }
 
@@ -58,6 +62,7 @@ fn parse() -> Result<Option<Options>, String> {
         threads: 1,
         player_threads: 1,
         rules: Rules::default(),
+        preview: Preview::Off,
         budget: Budget::default(),
     };
     let mut args = std::env::args().skip(1);
@@ -68,6 +73,12 @@ fn parse() -> Result<Option<Options>, String> {
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        if flag == "--preview" {
+            options.preview = value
+                .parse()
+                .map_err(|e| format!("--preview {value}: {e}\n{USAGE}"))?;
+            continue;
+        }
         let number: u64 = value
             .parse()
             .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
@@ -101,7 +112,7 @@ fn parse() -> Result<Option<Options>, String> {
 
 fn play(options: &Options, game_seed: u64) -> Outcome {
     let rules = options.rules;
-    let (mut game, opening) = Game::new(rules, game_seed);
+    let (mut game, opening) = Game::with_preview(rules, options.preview, game_seed);
     let mut player =
         Player::with_budget(rules, options.budget).with_threads(options.player_threads);
     let mut without_bonus = removal_points(&opening, rules.line);
@@ -112,8 +123,9 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         let started = Instant::now();
         let cpu_started = thread_cpu_micros();
         let chosen = player
-            .choose(
+            .choose_seeing(
                 game.board(),
+                game.planned(),
                 game_seed.wrapping_mul(1_000_003).wrapping_add(turns),
             )
             .expect("a game that is not over has a move");
@@ -208,8 +220,14 @@ fn main() -> ExitCode {
 fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
     let rules = options.rules;
     println!(
-        "rules: {}x{} colors={} line={} next={} first={}",
-        rules.width, rules.height, rules.colors, rules.line, rules.next, rules.first
+        "rules: {}x{} colors={} line={} next={} first={} preview={}",
+        rules.width,
+        rules.height,
+        rules.colors,
+        rules.line,
+        rules.next,
+        rules.first,
+        options.preview
     );
     println!(
         "budget: candidates={} refined={} samples={} replies={} depth={}",

@@ -241,14 +241,16 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
     }
 }
 
-/// The built-in player's move, `hint X1 Y1 X2 Y2`. Its samples are seeded
-/// from the game's seed and the board, so a transcript replays.
+/// The built-in player's move, `hint X1 Y1 X2 Y2`, counting on the next
+/// throw where a preview shows it. Its samples are seeded from the game's
+/// seed and the board, so a transcript replays.
 fn hint(game: &Game, player: &mut Player, seed: u64, args: &[&str]) -> Result<String, String> {
     no_args("hint", args)?;
     if game.is_over() {
         return Err(MoveError::GameOver.to_string());
     }
-    match player.choose(game.board(), ai::board_seed(game.board(), seed)) {
+    let seed = ai::board_seed(game.board(), seed);
+    match player.choose_seeing(game.board(), game.planned(), seed) {
         Some(chosen) => Ok(format!(
             "hint {} {} {} {}",
             chosen.from.x, chosen.from.y, chosen.to.x, chosen.to.y

@@ -3,6 +3,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use clines::ai::{self, Player};
+use clines::board::{Board, Pos};
+use clines::game::{Planned, Rules};
+
 /// A `clines --batch` process to converse with, in its own temporary home.
 struct Batch {
     child: Child,
@@ -39,6 +43,11 @@ impl Batch {
     fn ask(&mut self, command: &str) -> String {
         writeln!(self.input, "{command}").expect("the game reads its input");
         self.input.flush().expect("the game reads its input");
+        self.line(command)
+    }
+
+    /// Reads one more line of the answer to `command`.
+    fn line(&mut self, command: &str) -> String {
         let mut answer = String::new();
         self.output
             .read_line(&mut answer)
@@ -118,4 +127,93 @@ fn hint_takes_no_arguments_and_needs_a_chip() {
     let [x1, y1, ..] = parse_hint(&game.ask("hint"));
     assert_eq!((x1, y1), (8, 8));
     game.finish();
+}
+
+/// The board of a `width` × `height` game, read with `board`.
+fn read_board(game: &mut Batch, width: usize, height: usize) -> Board {
+    let mut board = Board::new(width, height);
+    let first = game.ask("board");
+    let rows: Vec<String> = std::iter::once(first)
+        .chain((1..height).map(|_| game.line("board")))
+        .collect();
+    for (y, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), width, "{rows:?}");
+        for (x, ch) in row.chars().enumerate() {
+            let color = ch.to_digit(10).map(|d| d as u8);
+            board.set(Pos::new(x, y), color);
+        }
+    }
+    board
+}
+
+/// The planned throw, read with `next` (cells shown with `cells`).
+fn read_plan(game: &mut Batch, cells: bool) -> Vec<Planned> {
+    let answer = game.ask("next");
+    let words: Vec<&str> = answer.split(' ').collect();
+    assert_eq!(words[0], "next", "{answer:?}");
+    let per_chip = if cells { 3 } else { 1 };
+    words[1..]
+        .chunks(per_chip)
+        .map(|chip| Planned {
+            color: chip[per_chip - 1].parse().expect("a colour digit"),
+            pos: cells.then(|| {
+                let x = chip[0].parse().expect("a column");
+                let y = chip[1].parse().expect("a row");
+                Pos::new(x, y)
+            }),
+        })
+        .collect()
+}
+
+#[test]
+fn hints_count_on_the_previewed_throw() {
+    let rules = Rules {
+        width: 6,
+        height: 6,
+        colors: 7,
+        ..Rules::default()
+    };
+    let seed = 42;
+    for (preview, cells) in [("colors", false), ("cells", true)] {
+        let mut game = Batch::start(&[
+            "--seed",
+            "42",
+            "-c",
+            "7",
+            "-w",
+            "6",
+            "-t",
+            "6",
+            "--preview",
+            preview,
+        ]);
+        let mut player = Player::new(rules);
+        let mut differing = 0;
+        for _ in 0..8 {
+            let board = read_board(&mut game, 6, 6);
+            let planned = read_plan(&mut game, cells);
+            assert_eq!(planned.len(), rules.next, "{preview}");
+            let hint = parse_hint(&game.ask("hint"));
+            let board_seed = ai::board_seed(&board, seed);
+            let seeing = player
+                .choose_seeing(&board, &planned, board_seed)
+                .expect("a move");
+            assert_eq!(
+                hint,
+                [seeing.from.x, seeing.from.y, seeing.to.x, seeing.to.y],
+                "{preview}: the hint counts on the shown throw"
+            );
+            if player.choose(&board, board_seed) != Some(seeing) {
+                differing += 1;
+            }
+            let [x1, y1, x2, y2] = hint;
+            let answer = game.ask(&format!("move {x1} {y1} {x2} {y2}"));
+            assert!(answer.starts_with("ok removed="), "{answer:?}");
+            if answer.ends_with(" over") {
+                break;
+            }
+        }
+        assert!(differing > 0, "{preview}: the shown throw changed no hint");
+        game.finish();
+    }
 }

@@ -31,7 +31,11 @@
 //!    halving), so that the budget goes where the choice is still open.
 //!    They run on every core ([`Player::with_threads`]); each sample's
 //!    value depends only on the position, the candidate and its seed, so
-//!    the move is the same on any number of threads.
+//!    the move is the same on any number of threads. When a preview shows
+//!    the computer's next throw ([`Player::choose_seeing`]), every sample's
+//!    first throw is that one: its colours, and its cells where shown (a
+//!    chip whose cell the candidate fills lands on a drawn cell, as in the
+//!    game); only the throws after it are sampled.
 //!
 //! On boards far bigger than the default the work is capped (fewer samples,
 //! down to none; a spread selection of chips and of targets; a few targets
@@ -53,11 +57,11 @@ mod tests;
 mod weights;
 
 use crate::board::{Board, Color, Pos};
-use crate::game::Rules;
+use crate::game::{Planned, Rules};
 use candidates::{Candidate, exact_candidates};
 use geometry::Geometry;
 use position::Position;
-use search::{SampleRng, Worker, refine};
+use search::{SampleRng, Sampling, ShownChip, Worker, refine};
 
 pub use geometry::MAX_SPAN;
 pub use weights::Weights;
@@ -165,6 +169,8 @@ pub struct Player {
     /// One per extra thread, made when first needed (never on boards too
     /// big to sample).
     helpers: Vec<Worker>,
+    /// The next throw as shown for the move being chosen, in cell indices.
+    shown: Vec<ShownChip>,
 }
 
 impl Player {
@@ -205,6 +211,7 @@ impl Player {
             main,
             threads: threads.min(MAX_THREADS),
             helpers: Vec::new(),
+            shown: Vec::new(),
         }
     }
 
@@ -226,6 +233,22 @@ impl Player {
     /// # Panics
     /// When the board's size differs from the rules'.
     pub fn choose(&mut self, board: &Board, seed: u64) -> Option<Move> {
+        self.choose_seeing(board, &[], seed)
+    }
+
+    /// The move this player makes on `board` when a preview shows the
+    /// computer's next throw as `planned` ([`Game::planned`]): that throw
+    /// is taken as certain (its colours, and its cells where shown; a chip
+    /// whose cell the move fills lands on a cell drawn among the others, as
+    /// in the game), and only the throws after it are sampled. With nothing
+    /// planned, the same move as [`Player::choose`].
+    ///
+    /// [`Game::planned`]: crate::game::Game::planned
+    ///
+    /// # Panics
+    /// When the board's size differs from the rules', or a planned cell
+    /// lies outside the board.
+    pub fn choose_seeing(&mut self, board: &Board, planned: &[Planned], seed: u64) -> Option<Move> {
         let geometry = &self.geometry;
         assert!(
             board.width() == geometry.width && board.height() == geometry.height,
@@ -238,6 +261,11 @@ impl Player {
         if board.free() == 0 || board.chip_count() == 0 {
             return None;
         }
+        self.shown.clear();
+        self.shown.extend(planned.iter().map(|p| ShownChip {
+            cell: p.pos.map(|pos| board.index(pos)),
+            color: p.color,
+        }));
         let chosen = self.valued_candidates(board, seed).into_iter().next()?;
         Some(Move {
             from: board.pos(chosen.from),
@@ -261,13 +289,17 @@ impl Player {
         if scoring {
             best.retain(|c| c.removed > 0);
         } else if self.budget.samples > 0 && self.budget.refined > 0 && geometry.next > 0 {
+            let sampling = Sampling {
+                budget: &self.budget,
+                seed,
+                shown: &self.shown,
+            };
             refine(
                 geometry,
                 main,
                 &mut self.helpers,
                 self.threads,
-                &self.budget,
-                seed,
+                sampling,
                 &mut best,
             );
         }

@@ -84,6 +84,27 @@ fn best_reply(
     best
 }
 
+/// One chip of the computer's next throw as a preview shows it: its colour,
+/// and under [`Preview::Cells`](crate::game::Preview::Cells) the cell it is
+/// planned for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ShownChip {
+    /// The planned cell, if shown.
+    pub(super) cell: Option<usize>,
+    pub(super) color: Color,
+}
+
+/// What every sampled future of one search shares.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sampling<'a> {
+    pub(super) budget: &'a Budget,
+    /// The search's seed, mixed with each sample's number.
+    pub(super) seed: u64,
+    /// The next throw as shown (empty without a preview): the first throw
+    /// of every sample is this one, not a sampled one.
+    pub(super) shown: &'a [ShownChip],
+}
+
 /// Where sampled futures are evaluated: a position and buffers of its own,
 /// so that samples can run on several threads at once.
 #[derive(Clone, Debug)]
@@ -106,10 +127,10 @@ pub(super) fn refine(
     main: &mut Worker,
     helpers: &mut Vec<Worker>,
     threads: usize,
-    budget: &Budget,
-    seed: u64,
+    sampling: Sampling,
     best: &mut Vec<Candidate>,
 ) {
+    let budget = sampling.budget;
     let samples = samples_per_round(geometry, budget);
     let refined = budget.refined.min(best.len());
     if samples == 0 || refined < 2 {
@@ -137,8 +158,7 @@ pub(super) fn refine(
             geometry,
             main,
             &mut helpers[..threads - 1],
-            budget,
-            seed,
+            sampling,
             best,
             &jobs,
             &mut values,
@@ -174,13 +194,11 @@ fn samples_per_round(geometry: &Geometry, budget: &Budget) -> usize {
 /// Evaluates the sampled futures `jobs` (candidate index, sample number)
 /// into `values`, spread over `main` and the `helpers`, one thread each
 /// (the helpers' positions are brought in line with `main`'s first).
-#[allow(clippy::too_many_arguments)]
 fn run_samples(
     geometry: &Geometry,
     main: &mut Worker,
     helpers: &mut [Worker],
-    budget: &Budget,
-    seed: u64,
+    sampling: Sampling,
     best: &[Candidate],
     jobs: &[(usize, usize)],
     values: &mut [f64],
@@ -188,7 +206,7 @@ fn run_samples(
     let threads = 1 + helpers.len();
     if threads == 1 {
         for (job, value) in jobs.iter().zip(values.iter_mut()) {
-            *value = sample_after(geometry, main, budget, seed, best[job.0], job.1);
+            *value = sample_after(geometry, main, sampling, best[job.0], job.1);
         }
         return;
     }
@@ -203,12 +221,12 @@ fn run_samples(
         for ((jobs, values), helper) in shares.zip(helpers.iter_mut()) {
             scope.spawn(move || {
                 for (job, value) in jobs.iter().zip(values.iter_mut()) {
-                    *value = sample_after(geometry, helper, budget, seed, best[job.0], job.1);
+                    *value = sample_after(geometry, helper, sampling, best[job.0], job.1);
                 }
             });
         }
         for (job, value) in main_jobs.iter().zip(main_values.iter_mut()) {
-            *value = sample_after(geometry, main, budget, seed, best[job.0], job.1);
+            *value = sample_after(geometry, main, sampling, best[job.0], job.1);
         }
     });
 }
@@ -218,8 +236,7 @@ fn run_samples(
 fn sample_after(
     geometry: &Geometry,
     worker: &mut Worker,
-    budget: &Budget,
-    seed: u64,
+    sampling: Sampling,
     candidate: Candidate,
     sample: usize,
 ) -> f64 {
@@ -227,34 +244,36 @@ fn sample_after(
     let color = position.cells[candidate.from];
     position.set(geometry, candidate.from, 0);
     position.set(geometry, candidate.to, color);
-    let sample_seed = seed ^ (sample as u64).wrapping_mul(SAMPLE_SEED_MIX);
+    let sample_seed = sampling.seed ^ (sample as u64).wrapping_mul(SAMPLE_SEED_MIX);
     let mut rng = Streams {
         cells: SampleRng(sample_seed),
         colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
     };
-    let value = sample_future(geometry, position, &mut worker.scratch, budget, &mut rng);
+    let value = sample_future(geometry, position, &mut worker.scratch, sampling, &mut rng);
     position.set(geometry, candidate.to, 0);
     position.set(geometry, candidate.from, color);
     value
 }
 
-/// One sampled future of the current position: the computer throws, the
-/// player answers with its best exactly-valued move (moving again after
-/// each scoring move), for `budget.depth` throws; the value is the points
-/// won on the way plus the best reply to the last throw. The position is
-/// restored afterwards.
+/// One sampled future of the current position: the computer throws (the
+/// shown throw first, if any), the player answers with its best
+/// exactly-valued move (moving again after each scoring move), for
+/// `budget.depth` throws; the value is the points won on the way plus the
+/// best reply to the last throw. The position is restored afterwards.
 fn sample_future(
     geometry: &Geometry,
     position: &mut Position,
     scratch: &mut Scratch,
-    budget: &Budget,
+    sampling: Sampling,
     rng: &mut Streams,
 ) -> f64 {
+    let budget = sampling.budget;
     scratch.undo.clear();
     let mut points = 0;
     let mut lost = false;
     for turn in 0..budget.depth.max(1) {
-        match sample_throw(geometry, position, scratch, rng) {
+        let shown = if turn == 0 { sampling.shown } else { &[] };
+        match sample_throw(geometry, position, scratch, rng, shown) {
             Some(computer_points) => points += computer_points,
             None => {
                 lost = true;
@@ -320,43 +339,48 @@ fn set_logged(
     position.set(geometry, cell, color);
 }
 
-/// A sampled computer throw on the current position, logged in
-/// `scratch.undo`, with the lines it forms removed. Returns the points of
-/// those lines, or `None` when the throw ends the game.
+/// A computer throw on the current position, logged in `scratch.undo`,
+/// with the lines it forms removed: the `shown` chips when a preview shows
+/// them (each on its planned cell while that is empty, the others on cells
+/// drawn among the rest, as the game throws them), otherwise sampled.
+/// Returns the points of those lines, or `None` when the throw ends the
+/// game.
 fn sample_throw(
     geometry: &Geometry,
     position: &mut Position,
     scratch: &mut Scratch,
     rng: &mut Streams,
+    shown: &[ShownChip],
 ) -> Option<u64> {
-    let count = geometry.next;
+    let count = if shown.is_empty() {
+        geometry.next
+    } else {
+        shown.len()
+    };
     if count > position.free {
         return None;
     }
     scratch.thrown.clear();
-    if count <= REJECTION_MAX_THROW && position.free * REJECTION_FREE_SHARE >= geometry.cell_count {
-        // Drawing from the whole board and skipping filled cells throws on
-        // the same cells after two candidate moves wherever they agree,
-        // which makes their comparison much less noisy.
-        while scratch.thrown.len() < count {
-            let cell = rng.cells.below(geometry.cell_count);
-            if position.cells[cell] == 0 && scratch.thrown.iter().all(|&(c, _)| c != cell) {
-                scratch.thrown.push((cell, 0));
-            }
+    if shown.is_empty() {
+        draw_cells(geometry, position, scratch, rng, count);
+        for thrown in &mut scratch.thrown {
+            thrown.1 = 1 + rng.colors.below(usize::from(geometry.colors)) as Color;
         }
     } else {
-        scratch.empty.clear();
-        scratch
-            .empty
-            .extend((0..geometry.cell_count).filter(|&i| position.cells[i] == 0));
-        for j in 0..count {
-            let k = j + rng.cells.below(scratch.empty.len() - j);
-            scratch.empty.swap(j, k);
-            scratch.thrown.push((scratch.empty[j], 0));
+        scratch.thrown.extend(
+            shown
+                .iter()
+                .filter_map(|chip| Some((chip.cell?, chip.color)))
+                .filter(|&(cell, _)| position.cells[cell] == 0),
+        );
+        let kept = scratch.thrown.len();
+        draw_cells(geometry, position, scratch, rng, count - kept);
+        let homeless = shown
+            .iter()
+            .filter(|chip| chip.cell.is_none_or(|cell| position.cells[cell] != 0));
+        for (thrown, chip) in scratch.thrown[kept..].iter_mut().zip(homeless) {
+            thrown.1 = chip.color;
         }
-    }
-    for thrown in &mut scratch.thrown {
-        thrown.1 = 1 + rng.colors.below(usize::from(geometry.colors)) as Color;
     }
     for i in 0..scratch.thrown.len() {
         let (cell, color) = scratch.thrown[i];
@@ -379,4 +403,104 @@ fn sample_throw(
         geometry.line,
         0,
     ))
+}
+
+/// Adds `n` distinct empty cells, none already in `scratch.thrown`, to
+/// `scratch.thrown` (colour 0 for now). There must be that many.
+fn draw_cells(
+    geometry: &Geometry,
+    position: &Position,
+    scratch: &mut Scratch,
+    rng: &mut Streams,
+    n: usize,
+) {
+    let target = scratch.thrown.len() + n;
+    if n <= REJECTION_MAX_THROW && position.free * REJECTION_FREE_SHARE >= geometry.cell_count {
+        // Drawing from the whole board and skipping filled cells throws on
+        // the same cells after two candidate moves wherever they agree,
+        // which makes their comparison much less noisy.
+        while scratch.thrown.len() < target {
+            let cell = rng.cells.below(geometry.cell_count);
+            if position.cells[cell] == 0 && scratch.thrown.iter().all(|&(c, _)| c != cell) {
+                scratch.thrown.push((cell, 0));
+            }
+        }
+    } else {
+        scratch.empty.clear();
+        let thrown = &scratch.thrown;
+        scratch.empty.extend(
+            (0..geometry.cell_count)
+                .filter(|&i| position.cells[i] == 0 && thrown.iter().all(|&(c, _)| c != i)),
+        );
+        for j in 0..n {
+            let k = j + rng.cells.below(scratch.empty.len() - j);
+            scratch.empty.swap(j, k);
+            scratch.thrown.push((scratch.empty[j], 0));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Weights;
+    use crate::board::Board;
+    use crate::game::Rules;
+
+    #[test]
+    fn a_shown_throw_lands_as_the_game_throws_it() {
+        let board = Board::from_rows(&["1....", ".....", ".....", ".....", "....."]);
+        let rules = Rules {
+            width: 5,
+            height: 5,
+            colors: 5,
+            line: 5,
+            next: 3,
+            first: 3,
+        };
+        let geometry = Geometry::new(&rules, Weights::default());
+        let mut position = Position::new(&geometry);
+        position.load(&geometry, &board);
+        let mut scratch = Scratch::default();
+        // The first chip is planned for the filled corner, the second for
+        // cell 7, the third has no cell (colours only).
+        let shown = [
+            ShownChip {
+                cell: Some(0),
+                color: 2,
+            },
+            ShownChip {
+                cell: Some(7),
+                color: 3,
+            },
+            ShownChip {
+                cell: None,
+                color: 4,
+            },
+        ];
+        for seed in 0..50 {
+            let mut rng = Streams {
+                cells: SampleRng(seed),
+                colors: SampleRng(!seed),
+            };
+            scratch.undo.clear();
+            let points = sample_throw(&geometry, &mut position, &mut scratch, &mut rng, &shown);
+            assert_eq!(points, Some(0));
+            let thrown = scratch.thrown.clone();
+            assert_eq!(thrown.len(), 3);
+            assert_eq!(thrown[0], (7, 3), "a shown cell still empty is kept");
+            let mut colors: Vec<Color> = thrown.iter().map(|&(_, c)| c).collect();
+            colors.sort_unstable();
+            assert_eq!(colors, [2, 3, 4], "the colours are the shown ones");
+            for &(cell, color) in &thrown {
+                assert_ne!(cell, 0, "never on a filled cell");
+                assert_eq!(position.cells[cell], color);
+            }
+            assert!(thrown[1].0 != thrown[2].0 && thrown[1].0 != 7);
+            for &(cell, color) in scratch.undo.iter().rev() {
+                position.set(&geometry, cell, color);
+            }
+            assert_eq!(position.free, 24);
+        }
+    }
 }

@@ -282,3 +282,44 @@ fn loading_a_board_over_another_gives_the_same_tallies() {
     assert_eq!(reloaded.free, fresh.free);
     assert_eq!(reloaded.potential.to_bits(), fresh.potential.to_bits());
 }
+
+#[test]
+fn a_shown_throw_that_completes_a_line_is_counted_on() {
+    // Three reds in the top row and a free red: without a preview the
+    // free red goes to the row's far end, (4, 0). When the preview shows
+    // the computer throwing a red on (4, 0), the right move is to (3, 0):
+    // the throw then completes the line, where a red on (4, 0) would push
+    // the thrown red elsewhere.
+    let board = Board::from_rows(&[
+        "111......",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".....1...",
+        ".........",
+        ".........",
+        ".........",
+    ]);
+    let rules = rules_for(&board, 5);
+    let mut player = Player::with_budget(rules, light_sampling());
+    let planned = |x, y, color| Planned {
+        color,
+        pos: Some(Pos::new(x, y)),
+    };
+    let shown = [planned(4, 0, 1), planned(8, 8, 3), planned(8, 7, 4)];
+    let from = Pos::new(5, 5);
+    for seed in 0..3 {
+        let unseen = Move {
+            from,
+            to: Pos::new(4, 0),
+        };
+        assert_eq!(player.choose(&board, seed), Some(unseen));
+        assert_eq!(player.choose_seeing(&board, &[], seed), Some(unseen));
+        let seeing = Move {
+            from,
+            to: Pos::new(3, 0),
+        };
+        assert_eq!(player.choose_seeing(&board, &shown, seed), Some(seeing));
+    }
+}

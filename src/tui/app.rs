@@ -493,6 +493,7 @@ impl App {
         assist.outbox = Some(Request {
             id,
             board: self.game.board().clone(),
+            planned: self.game.planned().to_vec(),
         });
     }
 

@@ -2,7 +2,7 @@
 //! holds up the screen or the keys.
 //!
 //! The game loop hands it a [`Request`] (the engine's board when the hint or
-//! autoplay asked) and carries on; the answer comes back as a
+//! autoplay asked, and the next throw if a preview shows it) and carries on; the answer comes back as a
 //! [`Message::Suggestion`] through the channel the loop already sleeps on.
 //! The thread starts on the first request only, so a game that never asks
 //! costs nothing, and it blocks while there is nothing to compute.
@@ -14,7 +14,7 @@ use std::thread;
 
 use crate::ai::{self, Player};
 use crate::board::Board;
-use crate::game::Rules;
+use crate::game::{Planned, Rules};
 
 use super::event::{Message, Suggestion};
 
@@ -25,6 +25,9 @@ pub struct Request {
     pub id: u64,
     /// The engine's board when the request was made.
     pub board: Board,
+    /// The computer's next throw as the preview shows it (empty without
+    /// one): the player counts on it.
+    pub planned: Vec<Planned>,
 }
 
 /// The built-in player for one game, started on demand.
@@ -82,7 +85,9 @@ fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sende
             request = newer;
         }
         let seed = ai::board_seed(&request.board, seed);
-        let chosen = catch_unwind(AssertUnwindSafe(|| player.choose(&request.board, seed)));
+        let chosen = catch_unwind(AssertUnwindSafe(|| {
+            player.choose_seeing(&request.board, &request.planned, seed)
+        }));
         let message = match chosen {
             Ok(chosen) => Message::Suggestion(Suggestion {
                 id: request.id,
@@ -121,6 +126,7 @@ mod tests {
             .ask(Request {
                 id: 3,
                 board: game.board().clone(),
+                planned: Vec::new(),
             })
             .unwrap();
         let Message::Suggestion(suggestion) = next(&receiver) else {
@@ -140,7 +146,13 @@ mod tests {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(rules, 1, sender);
         let board = Board::new(rules.width, rules.height);
-        player.ask(Request { id: 1, board }).unwrap();
+        player
+            .ask(Request {
+                id: 1,
+                board,
+                planned: Vec::new(),
+            })
+            .unwrap();
         let Message::Suggestion(suggestion) = next(&receiver) else {
             panic!("a suggestion");
         };
