@@ -2,6 +2,7 @@
 //! the evaluation tallies.
 
 use super::Weights;
+use super::power::power;
 use crate::board::Color;
 use crate::game::Rules;
 
@@ -96,7 +97,8 @@ impl Geometry {
         geometry.reward = (0..=span)
             .map(|m| {
                 let base = weights.reward_base;
-                (base.powf(weights.reward_steepness * m as f64 / span as f64) - 1.0) / (base - 1.0)
+                (power(base, weights.reward_steepness * m as f64 / span as f64) - 1.0)
+                    / (base - 1.0)
             })
             .collect();
         geometry

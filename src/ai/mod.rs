@@ -45,12 +45,14 @@
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
 //! `evaluation` (the static value, with its [`Weights`]), `candidates`
-//! (which moves are worth playing out) and `search` (sampled look-ahead).
+//! (which moves are worth playing out) and `search` (sampled look-ahead),
+//! with `power` (powers in plain arithmetic, the same on every machine).
 
 mod candidates;
 mod evaluation;
 mod geometry;
 mod position;
+mod power;
 mod search;
 #[cfg(test)]
 mod tests;
