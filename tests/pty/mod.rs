@@ -579,16 +579,7 @@ impl Term {
             rows.try_into().expect("at least one row"),
             cols.try_into().expect("at least one column"),
         );
-        self.master
-            .as_ref()
-            .expect("resizing before hang_up")
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("resize the pty");
+        self.resize_pty_only(cols, rows);
     }
 
     /// Resizes the pty alone, keeping the parser's size: for terminals too
