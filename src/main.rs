@@ -30,7 +30,13 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 fn clines_main() -> i32 {
     #[cfg(debug_assertions)]
     runtime::panic_if_asked("start");
-    let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
+    let args: Vec<_> = std::env::args_os().collect();
+    if cli::asks_only_version(&args) {
+        // As clap does: a closed output is no reason to fail.
+        let _ = io::stdout().write_all(cli::version_line().as_bytes());
+        return SUCCESS;
+    }
+    let command = cli::parse(args).unwrap_or_else(|e| e.exit());
     match command {
         Command::Batch {
             rules,
