@@ -174,6 +174,48 @@ fn a_closed_standard_stream_is_opened_on_dev_null() {
     assert_eq!(stdout.unwrap(), Path::new("/dev/null"));
 }
 
+/// Where the C compiler has the unwinder as an archive (`libgcc_eh.a`),
+/// the binary links it in (see build.rs) and does not load `libgcc_s` at
+/// start, and panics still unwind (see the panic tests).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_unwinder_is_linked_in_not_loaded() {
+    use std::io::{BufRead, BufReader};
+    let compiler = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let archive = Command::new(compiler)
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+        .map(|o| Path::new(text(&o.stdout).trim()).is_file())
+        .unwrap_or(false);
+    if !archive {
+        // Nothing to link in: the binary loads libgcc_s, as it may.
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(["--batch", "--seed", "1"])
+        .env("HOME", home.path())
+        .env("CLINES_SCORE_DIR", home.path().join("scores"))
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"status\n").unwrap();
+    // Answered: the program has started and is waiting for more.
+    let mut answer = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut answer)
+        .unwrap();
+    let maps = fs::read_to_string(format!("/proc/{}/maps", child.id())).unwrap();
+    drop(input);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(answer.starts_with("score="), "{answer:?}");
+    assert!(maps.contains("libc.so"), "{maps}");
+    assert!(!maps.contains("libgcc_s"), "{maps}");
+}
+
 /// A reader that stops early (`clines --batch | head -1`) ends the program
 /// quietly with status 0: SIGPIPE is ignored, as std's runtime does, so
 /// the write fails instead of the signal killing the process.
