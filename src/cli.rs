@@ -344,6 +344,20 @@ fn accepted_range(rule: Rule) -> String {
     }
 }
 
+/// Whether the command line (program name first) is `-v` or `--version`
+/// alone: the one request answered without clap or the config file, since
+/// it needs neither, and they were most of `clines -v`'s start-up. Every
+/// other way of asking (`-lv`, `-v -l`) goes to [`parse`].
+pub fn asks_only_version(args: &[std::ffi::OsString]) -> bool {
+    matches!(args, [_, flag] if flag == "-v" || flag == "--version")
+}
+
+/// What `-v` prints, the same as clap prints it: `clines 0.1.0` and a
+/// newline.
+pub fn version_line() -> String {
+    format!("clines {}\n", env!("CARGO_PKG_VERSION"))
+}
+
 /// Parses and validates a command line (program name first), reading the
 /// config file and `NO_COLOR` from the environment. Warnings (duplicate
 /// colours) are printed on stderr. Help and version requests, and every

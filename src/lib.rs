@@ -1,8 +1,9 @@
 //! Console Lines: the Color Lines puzzle game, as a pure engine ([`board`],
 //! [`game`]) and a built-in player ([`ai`]) that sees only what the engine
 //! shows, with the edges on top: a headless line protocol ([`batch`]), the
-//! command line and config file ([`cli`]), the high scores ([`records`]) and
-//! the terminal front end ([`tui`]). Two small helpers serve every edge:
+//! command line and config file ([`cli`]), the high scores ([`records`]),
+//! the terminal front end ([`tui`]) and the process's start and end
+//! ([`runtime`]). Two small helpers serve every edge:
 //! [`text`] makes input safe to quote in a message, [`files`] opens only
 //! regular files.
 //!
@@ -32,6 +33,8 @@ pub mod files;
 pub mod game;
 #[cfg(unix)]
 pub mod records;
+#[cfg(unix)]
+pub mod runtime;
 #[cfg(unix)]
 pub mod text;
 #[cfg(unix)]

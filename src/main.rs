@@ -1,15 +1,42 @@
 //! `clines`: wiring only; the game lives in the library.
+//!
+//! The program starts from C's `main`, not std's: see [`clines::runtime`]
+//! for why and for what it does in std's place.
+#![no_main]
 
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 use clines::batch;
 use clines::cli::{self, Command};
 use clines::records::{self, RuleSet, Store};
-use clines::tui;
+use clines::{runtime, tui};
 
-fn main() -> ExitCode {
-    let command = cli::parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
+/// The exit status of a run that did what was asked.
+const SUCCESS: i32 = 0;
+/// The exit status of a run that failed (clap's refusals exit with 2).
+const FAILURE: i32 = 1;
+
+/// The process's entry point, called by the C library's start-up code with
+/// the command line, which std reads by itself.
+// SAFETY: `no_main` leaves this the only symbol named `main` in the program;
+// its signature is the one the C start-up code calls.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+    runtime::run(clines_main)
+}
+
+/// What `clines` does, and its exit status.
+fn clines_main() -> i32 {
+    #[cfg(debug_assertions)]
+    runtime::panic_if_asked("start");
+    let args: Vec<_> = std::env::args_os().collect();
+    if cli::asks_only_version(&args) {
+        // As clap does: a closed output is no reason to fail.
+        let _ = io::stdout().write_all(cli::version_line().as_bytes());
+        return SUCCESS;
+    }
+    let command = cli::parse(args).unwrap_or_else(|e| e.exit());
     match command {
         Command::Batch {
             rules,
@@ -19,18 +46,16 @@ fn main() -> ExitCode {
             let seed = seed.unwrap_or_else(os_seed);
             let (input, output) = (io::stdin().lock(), io::stdout().lock());
             match batch::run(rules, preview, seed, input, output) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => SUCCESS,
                 // A closed pipe means the other side is done with us.
-                Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    ExitCode::SUCCESS
-                }
+                Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
                 Err(batch::Error::Read(e)) => {
                     report(&format!("clines: cannot read standard input: {e}"));
-                    ExitCode::FAILURE
+                    FAILURE
                 }
                 Err(batch::Error::Write(e)) => {
                     report(&format!("clines: cannot write standard output: {e}"));
-                    ExitCode::FAILURE
+                    FAILURE
                 }
             }
         }
@@ -73,15 +98,15 @@ fn main() -> ExitCode {
             };
             match tui::run(config) {
                 // The game has printed its closing lines.
-                Ok(_) => ExitCode::SUCCESS,
+                Ok(_) => SUCCESS,
                 // The required-size lines, as the original prints them.
                 Err(tui::Error::TooSmall(message)) => {
                     report(&message);
-                    ExitCode::FAILURE
+                    FAILURE
                 }
                 Err(e) => {
                     report(&format!("clines: {e}"));
-                    ExitCode::FAILURE
+                    FAILURE
                 }
             }
         }
@@ -91,13 +116,13 @@ fn main() -> ExitCode {
                 .write_all(&cli::completion_script(shell))
                 .and_then(|()| stdout.flush());
             match written {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => SUCCESS,
                 // A reader that stops early (`| head`) is done with us.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
                 // A full disk must not leave a packager a cut-off script.
                 Err(e) => {
                     report(&format!("clines: writing the completion script: {e}"));
-                    ExitCode::FAILURE
+                    FAILURE
                 }
             }
         }
@@ -113,11 +138,11 @@ fn main() -> ExitCode {
                     }
                     // `clines -l | head` closing the pipe early is not an error.
                     let _ = io::stdout().write_all(listing.text.as_bytes());
-                    ExitCode::SUCCESS
+                    SUCCESS
                 }
                 Err(e) => {
                     report(&format!("clines: {e}"));
-                    ExitCode::FAILURE
+                    FAILURE
                 }
             }
         }

@@ -118,6 +118,140 @@ fn version_prints_name_and_version() {
     }
 }
 
+/// A panic on the main thread (asked for through the debug build's
+/// `CLINES_TEST_PANIC`) prints std's message, naming the thread, with the
+/// note on backtraces or the backtrace asked for, and exits with std's 101.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_is_reported_as_std_reports_it() {
+    let home = tempfile::tempdir().unwrap();
+    let asked = [("CLINES_TEST_PANIC", "start")];
+    let output = clines(home.path(), &["-l"], &asked, "");
+    assert_eq!(output.status.code(), Some(101));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("\nthread 'main' panicked at src/main.rs:")
+            && stderr.contains(":\nCLINES_TEST_PANIC=start\nnote: run with `RUST_BACKTRACE=1`"),
+        "{stderr:?}"
+    );
+    let traced = [("CLINES_TEST_PANIC", "start"), ("RUST_BACKTRACE", "1")];
+    let output = clines(home.path(), &["-l"], &traced, "");
+    assert_eq!(output.status.code(), Some(101));
+    assert!(
+        text(&output.stderr).contains("\nstack backtrace:\n"),
+        "{:?}",
+        text(&output.stderr)
+    );
+}
+
+/// A closed standard stream is opened on `/dev/null` before anything else,
+/// as std's runtime does, so that no file the program opens can take its
+/// place and receive what is meant for it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_standard_stream_is_opened_on_dev_null() {
+    use std::io::{BufRead, BufReader};
+    let home = tempfile::tempdir().unwrap();
+    // Duplicate colours: a warning on standard error once start-up is over.
+    let mut child = Command::new("sh")
+        .args(["-c", "exec \"$0\" --batch -o 7,1,1,3,4,5 >&-"])
+        .arg(env!("CARGO_BIN_EXE_clines"))
+        .env("HOME", home.path())
+        .env("CLINES_SCORE_DIR", home.path().join("scores"))
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut warning = String::new();
+    BufReader::new(child.stderr.as_mut().unwrap())
+        .read_line(&mut warning)
+        .unwrap();
+    assert!(warning.starts_with("warning: "), "{warning:?}");
+    let stdout = fs::read_link(format!("/proc/{}/fd/1", child.id()));
+    drop(child.stdin.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(stdout.unwrap(), Path::new("/dev/null"));
+}
+
+/// Where the C compiler has the unwinder as an archive (`libgcc_eh.a`),
+/// the binary links it in (see build.rs) and does not load `libgcc_s` at
+/// start, and panics still unwind (see the panic tests).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_unwinder_is_linked_in_not_loaded() {
+    use std::io::{BufRead, BufReader};
+    let compiler = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let archive = Command::new(compiler)
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+        .map(|o| Path::new(text(&o.stdout).trim()).is_file())
+        .unwrap_or(false);
+    if !archive {
+        // Nothing to link in: the binary loads libgcc_s, as it may.
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .args(["--batch", "--seed", "1"])
+        .env("HOME", home.path())
+        .env("CLINES_SCORE_DIR", home.path().join("scores"))
+        .env_remove("CLINES_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"status\n").unwrap();
+    // Answered: the program has started and is waiting for more.
+    let mut answer = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut answer)
+        .unwrap();
+    let maps = fs::read_to_string(format!("/proc/{}/maps", child.id())).unwrap();
+    drop(input);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(answer.starts_with("score="), "{answer:?}");
+    assert!(maps.contains("libc.so"), "{maps}");
+    assert!(!maps.contains("libgcc_s"), "{maps}");
+}
+
+/// A reader that stops early (`clines --batch | head -1`) ends the program
+/// quietly with status 0: SIGPIPE is ignored, as std's runtime does, so
+/// the write fails instead of the signal killing the process.
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    let home = tempfile::tempdir().unwrap();
+    for args in [&["--batch", "--seed", "1"][..], &["--completions", "bash"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+            .args(args)
+            .env("HOME", home.path())
+            .env("CLINES_SCORE_DIR", home.path().join("scores"))
+            .env_remove("CLINES_CONFIG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before the first answer is written.
+        drop(child.stdout.take());
+        // The program may be gone by now too.
+        let _ = child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"board\n".repeat(100).as_slice());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {:?}",
+            output.status
+        );
+        assert_eq!(text(&output.stderr), "", "{args:?}");
+    }
+}
+
 /// The board's rows as `--batch` prints them.
 fn batch_board(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<String> {
     let mut args = args.to_vec();

@@ -1828,3 +1828,27 @@ fn model_matches_the_spec_examples() {
         .collect();
     assert_eq!(block, ["    ", " II ", " II ", "    "]);
 }
+
+/// A panic on the main thread while the game has the terminal (asked for
+/// through the debug build's `CLINES_TEST_PANIC`) restores the terminal,
+/// prints std's message naming the thread and exits with std's 101.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_restores_the_terminal_and_is_reported() {
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(80, 24)
+            .arg("--seed=1")
+            .env("CLINES_TEST_PANIC", "game")
+            .separate_stderr(),
+    );
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(101), "exit status {status:?}");
+    term.assert_restored();
+    let stderr = term.stderr();
+    assert!(
+        stderr.contains("thread 'main' panicked at src/")
+            && stderr.contains("\nCLINES_TEST_PANIC=game\n"),
+        "{stderr:?}"
+    );
+}

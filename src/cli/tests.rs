@@ -171,6 +171,31 @@ fn help_and_version_exit_zero() {
 }
 
 #[test]
+fn version_alone_is_answered_as_clap_answers_it() {
+    let line = |args: &[&str]| {
+        args.iter()
+            .map(std::ffi::OsString::from)
+            .collect::<Vec<_>>()
+    };
+    for flag in ["-v", "--version"] {
+        assert!(asks_only_version(&line(&["clines", flag])));
+        let clap = parse_with(&[flag], &plain()).unwrap_err();
+        assert_eq!(clap.kind(), ErrorKind::DisplayVersion);
+        assert_eq!(clap.to_string(), version_line());
+    }
+    for args in [
+        &["clines"][..],
+        &["clines", "-lv"],
+        &["clines", "-v", "-l"],
+        &["clines", "-l", "-v"],
+        &["clines", "--vers"],
+        &["clines", "-V"],
+    ] {
+        assert!(!asks_only_version(&line(args)), "{args:?}");
+    }
+}
+
+#[test]
 fn help_shows_every_default() {
     let help = Args::command().render_help().to_string();
     for default in [

@@ -182,6 +182,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (sender, receiver) = mpsc::channel();
     let signals = event::spawn_signals(sender.clone())?;
     let mut guard = terminal::Guard::enter()?;
+    #[cfg(debug_assertions)]
+    crate::runtime::panic_if_asked("game");
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);

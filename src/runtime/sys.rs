@@ -1,0 +1,63 @@
+//! The libc calls the program's own start-up needs, behind safe functions:
+//! std makes them in the runtime set-up that `clines` does without (see
+//! [`super`]), and offers no API for them.
+#![allow(unsafe_code)]
+
+use std::io;
+
+/// Opens `/dev/null` on whichever of the standard streams 0, 1 and 2 is
+/// closed, so that none of them can be taken by a file the program opens
+/// later: a record file must never become standard output. Aborts if a
+/// closed stream cannot be reopened, as std does, since writing to the
+/// stream would then reach whatever file came to hold its number.
+pub(super) fn open_closed_standard_streams() {
+    let mut streams = [0, 1, 2].map(|fd| libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    });
+    loop {
+        // SAFETY: `streams` is a live array of three pollfd structs and the
+        // count given is its length; a zero timeout only asks.
+        let polled = unsafe { libc::poll(streams.as_mut_ptr(), 3, 0) };
+        if polled >= 0 {
+            break;
+        }
+        match io::Error::last_os_error().raw_os_error() {
+            Some(libc::EINTR) => continue,
+            // poll itself failed (too many files, no memory): ask each
+            // stream alone.
+            _ => {
+                for stream in &mut streams {
+                    // SAFETY: F_GETFD only reads the descriptor's flags.
+                    let closed = unsafe { libc::fcntl(stream.fd, libc::F_GETFD) } == -1
+                        && io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+                    stream.revents = if closed { libc::POLLNVAL } else { 0 };
+                }
+                break;
+            }
+        }
+    }
+    for stream in streams {
+        if stream.revents & libc::POLLNVAL != 0 {
+            // SAFETY: the path is a valid C string; open takes no pointer
+            // it keeps. The lowest free number is the closed stream's.
+            let opened = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+            if opened == -1 {
+                std::process::abort();
+            }
+        }
+    }
+}
+
+/// Ignores SIGPIPE, as std does before `main`: writing to a pipe whose
+/// reader is gone then fails with `BrokenPipe` instead of killing the
+/// process. Processes the program starts get the default action back
+/// (std's `Command` resets it).
+pub(super) fn ignore_sigpipe() {
+    // SAFETY: SIG_IGN is a valid disposition for SIGPIPE; no handler code
+    // of ours is installed.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
