@@ -11,6 +11,15 @@ use crate::game::Rules;
 /// of them so that the work per cell stays bounded.
 pub const MAX_SPAN: usize = 8;
 
+/// Boards up to this many cells keep tables of the windows and neighbours
+/// of every cell (at most about 1 MB), read on every change and every
+/// target; bigger boards work them out from the coordinates each time,
+/// which costs a few divisions and bounds checks per cell.
+const TABLE_CELLS: usize = 4096;
+
+/// Marks a missing neighbour in the neighbour table.
+const NO_CELL: u32 = u32::MAX;
+
 /// The fixed shape of the board: sizes, axes, which windows exist and what
 /// each is worth, with the evaluation's weights that these rewards come
 /// from (every evaluation reads both).
@@ -31,6 +40,16 @@ pub(super) struct Geometry {
     /// Per window id (`axis * cell_count + first cell`): whether the window fits
     /// on the board and lies on a board line long enough for a line.
     pub(super) valid: Vec<bool>,
+    /// Per cell (on boards up to [`TABLE_CELLS`]), the windows through it
+    /// as (window id, first cell), in the order [`Geometry::windows_through`]
+    /// visits them; the cell's entries start at `through_start[cell]`.
+    through: Vec<(u32, u32)>,
+    /// Where each cell's windows start in `through`, and where the last
+    /// cell's end; empty on bigger boards.
+    through_start: Vec<u32>,
+    /// Per cell (on boards up to [`TABLE_CELLS`]), its neighbours as
+    /// [`Geometry::neighbours`] lists them, [`NO_CELL`] for none.
+    neighbour_table: Vec<[u32; 4]>,
     /// Reward of a single-coloured window by the chips it holds.
     pub(super) reward: Vec<f64>,
     /// The static evaluation's weights.
@@ -79,6 +98,9 @@ impl Geometry {
             axes,
             steps,
             valid: vec![false; 4 * cell_count],
+            through: Vec::new(),
+            through_start: Vec::new(),
+            neighbour_table: Vec::new(),
             reward: Vec::new(),
             weights,
         };
@@ -91,6 +113,9 @@ impl Geometry {
                     + geometry.steps_inside(x, y, axis, -1);
                 geometry.valid[axis * cell_count + start] = fits && line_length >= rules.line;
             }
+        }
+        if cell_count <= TABLE_CELLS {
+            geometry.build_tables();
         }
         // Steep in the share of the line already in place, so that nearly
         // complete lines dominate and lines of any length compare alike.
@@ -116,10 +141,49 @@ impl Geometry {
         limit(x, dx, self.width).min(limit(y, dy, self.height))
     }
 
+    /// Fills the per-cell tables of windows and neighbours.
+    fn build_tables(&mut self) {
+        let mut through = Vec::new();
+        let mut through_start = Vec::with_capacity(self.cell_count + 1);
+        let mut windows = [(0, 0); 4 * MAX_SPAN];
+        for cell in 0..self.cell_count {
+            through_start.push(through.len() as u32);
+            let n = self.scan_windows_through(cell, &mut windows);
+            through.extend_from_slice(&windows[..n]);
+        }
+        through_start.push(through.len() as u32);
+        self.neighbour_table = (0..self.cell_count)
+            .map(|cell| {
+                self.compute_neighbours(cell)
+                    .map(|n| n.map_or(NO_CELL, |n| n as u32))
+            })
+            .collect();
+        self.through = through;
+        self.through_start = through_start;
+    }
+
     /// Calls `visit(window id, first cell)` for every window through `cell`.
     #[inline]
     pub(super) fn windows_through(&self, cell: usize, mut visit: impl FnMut(usize, usize)) {
+        let mut scanned = [(0, 0); 4 * MAX_SPAN];
+        let windows = if self.through_start.is_empty() {
+            let n = self.scan_windows_through(cell, &mut scanned);
+            &scanned[..n]
+        } else {
+            let (first, end) = (self.through_start[cell], self.through_start[cell + 1]);
+            &self.through[first as usize..end as usize]
+        };
+        for &(id, start) in windows {
+            visit(id as usize, start as usize);
+        }
+    }
+
+    /// Writes the windows through `cell` into `out` as (window id, first
+    /// cell), axis by axis, each axis's from the cell backwards; returns
+    /// how many. Ids fit in `u32`: a board has at most a million cells.
+    fn scan_windows_through(&self, cell: usize, out: &mut [(u32, u32); 4 * MAX_SPAN]) -> usize {
         let (x, y) = ((cell % self.width) as isize, (cell / self.width) as isize);
+        let mut n = 0;
         for axis in 0..4 {
             let (dx, dy) = self.axes[axis];
             for k in 0..self.span as isize {
@@ -130,10 +194,12 @@ impl Geometry {
                 let start = sy as usize * self.width + sx as usize;
                 let id = axis * self.cell_count + start;
                 if self.valid[id] {
-                    visit(id, start);
+                    out[n] = (id as u32, start as u32);
+                    n += 1;
                 }
             }
         }
+        n
     }
 
     /// The cells of window `id` starting at `start`.
@@ -143,9 +209,17 @@ impl Geometry {
         (0..self.span as isize).map(move |k| (start as isize + k * step) as usize)
     }
 
-    /// The neighbours of `cell`, 4-connected.
+    /// The neighbours of `cell`, 4-connected: above, below, left, right.
     #[inline]
     pub(super) fn neighbours(&self, cell: usize) -> [Option<usize>; 4] {
+        match self.neighbour_table.get(cell) {
+            Some(table) => table.map(|n| (n != NO_CELL).then_some(n as usize)),
+            None => self.compute_neighbours(cell),
+        }
+    }
+
+    /// [`Geometry::neighbours`] from the coordinates.
+    fn compute_neighbours(&self, cell: usize) -> [Option<usize>; 4] {
         let (x, y) = (cell % self.width, cell / self.width);
         [
             (y > 0).then(|| cell - self.width),

@@ -25,6 +25,13 @@ pub(super) struct Position {
     /// `single` after every change so that it never depends on the order
     /// of the changes (a running float sum would).
     pub(super) potential: f64,
+    /// Chips in no window that holds two or more chips of their colour
+    /// alone: clutter that helps no line (see `Weights::orphan`).
+    pub(super) orphans: usize,
+    /// Per chip, the windows through it that hold two or more chips of its
+    /// colour alone (0 for empty cells), so that a change updates
+    /// [`Position::orphans`] from the few windows it touches.
+    pub(super) support: Vec<u16>,
     /// Single-coloured windows by the chips they hold.
     single: Vec<i64>,
     /// Whether `cells` holds a board already, so that loading the next one
@@ -40,6 +47,8 @@ impl Position {
             count: vec![0; 4 * geometry.cell_count],
             color: vec![0; 4 * geometry.cell_count],
             potential: 0.0,
+            orphans: 0,
+            support: vec![0; geometry.cell_count],
             single: vec![0; geometry.span + 1],
             loaded: false,
         }
@@ -78,6 +87,17 @@ impl Position {
             }
         }
         self.potential = self.sum_rewards(geometry);
+        self.orphans = 0;
+        for cell in 0..geometry.cell_count {
+            let mut support = 0;
+            if self.cells[cell] != 0 {
+                geometry.windows_through(cell, |id, _| {
+                    support += u16::from(supports(self.count[id], self.color[id]));
+                });
+                self.orphans += usize::from(support == 0);
+            }
+            self.support[cell] = support;
+        }
         self.loaded = true;
     }
 
@@ -144,35 +164,82 @@ impl Position {
         if old != 0 {
             self.cells[cell] = 0;
             self.free += 1;
+            // Every window through the cell held the chip, so the windows
+            // that supported it go with it.
+            self.orphans -= usize::from(self.support[cell] == 0);
+            self.support[cell] = 0;
             geometry.windows_through(cell, |id, start| {
-                self.count_single(self.count[id], self.color[id], -1);
-                let (count, color) = if self.color[id] == MIXED {
+                let before = (self.count[id], self.color[id]);
+                let after = if before.1 == MIXED {
                     self.tally(geometry, id, start)
                 } else {
-                    let count = self.count[id] - 1;
+                    let count = before.0 - 1;
                     (count, if count == 0 { 0 } else { old })
                 };
-                self.count[id] = count;
-                self.color[id] = color;
-                self.count_single(count, color, 1);
+                self.retally(geometry, id, start, cell, before, after);
             });
         }
         if new != 0 {
             self.cells[cell] = new;
             self.free -= 1;
-            geometry.windows_through(cell, |id, _| {
-                self.count_single(self.count[id], self.color[id], -1);
-                let color = match self.color[id] {
+            self.orphans += 1;
+            geometry.windows_through(cell, |id, start| {
+                let before = (self.count[id], self.color[id]);
+                let color = match before.1 {
                     0 => new,
                     c if c == new => new,
                     _ => MIXED,
                 };
-                self.count[id] += 1;
-                self.color[id] = color;
-                self.count_single(self.count[id], color, 1);
+                let after = (before.0 + 1, color);
+                self.retally(geometry, id, start, cell, before, after);
+                if supports(after.0, after.1) {
+                    self.gain_support(cell);
+                }
             });
         }
         self.potential = self.sum_rewards(geometry);
+    }
+
+    /// Moves window `id` (starting at `start`) from tally `before` to
+    /// `after` after `changed` changed, and moves the support of the
+    /// window's other chips with it when the window starts or stops
+    /// supporting them.
+    #[inline]
+    fn retally(
+        &mut self,
+        geometry: &Geometry,
+        id: usize,
+        start: usize,
+        changed: usize,
+        before: (u16, Color),
+        after: (u16, Color),
+    ) {
+        self.count_single(before.0, before.1, -1);
+        self.count[id] = after.0;
+        self.color[id] = after.1;
+        self.count_single(after.0, after.1, 1);
+        let (was, is) = (supports(before.0, before.1), supports(after.0, after.1));
+        if was == is {
+            return;
+        }
+        for other in geometry.window_cells(id, start) {
+            if other == changed || self.cells[other] == 0 {
+                continue;
+            }
+            if is {
+                self.gain_support(other);
+            } else {
+                self.support[other] -= 1;
+                self.orphans += usize::from(self.support[other] == 0);
+            }
+        }
+    }
+
+    /// One more window supports the chip at `cell`.
+    #[inline]
+    fn gain_support(&mut self, cell: usize) {
+        self.orphans -= usize::from(self.support[cell] == 0);
+        self.support[cell] += 1;
     }
 
     /// Pushes onto `out` every chip on a line of at least `line` chips
@@ -205,6 +272,13 @@ impl Position {
             }
         }
     }
+}
+
+/// Whether a window of this tally supports its chips: two or more, of one
+/// colour.
+#[inline]
+fn supports(count: u16, color: Color) -> bool {
+    count >= 2 && color != MIXED
 }
 
 #[inline]

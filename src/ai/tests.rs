@@ -1,4 +1,3 @@
-use super::evaluation::orphans;
 use super::geometry::Geometry;
 use super::position::Position;
 use super::*;
@@ -217,6 +216,26 @@ fn tallies_follow_changes() {
     assert!((changed.potential - expected.potential).abs() < 1e-9);
 }
 
+/// Chips in no window holding two or more chips of their colour alone,
+/// counted from the cells (the tallies kept by `Position` are not read).
+fn scanned_orphans(geometry: &Geometry, position: &Position) -> usize {
+    let supported = |cell: usize, color: Color| {
+        let mut supported = false;
+        geometry.windows_through(cell, |id, start| {
+            let chips: Vec<Color> = geometry
+                .window_cells(id, start)
+                .map(|c| position.cells[c])
+                .filter(|&c| c != 0)
+                .collect();
+            supported |= chips.len() >= 2 && chips.iter().all(|&c| c == color);
+        });
+        supported
+    };
+    (0..geometry.cell_count)
+        .filter(|&cell| position.cells[cell] != 0 && !supported(cell, position.cells[cell]))
+        .count()
+}
+
 #[test]
 fn orphans_are_chips_in_no_budding_line() {
     let board = Board::from_rows(&["1.2..", ".....", "..11.", ".....", "....3"]);
@@ -225,10 +244,83 @@ fn orphans_are_chips_in_no_budding_line() {
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
     // The 1 in the corner, the 2 and the 3; the pair of 1s is a line.
-    assert_eq!(orphans(&geometry, &position), 3);
+    assert_eq!(position.orphans, 3);
+    assert_eq!(scanned_orphans(&geometry, &position), 3);
     // A 1 in the far corner joins the corner 1 on the diagonal.
     position.set(&geometry, 24, 1);
-    assert_eq!(orphans(&geometry, &position), 1);
+    assert_eq!(position.orphans, 1);
+    assert_eq!(scanned_orphans(&geometry, &position), 1);
+}
+
+proptest::proptest! {
+    #[test]
+    fn tallies_after_any_changes_equal_a_fresh_count(
+        fill in proptest::collection::vec(0u8..5, 81),
+        changes in proptest::collection::vec((0usize..81, 0u8..5), 1..40),
+    ) {
+        let rows: Vec<String> = fill
+            .chunks(9)
+            .map(|row| row.iter().map(|&c| if c == 0 { '.' } else { char::from(b'0' + c) }).collect())
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let mut board = Board::from_rows(&rows);
+        let rules = rules_for(&board, 4);
+        let geometry = Geometry::new(&rules, Weights::default());
+        let mut changed = Position::new(&geometry);
+        changed.load(&geometry, &board);
+        for (cell, color) in changes {
+            changed.set(&geometry, cell, color);
+            board.set(board.pos(cell), (color != 0).then_some(color));
+            let mut fresh = Position::new(&geometry);
+            fresh.load(&geometry, &board);
+            proptest::prop_assert_eq!(&changed.cells, &fresh.cells);
+            proptest::prop_assert_eq!(&changed.count, &fresh.count);
+            proptest::prop_assert_eq!(&changed.color, &fresh.color);
+            proptest::prop_assert_eq!(changed.free, fresh.free);
+            proptest::prop_assert_eq!(changed.potential.to_bits(), fresh.potential.to_bits());
+            proptest::prop_assert_eq!(&changed.support, &fresh.support);
+            proptest::prop_assert_eq!(changed.orphans, fresh.orphans);
+            proptest::prop_assert_eq!(changed.orphans, scanned_orphans(&geometry, &changed));
+        }
+    }
+}
+
+/// The windows through each cell, and its neighbours, as the geometry
+/// lists them (from tables on small boards, worked out on big ones) equal
+/// those found by brute force: every valid window that holds the cell.
+#[test]
+fn every_cell_lists_the_windows_through_it_and_its_neighbours() {
+    for (width, height, line) in [(9, 9, 5), (5, 12, 4), (70, 61, 5), (64, 64, 9)] {
+        let rules = Rules {
+            width,
+            height,
+            line,
+            ..Rules::default()
+        };
+        let geometry = Geometry::new(&rules, Weights::default());
+        let cells = geometry.cell_count;
+        let mut expected = vec![Vec::new(); cells];
+        for id in (0..4 * cells).filter(|&id| geometry.valid[id]) {
+            for cell in geometry.window_cells(id, id % cells) {
+                expected[cell].push((id, id % cells));
+            }
+        }
+        for (cell, expected) in expected.iter_mut().enumerate() {
+            let mut listed = Vec::new();
+            geometry.windows_through(cell, |id, start| listed.push((id, start)));
+            listed.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(&listed, expected, "{width}x{height}, cell {cell}");
+            let (x, y) = (cell % width, cell / width);
+            let neighbours = [
+                (y > 0).then(|| cell - width),
+                (y + 1 < height).then(|| cell + width),
+                (x > 0).then(|| cell - 1),
+                (x + 1 < width).then(|| cell + 1),
+            ];
+            assert_eq!(geometry.neighbours(cell), neighbours, "{width}x{height}");
+        }
+    }
 }
 
 #[test]
