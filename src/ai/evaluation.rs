@@ -3,6 +3,7 @@
 use super::Scratch;
 use super::geometry::Geometry;
 use super::position::Position;
+use super::value::UNIT;
 
 /// Boards with more cells than this skip the connectivity and orphan terms
 /// in the exact evaluation of a candidate (a pass over the whole board each
@@ -50,7 +51,8 @@ pub(super) fn static_value(
 ) -> f64 {
     let mut value = geometry.weights.free * position.free as f64
         + geometry.weights.points * points as f64
-        + geometry.weights.potential * position.potential;
+        + geometry.weights.potential * position.potential
+        + geometry.weights.learned * position.learned as f64 / UNIT;
     if geometry.cell_count <= CONNECTIVITY_CELLS {
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;

@@ -3,6 +3,7 @@
 
 use super::Weights;
 use super::power::power;
+use super::value::Learned;
 use crate::board::Color;
 use crate::game::Rules;
 
@@ -54,6 +55,9 @@ pub(super) struct Geometry {
     pub(super) reward: Vec<f64>,
     /// The static evaluation's weights.
     pub(super) weights: Weights,
+    /// The learned value, when the weights use it and it was trained for
+    /// these rules.
+    pub(super) learned: Option<Learned>,
 }
 
 impl Geometry {
@@ -103,6 +107,7 @@ impl Geometry {
             neighbour_table: Vec::new(),
             reward: Vec::new(),
             weights,
+            learned: None,
         };
         for axis in 0..4 {
             for start in 0..cell_count {
@@ -126,6 +131,9 @@ impl Geometry {
                     / (base - 1.0)
             })
             .collect();
+        if weights.learned != 0.0 {
+            geometry.learned = Learned::compiled(rules, &geometry);
+        }
         geometry
     }
 

@@ -13,7 +13,10 @@
 //!    that holds chips of a single colour earns a steeply growing reward for
 //!    the chips it holds; free cells are worth much; fragmented empty space
 //!    (several components, cells cut off from the largest one) costs, and
-//!    so does each chip that belongs to no budding line of its colour.
+//!    so does each chip that belongs to no budding line of its colour. For
+//!    the 7-colour game on 9 × 9 a learned value is added: the points
+//!    still to come, read off every window of five cells by a table that
+//!    self-play trained (`examples/train.rs`).
 //! 2. **Candidates:** the value of moving chip `a` to cell `t` is nearly the
 //!    value of lifting `a` plus the value of dropping its colour on `t`, both
 //!    read off per-window tallies, so every chip is paired cheaply with its
@@ -44,18 +47,22 @@
 //!
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
-//! `evaluation` (the static value, with its [`Weights`]), `candidates`
-//! (which moves are worth playing out) and `search` (sampled look-ahead),
-//! with `power` (powers in plain arithmetic, the same on every machine).
+//! `evaluation` (the static value, with its [`Weights`]), `value` (the
+//! learned value and its table), `candidates` (which moves are worth
+//! playing out) and `search` (sampled look-ahead), with `power` (powers in
+//! plain arithmetic, the same on every machine) and [`learn`] (training
+//! the learned value).
 
 mod candidates;
 mod evaluation;
 mod geometry;
+pub mod learn;
 mod position;
 mod power;
 mod search;
 #[cfg(test)]
 mod tests;
+mod value;
 mod weights;
 
 use crate::board::{Board, Color, Pos};
@@ -220,6 +227,20 @@ impl Player {
             helpers: Vec::new(),
             shown: Vec::new(),
         }
+    }
+
+    /// The same player valuing positions with the learned table in `bytes`
+    /// (a file written by [`learn::train`]) instead of the compiled one,
+    /// weighted by its weights' [`Weights::learned`].
+    ///
+    /// # Errors
+    /// When the table was not trained for this player's rules.
+    pub fn with_learned_table(mut self, bytes: &[u8], rules: &Rules) -> Result<Player, String> {
+        let learned = value::Learned::from_bytes(rules, &self.geometry, bytes)
+            .ok_or("the learned table was not trained for these rules")?;
+        self.geometry.learned = Some(learned);
+        self.main.position.forget();
+        Ok(self)
     }
 
     /// The same player sampling on `threads` threads (at least 1) instead

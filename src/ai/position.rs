@@ -32,6 +32,13 @@ pub(super) struct Position {
     /// colour alone (0 for empty cells), so that a change updates
     /// [`Position::orphans`] from the few windows it touches.
     pub(super) support: Vec<u16>,
+    /// The learned value of the position in table units, when the
+    /// geometry has one (see `value::Learned`); 0 otherwise.
+    pub(super) learned: i64,
+    /// The learned value of each window as it stands, in table units
+    /// (empty without a table), so that a change need only value the
+    /// windows through the cell afresh.
+    window_learned: Vec<i32>,
     /// Single-coloured windows by the chips they hold.
     single: Vec<i64>,
     /// Whether `cells` holds a board already, so that loading the next one
@@ -49,6 +56,8 @@ impl Position {
             potential: 0.0,
             orphans: 0,
             support: vec![0; geometry.cell_count],
+            learned: 0,
+            window_learned: Vec::new(),
             single: vec![0; geometry.span + 1],
             loaded: false,
         }
@@ -58,6 +67,16 @@ impl Position {
     /// board loaded before (a move and a throw), otherwise recounting every
     /// window. The tallies are the same either way.
     pub(super) fn load(&mut self, geometry: &Geometry, board: &Board) {
+        let windows = if geometry.learned.is_some() {
+            4 * geometry.cell_count
+        } else {
+            0
+        };
+        if self.window_learned.len() != windows {
+            // A table came or went since this position was made.
+            self.window_learned = vec![0; windows];
+            self.loaded = false;
+        }
         let differing = if self.loaded {
             self.cells
                 .iter()
@@ -97,6 +116,13 @@ impl Position {
                 self.orphans += usize::from(support == 0);
             }
             self.support[cell] = support;
+        }
+        self.learned = 0;
+        if let Some(learned) = &geometry.learned {
+            for (id, value) in self.window_learned.iter_mut().enumerate() {
+                *value = learned.window_value(geometry, &self.cells, id, id % geometry.cell_count);
+                self.learned += i64::from(*value);
+            }
         }
         self.loaded = true;
     }
@@ -198,6 +224,26 @@ impl Position {
             });
         }
         self.potential = self.sum_rewards(geometry);
+        self.relearn(geometry, cell);
+    }
+
+    /// Values afresh the windows through `cell`, which changed, and moves
+    /// [`Position::learned`] by the difference.
+    #[inline]
+    fn relearn(&mut self, geometry: &Geometry, cell: usize) {
+        if let Some(learned) = &geometry.learned {
+            geometry.windows_through(cell, |id, start| {
+                let value = learned.window_value(geometry, &self.cells, id, start);
+                self.learned += i64::from(value) - i64::from(self.window_learned[id]);
+                self.window_learned[id] = value;
+            });
+        }
+    }
+
+    /// Forgets the board loaded before, so that the next load recounts
+    /// everything (after the learned table changed, say).
+    pub(super) fn forget(&mut self) {
+        self.loaded = false;
     }
 
     /// Moves window `id` (starting at `start`) from tally `before` to

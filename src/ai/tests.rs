@@ -265,7 +265,8 @@ proptest::proptest! {
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
         let mut board = Board::from_rows(&rows);
         let rules = rules_for(&board, 4);
-        let geometry = Geometry::new(&rules, Weights::default());
+        let mut geometry = Geometry::new(&rules, Weights::default());
+        geometry.learned = Some(super::value::tests::scrambled(&geometry));
         let mut changed = Position::new(&geometry);
         changed.load(&geometry, &board);
         for (cell, color) in changes {
@@ -281,6 +282,9 @@ proptest::proptest! {
             proptest::prop_assert_eq!(&changed.support, &fresh.support);
             proptest::prop_assert_eq!(changed.orphans, fresh.orphans);
             proptest::prop_assert_eq!(changed.orphans, scanned_orphans(&geometry, &changed));
+            proptest::prop_assert_eq!(changed.learned, fresh.learned);
+            let learned = geometry.learned.as_ref().expect("set above");
+            proptest::prop_assert_eq!(changed.learned, learned.total(&geometry, board.cells()));
         }
     }
 }
@@ -336,6 +340,10 @@ fn sampling_on_more_threads_gives_the_same_values() {
     };
     let mut one = Player::with_budget(rules, budget).with_threads(1);
     let mut three = Player::with_budget(rules, budget).with_threads(3);
+    assert!(
+        one.geometry.learned.is_some(),
+        "the learned value is summed too"
+    );
     let (mut game, _) = crate::game::Game::new(rules, 5);
     let mut sampled = 0;
     for turn in 0..40 {

@@ -1,0 +1,291 @@
+//! Training the learned value ([`super::value`]) by self-play.
+//!
+//! Temporal-difference learning on afterstates, as 2048 players learn
+//! theirs: the trainee is the player itself with [`Training::budget`]
+//! (greedy, the best exact candidate, unless given more), valuing
+//! positions by the static evaluation plus the learned value times
+//! [`Training::blend`]; after each move the value of the position its previous move left
+//! is pulled towards the points scored since plus the value of the
+//! position this move leaves; a lost game's last position is pulled
+//! towards the points still scored after it. One thread, seeded games: the
+//! same options train the same table.
+
+use super::value::{Learned, UNIT};
+use super::{Budget, Player, Weights};
+use crate::board;
+use crate::game::{Event, Game, Rules};
+
+/// How a table is trained.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Training {
+    /// Games played; game `g` is seeded `seed + g`.
+    pub games: u64,
+    /// The first game's seed.
+    pub seed: u64,
+    /// Step of every table weight, per point of error.
+    pub rate: f64,
+    /// The learned value's weight in the trainee's evaluation
+    /// ([`Weights::learned`]).
+    pub blend: f64,
+    /// The trainee's effort per move.
+    pub budget: Budget,
+    /// Turns after which a game is stopped (and not counted as lost).
+    pub max_turns: u64,
+}
+
+impl Default for Training {
+    fn default() -> Training {
+        Training {
+            games: 100_000,
+            seed: 1,
+            rate: 0.0005,
+            blend: 1.0,
+            budget: Budget::greedy(),
+            max_turns: 10_000,
+        }
+    }
+}
+
+/// What the last games came to, for progress reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Games played so far.
+    pub games: u64,
+    /// Mean points (without the streak bonus) of the games since the last
+    /// report.
+    pub points: f64,
+    /// Mean turns of those games.
+    pub turns: f64,
+}
+
+/// Trains a table for `rules` from `start` (a table file, or zeros when
+/// `None`), calling `report` every `every` games; returns the table file.
+///
+/// # Errors
+/// When the rules' lines are not five cells long, or `start` is not a
+/// table for these rules.
+pub fn train(
+    rules: Rules,
+    training: &Training,
+    start: Option<&[u8]>,
+    every: u64,
+    mut report: impl FnMut(Progress),
+) -> Result<Vec<u8>, String> {
+    rules.validate().map_err(|e| e.to_string())?;
+    let weights = Weights {
+        learned: training.blend,
+        ..Weights::default()
+    };
+    let mut player = Player::with_weights(rules, training.budget, weights).with_threads(1);
+    let geometry = &player.geometry;
+    let learned = match start {
+        Some(bytes) => Learned::from_bytes(&rules, geometry, bytes)
+            .ok_or("the starting table was not trained for these rules")?,
+        None => Learned::zero(geometry).ok_or("a learned value needs lines of five")?,
+    };
+    let mut master: Vec<f64> = learned.weights.iter().map(|&w| w as f64 / UNIT).collect();
+    player.geometry.learned = Some(learned);
+    let mut trainee = Trainee {
+        player,
+        features: Vec::new(),
+        previous: Vec::new(),
+    };
+    let mut since = Progress::default();
+    for g in 0..training.games {
+        let (points, turns) = trainee.play(rules, training, training.seed + g, &mut master);
+        since.games += 1;
+        since.points += points as f64;
+        since.turns += turns as f64;
+        if since.games == every.max(1) || g + 1 == training.games {
+            report(Progress {
+                games: g + 1,
+                points: since.points / since.games as f64,
+                turns: since.turns / since.games as f64,
+            });
+            since = Progress::default();
+        }
+    }
+    let learned = trainee.player.geometry.learned.as_ref().expect("set above");
+    Ok(learned.to_bytes(&rules))
+}
+
+/// The player being trained, with its buffers.
+struct Trainee {
+    player: Player,
+    /// Features of the position the current move leaves.
+    features: Vec<usize>,
+    /// Features of the position the previous move left.
+    previous: Vec<usize>,
+}
+
+impl Trainee {
+    /// Plays one game, learning after every move; returns its points
+    /// (without the streak bonus) and turns.
+    fn play(
+        &mut self,
+        rules: Rules,
+        training: &Training,
+        seed: u64,
+        master: &mut [f64],
+    ) -> (u64, u64) {
+        let (mut game, opening) = Game::new(rules, seed);
+        let mut total = removal_points(&opening, rules.line);
+        let mut pending = 0.0;
+        let mut has_previous = false;
+        let mut turns = 0;
+        while !game.is_over() && turns < training.max_turns {
+            // The table changes after every move: what the player's
+            // positions summed from it before is stale.
+            self.player.main.position.forget();
+            for helper in &mut self.player.helpers {
+                helper.position.forget();
+            }
+            let sample_seed = seed.wrapping_mul(1_000_003).wrapping_add(turns);
+            let best = self.player.valued_candidates(game.board(), sample_seed);
+            let Some(chosen) = best.first().copied() else {
+                break;
+            };
+            self.player
+                .main
+                .position
+                .load(&self.player.geometry, game.board());
+            let points = self.leave(chosen.from, chosen.to);
+            if has_previous {
+                let target = pending + points as f64 + value(master, &self.features);
+                self.learn(master, target, training.rate);
+            }
+            std::mem::swap(&mut self.features, &mut self.previous);
+            has_previous = true;
+            let turn = game
+                .play(board_pos(&game, chosen.from), board_pos(&game, chosen.to))
+                .expect("the trainee's moves are legal");
+            let scored = removal_points(&turn.events, rules.line);
+            total += scored;
+            // The move's own points were counted above; what the throw
+            // scored belongs to the next step.
+            pending = (scored - points) as f64;
+            turns += 1;
+        }
+        if game.is_over() && has_previous {
+            self.learn(master, pending, training.rate);
+        }
+        (total, turns)
+    }
+
+    /// Plays `from` to `to` on the position, records the features of the
+    /// position it leaves in `features`, takes the move back, and returns
+    /// the points it scores.
+    fn leave(&mut self, from: usize, to: usize) -> u64 {
+        let geometry = &self.player.geometry;
+        let position = &mut self.player.main.position;
+        let color = position.cells[from];
+        position.set(geometry, from, 0);
+        position.set(geometry, to, color);
+        let removed = &mut self.player.main.scratch.removed;
+        removed.clear();
+        position.lines_through(geometry, to, removed);
+        for &cell in removed.iter() {
+            position.set(geometry, cell, 0);
+        }
+        self.features.clear();
+        let learned = geometry.learned.as_ref().expect("a trainee has a table");
+        learned.features(geometry, &position.cells, &mut self.features);
+        for &cell in removed.iter() {
+            position.set(geometry, cell, color);
+        }
+        position.set(geometry, to, 0);
+        position.set(geometry, from, color);
+        board::points(removed.len(), geometry.line, 0)
+    }
+
+    /// Moves the value of the previous position towards `target`.
+    fn learn(&mut self, master: &mut [f64], target: f64, rate: f64) {
+        let error = target - value(master, &self.previous);
+        let learned = self
+            .player
+            .geometry
+            .learned
+            .as_mut()
+            .expect("a trainee has a table");
+        for &f in &self.previous {
+            master[f] += rate * error;
+            learned.weights[f] = (master[f] * UNIT).round() as i32;
+        }
+    }
+}
+
+/// The value of a position with these features, in points.
+fn value(master: &[f64], features: &[usize]) -> f64 {
+    features.iter().map(|&f| master[f]).sum()
+}
+
+/// The board position of cell index `cell`.
+fn board_pos(game: &Game, cell: usize) -> board::Pos {
+    game.board().pos(cell)
+}
+
+/// Points of the removals among `events`, without the streak bonus.
+fn removal_points(events: &[Event], line: usize) -> u64 {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Removed { chips, .. } => board::points(chips.len(), line, 0),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seven_colours() -> Rules {
+        Rules {
+            colors: 7,
+            ..Rules::default()
+        }
+    }
+
+    fn short() -> Training {
+        Training {
+            games: 3,
+            seed: 11,
+            ..Training::default()
+        }
+    }
+
+    #[test]
+    fn training_is_reproducible_and_learns_from_every_game() {
+        let mut reports = Vec::new();
+        let first = train(seven_colours(), &short(), None, 2, |p| reports.push(p)).expect("trains");
+        let again = train(seven_colours(), &short(), None, 2, |_| {}).expect("trains");
+        assert_eq!(first, again, "the same options train the same table");
+        assert_eq!(reports.iter().map(|p| p.games).collect::<Vec<_>>(), [2, 3]);
+        assert!(reports.iter().all(|p| p.turns > 0.0));
+        let geometry = Player::new(seven_colours()).geometry;
+        let table = Learned::from_bytes(&seven_colours(), &geometry, &first).expect("a table");
+        let moved = table.weights.iter().filter(|&&w| w != 0).count();
+        assert!(moved > 100, "{moved} weights moved");
+        let continued = train(seven_colours(), &short(), Some(&first), 3, |_| {}).expect("trains");
+        assert_ne!(
+            continued, first,
+            "continuing from a table trains it further"
+        );
+    }
+
+    #[test]
+    fn a_table_needs_lines_of_five_and_a_start_for_the_same_rules() {
+        let fours = Rules {
+            line: 4,
+            ..seven_colours()
+        };
+        assert!(train(fours, &short(), None, 1, |_| {}).is_err());
+        let first = train(seven_colours(), &short(), None, 3, |_| {}).expect("trains");
+        let sixes = Rules {
+            colors: 6,
+            ..seven_colours()
+        };
+        let refused = train(sixes, &short(), Some(&first), 1, |_| {}).unwrap_err();
+        assert!(refused.contains("not trained for these rules"), "{refused}");
+    }
+}

@@ -1,0 +1,391 @@
+//! A learned position value: an n-tuple network over the board's windows.
+//!
+//! Every window of five cells on the four axes is read as a pattern: each
+//! cell empty, or holding the first, second, or a later colour met along
+//! the window (colours count relative to one another, so that a red line
+//! and a blue one are worth the same). A table per class of windows gives
+//! each pattern a value; the windows that the board's symmetries map onto
+//! one another share a class, read in matching directions. The position's
+//! value is the sum over its windows, in points still to be scored.
+//!
+//! The table is trained by self-play ([`super::learn`]) for one set of
+//! rules and applies to those rules only; it is kept in `value.bin`,
+//! compiled into the program. Weights are integers ([`UNIT`] to the
+//! point), so that their sum is the same in any order of changes.
+
+use super::geometry::Geometry;
+use crate::board::Color;
+use crate::game::Rules;
+
+/// Cells in a window the table reads.
+pub(super) const SPAN: usize = 5;
+
+/// Labels a cell can have in a pattern: empty, first, second, later colour.
+const LABELS: usize = 4;
+
+/// Patterns of one window: `LABELS ^ SPAN`.
+pub(super) const PATTERNS: usize = LABELS.pow(SPAN as u32);
+
+/// Table units to a point.
+pub(super) const UNIT: f64 = 1024.0;
+
+/// What a table file starts with.
+const MAGIC: &[u8; 8] = b"CLNVAL01";
+
+/// Bytes of the header: the magic, then six little-endian `u16`s (width,
+/// height, line, colours, chips per throw, classes).
+const HEADER: usize = MAGIC.len() + 6 * 2;
+
+/// How a window is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reading {
+    /// The index of its class's first weight.
+    first: u32,
+    /// Whether its cells are read from the last.
+    reversed: bool,
+    /// Whether a symmetry maps it onto itself reversed: then a pattern and
+    /// its mirror image are one pattern (the smaller code names both).
+    mirrored: bool,
+}
+
+/// The table compiled into the program.
+static COMPILED: &[u8] = include_bytes!("value.bin");
+
+/// The learned value for one board: each window's class and reading
+/// direction, and the table.
+#[derive(Clone, Debug)]
+pub(super) struct Learned {
+    /// Per window id, `None` for windows that do not exist.
+    window: Vec<Option<Reading>>,
+    /// `PATTERNS` weights per class, in [`UNIT`]s.
+    pub(super) weights: Vec<i32>,
+}
+
+impl Learned {
+    /// The compiled table, when it was trained for these rules.
+    pub(super) fn compiled(rules: &Rules, geometry: &Geometry) -> Option<Learned> {
+        Learned::from_bytes(rules, geometry, COMPILED)
+    }
+
+    /// A table of zeros for these rules, to be trained; `None` when the
+    /// rules' lines are not [`SPAN`] long.
+    pub(super) fn zero(geometry: &Geometry) -> Option<Learned> {
+        if geometry.line != SPAN || geometry.span != SPAN {
+            return None;
+        }
+        let (window, classes) = classes(geometry);
+        Some(Learned {
+            window,
+            weights: vec![0; classes * PATTERNS],
+        })
+    }
+
+    /// The table in `bytes` ([`Learned::to_bytes`]), when it was trained
+    /// for these rules and fits this board's classes.
+    pub(super) fn from_bytes(rules: &Rules, geometry: &Geometry, bytes: &[u8]) -> Option<Learned> {
+        let header = bytes.get(..HEADER)?;
+        if &header[..MAGIC.len()] != MAGIC {
+            return None;
+        }
+        let field = |i: usize| {
+            let at = MAGIC.len() + 2 * i;
+            usize::from(u16::from_le_bytes([header[at], header[at + 1]]))
+        };
+        let trained = [field(0), field(1), field(2), field(3), field(4)];
+        let playing = [
+            rules.width,
+            rules.height,
+            rules.line,
+            usize::from(rules.colors),
+            rules.next,
+        ];
+        if trained != playing {
+            return None;
+        }
+        let mut learned = Learned::zero(geometry)?;
+        let body = &bytes[HEADER..];
+        if field(5) * PATTERNS != learned.weights.len() || body.len() != 4 * learned.weights.len() {
+            return None;
+        }
+        for (weight, chunk) in learned.weights.iter_mut().zip(body.chunks_exact(4)) {
+            *weight = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+        Some(learned)
+    }
+
+    /// The table as a file for these rules.
+    pub(super) fn to_bytes(&self, rules: &Rules) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        let classes = self.weights.len() / PATTERNS;
+        for field in [
+            rules.width,
+            rules.height,
+            rules.line,
+            usize::from(rules.colors),
+            rules.next,
+            classes,
+        ] {
+            bytes.extend_from_slice(&(field as u16).to_le_bytes());
+        }
+        for weight in &self.weights {
+            bytes.extend_from_slice(&weight.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// The index in [`Learned::weights`] of window `id`'s current pattern.
+    #[inline]
+    pub(super) fn feature(
+        &self,
+        geometry: &Geometry,
+        cells: &[Color],
+        id: usize,
+        start: usize,
+    ) -> usize {
+        let Some(reading) = self.window[id] else {
+            return usize::MAX;
+        };
+        let step = geometry.steps[id / geometry.cell_count];
+        let mut window = [0; SPAN];
+        for (k, color) in window.iter_mut().enumerate() {
+            *color = cells[(start as isize + k as isize * step) as usize];
+        }
+        if reading.reversed {
+            window.reverse();
+        }
+        let mut code = pattern(&window);
+        if reading.mirrored {
+            window.reverse();
+            code = code.min(pattern(&window));
+        }
+        reading.first as usize + code
+    }
+
+    /// The value of window `id` as its cells stand, in [`UNIT`]s.
+    #[inline]
+    pub(super) fn window_value(
+        &self,
+        geometry: &Geometry,
+        cells: &[Color],
+        id: usize,
+        start: usize,
+    ) -> i32 {
+        match self.feature(geometry, cells, id, start) {
+            usize::MAX => 0,
+            i => self.weights[i],
+        }
+    }
+
+    /// Pushes the feature of every window of the board onto `out`.
+    pub(super) fn features(&self, geometry: &Geometry, cells: &[Color], out: &mut Vec<usize>) {
+        for id in 0..self.window.len() {
+            if self.window[id].is_some() {
+                out.push(self.feature(geometry, cells, id, id % geometry.cell_count));
+            }
+        }
+    }
+
+    /// The value of the whole board, in [`UNIT`]s.
+    #[cfg(test)]
+    pub(super) fn total(&self, geometry: &Geometry, cells: &[Color]) -> i64 {
+        (0..self.window.len())
+            .map(|id| i64::from(self.window_value(geometry, cells, id, id % geometry.cell_count)))
+            .sum()
+    }
+}
+
+/// The pattern of a window's cells: each labelled empty, or first, second
+/// or later colour met, read as a number in base [`LABELS`].
+#[inline]
+fn pattern(window: &[Color; SPAN]) -> usize {
+    let mut seen: [Color; 2] = [0; 2];
+    let mut code = 0;
+    for &color in window {
+        let label = if color == 0 {
+            0
+        } else if seen[0] == 0 || seen[0] == color {
+            seen[0] = color;
+            1
+        } else if seen[1] == 0 || seen[1] == color {
+            seen[1] = color;
+            2
+        } else {
+            3
+        };
+        code = code * LABELS + label;
+    }
+    code
+}
+
+/// A symmetry of a `w` × `h` board: where `(x, y)` goes, given `x, y, w, h`.
+type Symmetry = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// How each window is read, and the number of classes. Two windows share a class when a
+/// symmetry of the board maps one onto the other; the class's windows are
+/// read in the direction that maps onto its first window's.
+fn classes(geometry: &Geometry) -> (Vec<Option<Reading>>, usize) {
+    let (w, h) = (geometry.width, geometry.height);
+    let mut symmetries: Vec<Symmetry> = vec![
+        |x, y, _, _| (x, y),
+        |x, y, w, _| (w - 1 - x, y),
+        |x, y, _, h| (x, h - 1 - y),
+        |x, y, w, h| (w - 1 - x, h - 1 - y),
+    ];
+    if w == h {
+        symmetries.extend_from_slice(&[
+            |x, y, _, _| (y, x),
+            |x, y, w, _| (w - 1 - y, x),
+            |x, y, _, h| (y, h - 1 - x),
+            |x, y, w, h| (w - 1 - y, h - 1 - x),
+        ]);
+    }
+    let mut class_of: Vec<(Vec<usize>, u32)> = Vec::new();
+    let mut window = vec![None; 4 * geometry.cell_count];
+    for (id, slot) in window.iter_mut().enumerate() {
+        if !geometry.valid[id] {
+            continue;
+        }
+        let cells: Vec<usize> = geometry
+            .window_cells(id, id % geometry.cell_count)
+            .collect();
+        // The smallest image (cells in increasing order) names the class;
+        // the window is read backwards when its first cell lands last.
+        let mut best: Option<(Vec<usize>, bool)> = None;
+        let mut images = Vec::new();
+        for symmetry in &symmetries {
+            let image: Vec<usize> = cells
+                .iter()
+                .map(|&c| {
+                    let (x, y) = symmetry(c % w, c / w, w, h);
+                    y * w + x
+                })
+                .collect();
+            let mut sorted = image.clone();
+            sorted.sort_unstable();
+            let reversed = image[0] != sorted[0];
+            if best.as_ref().is_none_or(|(b, _)| sorted < *b) {
+                best = Some((sorted.clone(), reversed));
+            }
+            images.push((sorted, reversed));
+        }
+        let (key, reversed) = best.expect("at least the identity");
+        let mirrored = images
+            .iter()
+            .any(|(image, r)| *image == key && *r != reversed);
+        let class = match class_of.iter().find(|(k, _)| *k == key) {
+            Some(&(_, class)) => class,
+            None => {
+                let class = class_of.len() as u32;
+                class_of.push((key, class));
+                class
+            }
+        };
+        *slot = Some(Reading {
+            first: class * PATTERNS as u32,
+            reversed,
+            mirrored,
+        });
+    }
+    (window, class_of.len())
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::ai::Weights;
+    use crate::board::Board;
+
+    fn rules() -> Rules {
+        Rules {
+            colors: 7,
+            ..Rules::default()
+        }
+    }
+
+    /// A table whose every weight differs, so that any two patterns or
+    /// classes confused would show.
+    pub(in crate::ai) fn scrambled(geometry: &Geometry) -> Learned {
+        let mut learned = Learned::zero(geometry).expect("lines of five");
+        for (i, weight) in learned.weights.iter_mut().enumerate() {
+            let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            x ^= x >> 29;
+            *weight = (x % 200_001) as i32 - 100_000;
+        }
+        learned
+    }
+
+    #[test]
+    fn a_table_reads_back_as_written_and_only_for_its_rules() {
+        let rules = rules();
+        let geometry = Geometry::new(&rules, Weights::default());
+        let learned = scrambled(&geometry);
+        let bytes = learned.to_bytes(&rules);
+        let read = Learned::from_bytes(&rules, &geometry, &bytes).expect("its own rules");
+        assert_eq!(read.weights, learned.weights);
+        for other in [
+            Rules { colors: 6, ..rules },
+            Rules { next: 4, ..rules },
+            Rules { width: 10, ..rules },
+        ] {
+            let geometry = Geometry::new(&other, Weights::default());
+            assert!(
+                Learned::from_bytes(&other, &geometry, &bytes).is_none(),
+                "{other:?}"
+            );
+        }
+        assert!(Learned::from_bytes(&rules, &geometry, &bytes[..bytes.len() - 1]).is_none());
+        assert!(Learned::from_bytes(&rules, &geometry, b"CLNVAL00").is_none());
+    }
+
+    #[test]
+    fn nine_by_nine_windows_fall_into_few_classes() {
+        let geometry = Geometry::new(&rules(), Weights::default());
+        let learned = Learned::zero(&geometry).expect("lines of five");
+        let classes = learned.weights.len() / PATTERNS;
+        let windows = learned.window.iter().flatten().count();
+        assert_eq!(windows, 140);
+        // Eight symmetries: at least 140 / 8 classes, and far fewer than
+        // the windows.
+        assert!((18..=30).contains(&classes), "{classes} classes");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_value_is_the_same_under_every_symmetry_and_renaming_of_colours(
+            fill in proptest::collection::vec(0u8..8, 81),
+            symmetry in 0usize..8,
+            renaming in Just((1u8..=7).collect::<Vec<_>>()).prop_shuffle(),
+        ) {
+            let rules = rules();
+            let geometry = Geometry::new(&rules, Weights::default());
+            let learned = scrambled(&geometry);
+            let mut moved = vec![0; 81];
+            for (cell, &color) in fill.iter().enumerate() {
+                let (x, y) = (cell % 9, cell / 9);
+                let (x, y) = if symmetry & 4 != 0 { (y, x) } else { (x, y) };
+                let x = if symmetry & 1 != 0 { 8 - x } else { x };
+                let y = if symmetry & 2 != 0 { 8 - y } else { y };
+                moved[y * 9 + x] = if color == 0 { 0 } else { renaming[usize::from(color) - 1] };
+            }
+            proptest::prop_assert_eq!(learned.total(&geometry, &fill), learned.total(&geometry, &moved));
+        }
+    }
+
+    use proptest::prelude::{Just, Strategy};
+
+    #[test]
+    fn the_compiled_table_serves_the_seven_colour_game_only() {
+        let rules = rules();
+        let geometry = Geometry::new(&rules, Weights::default());
+        let compiled = Learned::compiled(&rules, &geometry).expect("trained for these rules");
+        assert!(compiled.weights.iter().any(|&w| w != 0));
+        let board = Board::new(9, 9);
+        assert!(
+            compiled.total(&geometry, board.cells()) > 0,
+            "an empty board has points ahead"
+        );
+        let default = Rules::default();
+        let geometry = Geometry::new(&default, Weights::default());
+        assert!(Learned::compiled(&default, &geometry).is_none());
+    }
+}
