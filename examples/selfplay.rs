@@ -20,14 +20,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use clines::ai::{Budget, Player};
+use clines::ai::{Budget, Player, Weights};
 use clines::board;
 use clines::game::{Event, Game, Preview, Rules};
 
 const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
                 [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
-                [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
+                [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]
+                [--learned WEIGHT] [--value TABLE-FILE]";
 
 /// What one game came to.
 struct Outcome {
@@ -51,6 +52,10 @@ struct Options {
     rules: Rules,
     preview: Preview,
     budget: Budget,
+    /// The learned value's weight (`Weights::learned`).
+    learned: f64,
+    /// A learned table to use instead of the compiled one.
+    table: Option<Vec<u8>>,
 }
 
 /// The options, or `None` when help was asked for.
@@ -64,6 +69,8 @@ fn parse() -> Result<Option<Options>, String> {
         rules: Rules::default(),
         preview: Preview::Off,
         budget: Budget::default(),
+        learned: Weights::default().learned,
+        table: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -73,6 +80,17 @@ fn parse() -> Result<Option<Options>, String> {
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        if flag == "--learned" {
+            options.learned = value
+                .parse()
+                .map_err(|_| format!("--learned {value}: not a number\n{USAGE}"))?;
+            continue;
+        }
+        if flag == "--value" {
+            let bytes = std::fs::read(&value).map_err(|e| format!("--value {value}: {e}"))?;
+            options.table = Some(bytes);
+            continue;
+        }
         if flag == "--preview" {
             options.preview = value
                 .parse()
@@ -107,14 +125,28 @@ fn parse() -> Result<Option<Options>, String> {
         }
     }
     options.rules.validate().map_err(|e| e.to_string())?;
+    if let Some(table) = &options.table {
+        Player::with_budget(options.rules, options.budget)
+            .with_learned_table(table, &options.rules)
+            .map_err(|e| format!("--value: {e}"))?;
+    }
     Ok(Some(options))
 }
 
 fn play(options: &Options, game_seed: u64) -> Outcome {
     let rules = options.rules;
     let (mut game, opening) = Game::with_preview(rules, options.preview, game_seed);
+    let weights = Weights {
+        learned: options.learned,
+        ..Weights::default()
+    };
     let mut player =
-        Player::with_budget(rules, options.budget).with_threads(options.player_threads);
+        Player::with_weights(rules, options.budget, weights).with_threads(options.player_threads);
+    if let Some(table) = &options.table {
+        player = player
+            .with_learned_table(table, &rules)
+            .expect("the table was checked when the options were read");
+    }
     let mut without_bonus = removal_points(&opening, rules.line);
     let mut turns = 0;
     let mut move_micros = Vec::new();
@@ -230,12 +262,18 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         options.preview
     );
     println!(
-        "budget: candidates={} refined={} samples={} replies={} depth={}",
+        "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
         options.budget.candidates,
         options.budget.refined,
         options.budget.samples,
         options.budget.replies,
-        options.budget.depth
+        options.budget.depth,
+        options.learned,
+        if options.table.is_some() {
+            " (table from --value)"
+        } else {
+            ""
+        }
     );
     println!(
         "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",
