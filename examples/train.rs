@@ -1,9 +1,10 @@
 //! Trains the player's learned value by self-play and writes the table.
 //!
 //! ```text
-//! cargo run --release --example train -- --games 200000 --out src/ai/value.bin
+//! cargo run --release --example train -- --out src/ai/value.bin
 //! ```
 //!
+//! The defaults are the options that trained the table in the repository.
 //! The rules are the 7-colour game on 9 × 9 unless given; the table applies
 //! to the rules it was trained for only. The same options train the same
 //! table (one thread, game `g` seeded `--seed + g`). `--from` continues

@@ -34,12 +34,13 @@ pub struct Training {
 }
 
 impl Default for Training {
+    /// The options that trained the compiled table.
     fn default() -> Training {
         Training {
-            games: 100_000,
+            games: 200_000,
             seed: 1,
             rate: 0.0005,
-            blend: 1.0,
+            blend: 5.0,
             budget: Budget::greedy(),
             max_turns: 10_000,
         }
