@@ -21,8 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
-use clines::board;
-use clines::game::{Event, Game, Preview, Rules};
+use clines::game::{Game, Preview, Rules, points_without_bonus};
 
 const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
@@ -147,7 +146,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
             .with_learned_table(table, &rules)
             .expect("the table was checked when the options were read");
     }
-    let mut without_bonus = removal_points(&opening, rules.line);
+    let mut without_bonus = points_without_bonus(&opening, rules.line);
     let mut turns = 0;
     let mut move_micros = Vec::new();
     let mut move_cpu_micros = Vec::new();
@@ -166,7 +165,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         let turn = game
             .play(chosen.from, chosen.to)
             .expect("the player's moves are legal");
-        without_bonus += removal_points(&turn.events, rules.line);
+        without_bonus += points_without_bonus(&turn.events, rules.line);
         turns += 1;
     }
     Outcome {
@@ -191,17 +190,6 @@ fn thread_cpu_micros() -> u64 {
     let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
     assert_eq!(status, 0, "the thread's CPU clock is readable");
     now.tv_sec as u64 * 1_000_000 + now.tv_nsec as u64 / 1000
-}
-
-/// Points of the removals among `events`, without the streak bonus.
-fn removal_points(events: &[Event], line: usize) -> u64 {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::Removed { chips, .. } => board::points(chips.len(), line, 0),
-            _ => 0,
-        })
-        .sum()
 }
 
 fn main() -> ExitCode {

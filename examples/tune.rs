@@ -24,8 +24,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
-use clines::board;
-use clines::game::{Event, Game, Rules};
+use clines::game::{Game, Rules, points_without_bonus};
 
 const USAGE: &str =
     "usage: tune [--iterations N] [--games G] [--seed S] [--max-turns T] [--threads K]
@@ -158,7 +157,7 @@ fn play(options: &Options, weights: Weights, game_seed: u64) -> u64 {
     let rules = options.rules;
     let (mut game, opening) = Game::new(rules, game_seed);
     let mut player = Player::with_weights(rules, options.budget, weights).with_threads(1);
-    let mut points = removal_points(&opening, rules.line);
+    let mut points = points_without_bonus(&opening, rules.line);
     let mut turns = 0;
     while !game.is_over() && turns < options.max_turns {
         let chosen = player
@@ -170,20 +169,10 @@ fn play(options: &Options, weights: Weights, game_seed: u64) -> u64 {
         let turn = game
             .play(chosen.from, chosen.to)
             .expect("the player's moves are legal");
-        points += removal_points(&turn.events, rules.line);
+        points += points_without_bonus(&turn.events, rules.line);
         turns += 1;
     }
     points
-}
-
-fn removal_points(events: &[Event], line: usize) -> u64 {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::Removed { chips, .. } => board::points(chips.len(), line, 0),
-            _ => 0,
-        })
-        .sum()
 }
 
 /// Mean score of each of `players` over the same `seeds`, games spread

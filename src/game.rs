@@ -307,6 +307,18 @@ pub const MAX_THROWS_ONTO_EMPTY: usize = 1000;
 /// that on a big board the end comes within seconds.
 pub const MAX_CHIPS_ONTO_EMPTY: usize = 1_000_000;
 
+/// The points of the removals among `events` without the streak bonus, as
+/// players that compare with scores kept without one count them.
+pub fn points_without_bonus(events: &[Event], line: usize) -> u64 {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Removed { chips, .. } => crate::board::points(chips.len(), line, 0),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Whether the computer, after `throws` throws in a row onto an empty board
 /// that were all cleared at once, gives up: the player can never move.
 pub fn endless_throws(throws: usize, next: usize) -> bool {

@@ -13,7 +13,7 @@
 use super::value::{Learned, UNIT};
 use super::{Budget, Player, Weights};
 use crate::board;
-use crate::game::{Event, Game, Rules};
+use crate::game::{Game, Rules, points_without_bonus};
 
 /// How a table is trained.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,7 +130,7 @@ impl Trainee {
         master: &mut [f64],
     ) -> (u64, u64) {
         let (mut game, opening) = Game::new(rules, seed);
-        let mut total = removal_points(&opening, rules.line);
+        let mut total = points_without_bonus(&opening, rules.line);
         let mut pending = 0.0;
         let mut has_previous = false;
         let mut turns = 0;
@@ -160,7 +160,7 @@ impl Trainee {
             let turn = game
                 .play(board_pos(&game, chosen.from), board_pos(&game, chosen.to))
                 .expect("the trainee's moves are legal");
-            let scored = removal_points(&turn.events, rules.line);
+            let scored = points_without_bonus(&turn.events, rules.line);
             total += scored;
             // The move's own points were counted above; what the throw
             // scored belongs to the next step.
@@ -223,17 +223,6 @@ fn value(master: &[f64], features: &[usize]) -> f64 {
 /// The board position of cell index `cell`.
 fn board_pos(game: &Game, cell: usize) -> board::Pos {
     game.board().pos(cell)
-}
-
-/// Points of the removals among `events`, without the streak bonus.
-fn removal_points(events: &[Event], line: usize) -> u64 {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::Removed { chips, .. } => board::points(chips.len(), line, 0),
-            _ => 0,
-        })
-        .sum()
 }
 
 #[cfg(test)]
