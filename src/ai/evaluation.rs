@@ -19,6 +19,34 @@ pub(super) fn play_out(
     from: usize,
     to: usize,
 ) -> (f64, usize) {
+    let (value, removed) = with_move(
+        geometry,
+        position,
+        scratch,
+        from,
+        to,
+        |position, scratch| {
+            if geometry.cell_count <= CONNECTIVITY_CELLS {
+                connectivity(geometry, position, scratch);
+            }
+            let points = crate::board::points(scratch.removed.len(), geometry.line, 0);
+            static_value(geometry, position, scratch, points)
+        },
+    );
+    (value, removed)
+}
+
+/// Plays the move on the position, removing the lines it completes (their
+/// cells in `scratch.removed`), reads the result with `read`, and takes the
+/// move back. Returns what `read` returned and the number of chips removed.
+pub(super) fn with_move<T>(
+    geometry: &Geometry,
+    position: &mut Position,
+    scratch: &mut Scratch,
+    from: usize,
+    to: usize,
+    read: impl FnOnce(&Position, &mut Scratch) -> T,
+) -> (T, usize) {
     let color = position.cells[from];
     position.set(geometry, from, 0);
     position.set(geometry, to, color);
@@ -28,17 +56,13 @@ pub(super) fn play_out(
     for i in 0..removed {
         position.set(geometry, scratch.removed[i], 0);
     }
-    if geometry.cell_count <= CONNECTIVITY_CELLS {
-        connectivity(geometry, position, scratch);
-    }
-    let points = crate::board::points(removed, geometry.line, 0);
-    let value = static_value(geometry, position, scratch, points);
+    let read = read(position, scratch);
     for i in 0..removed {
         position.set(geometry, scratch.removed[i], color);
     }
     position.set(geometry, to, 0);
     position.set(geometry, from, color);
-    (value, removed)
+    (read, removed)
 }
 
 /// The static value of the position; reads the empty components from

@@ -10,6 +10,7 @@
 //! towards the points still scored after it. One thread, seeded games: the
 //! same options train the same table.
 
+use super::evaluation::with_move;
 use super::value::{Learned, UNIT};
 use super::{Budget, Player, Weights};
 use crate::board;
@@ -137,10 +138,7 @@ impl Trainee {
         while !game.is_over() && turns < training.max_turns {
             // The table changes after every move: what the player's
             // positions summed from it before is stale.
-            self.player.main.position.forget();
-            for helper in &mut self.player.helpers {
-                helper.position.forget();
-            }
+            self.player.forget_positions();
             let sample_seed = seed.wrapping_mul(1_000_003).wrapping_add(turns);
             let best = self.player.valued_candidates(game.board(), sample_seed);
             let Some(chosen) = best.first().copied() else {
@@ -157,9 +155,8 @@ impl Trainee {
             }
             std::mem::swap(&mut self.features, &mut self.previous);
             has_previous = true;
-            let turn = game
-                .play(board_pos(&game, chosen.from), board_pos(&game, chosen.to))
-                .expect("the trainee's moves are legal");
+            let (from, to) = (game.board().pos(chosen.from), game.board().pos(chosen.to));
+            let turn = game.play(from, to).expect("the trainee's moves are legal");
             let scored = points_without_bonus(&turn.events, rules.line);
             total += scored;
             // The move's own points were counted above; what the throw
@@ -173,30 +170,25 @@ impl Trainee {
         (total, turns)
     }
 
-    /// Plays `from` to `to` on the position, records the features of the
-    /// position it leaves in `features`, takes the move back, and returns
-    /// the points it scores.
+    /// Records in `features` the features of the position that the move
+    /// `from` to `to` leaves, and returns the points it scores.
     fn leave(&mut self, from: usize, to: usize) -> u64 {
         let geometry = &self.player.geometry;
-        let position = &mut self.player.main.position;
-        let color = position.cells[from];
-        position.set(geometry, from, 0);
-        position.set(geometry, to, color);
-        let removed = &mut self.player.main.scratch.removed;
-        removed.clear();
-        position.lines_through(geometry, to, removed);
-        for &cell in removed.iter() {
-            position.set(geometry, cell, 0);
-        }
-        self.features.clear();
         let learned = geometry.learned.as_ref().expect("a trainee has a table");
-        learned.features(geometry, &position.cells, &mut self.features);
-        for &cell in removed.iter() {
-            position.set(geometry, cell, color);
-        }
-        position.set(geometry, to, 0);
-        position.set(geometry, from, color);
-        board::points(removed.len(), geometry.line, 0)
+        let features = &mut self.features;
+        features.clear();
+        let main = &mut self.player.main;
+        let ((), removed) = with_move(
+            geometry,
+            &mut main.position,
+            &mut main.scratch,
+            from,
+            to,
+            |position, _| {
+                learned.features(geometry, &position.cells, features);
+            },
+        );
+        board::points(removed, geometry.line, 0)
     }
 
     /// Moves the value of the previous position towards `target`.
@@ -218,11 +210,6 @@ impl Trainee {
 /// The value of a position with these features, in points.
 fn value(master: &[f64], features: &[usize]) -> f64 {
     features.iter().map(|&f| master[f]).sum()
-}
-
-/// The board position of cell index `cell`.
-fn board_pos(game: &Game, cell: usize) -> board::Pos {
-    game.board().pos(cell)
 }
 
 #[cfg(test)]

@@ -241,8 +241,17 @@ impl Player {
         let learned = value::Learned::from_bytes(rules, &self.geometry, bytes)
             .ok_or("the learned table was not trained for these rules")?;
         self.geometry.learned = Some(learned);
-        self.main.position.forget();
+        self.forget_positions();
         Ok(self)
+    }
+
+    /// Makes every position of this player recount everything at its next
+    /// load: the tables it summed from have changed.
+    fn forget_positions(&mut self) {
+        self.main.position.forget();
+        for helper in &mut self.helpers {
+            helper.position.forget();
+        }
     }
 
     /// The same player sampling on `threads` threads (at least 1) instead
