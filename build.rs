@@ -1,4 +1,11 @@
-//! Links the unwinder statically where it can: on Linux with glibc, std
+//! Two things for the binary on Linux with glibc.
+//!
+//! It lays out the code the program runs at start in one stretch, with
+//! the linker script `link/order.ld` (written by `examples/linkorder.rs`,
+//! which says why). A linker that reads no such script (mold, gold) is
+//! left without it, and so is every build with `CLINES_LINK_ORDER=off`.
+//!
+//! It links the unwinder statically where it can: on Linux with glibc, std
 //! otherwise loads `libgcc_s.so.1` at every start for the few unwinding
 //! functions a panic needs. Loading it (opening, mapping and relocating a
 //! second library) was a sixth of the processor time of `clines -v`, and
@@ -11,15 +18,30 @@
 //! machine, nothing changes: the binary loads `libgcc_s` as before.
 
 use std::env;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
+    println!("cargo:rerun-if-changed=link/order.ld");
+    println!("cargo:rerun-if-env-changed=CLINES_LINK_ORDER");
     let var = |name: &str| env::var(name).unwrap_or_default();
     let native = var("HOST") == var("TARGET");
-    if !native || var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+    if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+        return;
+    }
+    let laid_out = var("CLINES_LINK_ORDER") != "off" && !scriptless_linker();
+    if laid_out {
+        let script = PathBuf::from(var("CARGO_MANIFEST_DIR")).join("link/order.ld");
+        // The compiler driver's own -T, not -Wl, which would split a path
+        // at its commas.
+        println!("cargo:rustc-link-arg-bins=-T");
+        println!("cargo:rustc-link-arg-bins={}", script.display());
+    }
+    // For the test that checks the layout.
+    println!("cargo:rustc-env=CLINES_LAID_OUT={laid_out}");
+    if !native {
         return;
     }
     if let Some(archive) = static_unwinder() {
@@ -30,6 +52,23 @@ fn main() {
         // where it comes before std's libraries.
         println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
     }
+}
+
+/// Whether the build links with mold or gold, which take no script that
+/// adds sections to the default layout (`INSERT`): chosen by `-fuse-ld`
+/// in the compiler's flags, or named as the linker.
+fn scriptless_linker() -> bool {
+    let scriptless = |linker: &str| {
+        let name = Path::new(linker).file_name().unwrap_or_default();
+        let name = name.to_string_lossy();
+        name.contains("mold") || name.contains("gold")
+    };
+    let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let chosen = flags
+        .split('\x1f')
+        .filter_map(|flag| flag.split_once("fuse-ld=").map(|(_, linker)| linker))
+        .any(scriptless);
+    chosen || env::var("RUSTC_LINKER").is_ok_and(|linker| scriptless(&linker))
 }
 
 /// Where the C compiler keeps `libgcc_eh.a`, if it has one: asked for a

@@ -10,6 +10,7 @@ mod ai;
 mod autoplay;
 mod batch;
 mod cli;
+mod layout;
 mod properties;
 mod records;
 mod records_game;
