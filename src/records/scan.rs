@@ -1,13 +1,12 @@
 //! Every user's record in a directory, and the `clines -l` listing of them.
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::format::{Record, SkipReason, Skipped, read_record, record_name};
+use super::format::{SkipReason, Skipped, read_record, record_name};
 use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::sys;
@@ -62,13 +61,15 @@ pub fn scan_all(dir: &ScoreDir, rules: &RuleSet) -> io::Result<Scan> {
     Ok(found.into_scan())
 }
 
-/// The records of one rule set read so far, by user, and the files left
-/// out.
+/// The records of one rule set read so far, and the files left out.
 struct Found<'a> {
     /// The rule set whose records are read.
     rules: &'a RuleSet,
-    /// Each user's best record.
-    best: BTreeMap<String, Record>,
+    /// Every record read, in the order read; a user may have several (a
+    /// `.toml` and a `.cscore`, or one in each directory). One list rather
+    /// than a map by user: `clines -l` over many records needs half the
+    /// memory.
+    best: Vec<Entry>,
     /// Files that looked like records but could not be used.
     skipped: Vec<Skipped>,
 }
@@ -78,7 +79,7 @@ impl Found<'_> {
     fn new(rules: &RuleSet) -> Found<'_> {
         Found {
             rules,
-            best: BTreeMap::new(),
+            best: Vec::new(),
             skipped: Vec::new(),
         }
     }
@@ -109,30 +110,24 @@ impl Found<'_> {
             }
             match read_record(&path, kind, self.rules) {
                 Ok(None) => {}
-                Ok(Some(record)) => {
-                    let best = self.best.entry(user.to_string()).or_insert(record);
-                    if record.score > best.score {
-                        *best = record;
-                    }
-                }
+                Ok(Some(record)) => self.best.push(Entry {
+                    user: user.to_string(),
+                    score: record.score,
+                    set_at: record.set_at,
+                }),
                 Err(reason) => self.skipped.push(Skipped { path, reason }),
             }
         }
         Ok(())
     }
 
-    /// The entries best first, ties by name, and the skipped files by path.
+    /// Each user's best entry (the first read among equal scores), best
+    /// first, ties by name; and the skipped files by path.
     fn into_scan(self) -> Scan {
-        let mut entries: Vec<Entry> = self
-            .best
-            .into_iter()
-            .map(|(user, record)| Entry {
-                user,
-                score: record.score,
-                set_at: record.set_at,
-            })
-            .collect();
-        // The map gave name order; a stable sort keeps it among equal scores.
+        let mut entries = self.best;
+        // Stable sorts: the order read stays among equals.
+        entries.sort_by(|a, b| a.user.cmp(&b.user).then(b.score.cmp(&a.score)));
+        entries.dedup_by(|later, first| later.user == first.user);
         entries.sort_by_key(|entry| Reverse(entry.score));
         let mut skipped = self.skipped;
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
