@@ -235,7 +235,9 @@ fn functions(profile: &Path, binary: &Path) -> Result<Vec<String>, String> {
 /// The profile names a function in its first `fn=` or `cfn=` line
 /// (`fn=(7) name`) and by number only after that (`fn=(7)`); objects alike
 /// (`ob=`, `cob=`). The functions that ran are those of `fn=` lines, each
-/// in the object of the `ob=` line before it.
+/// in the object of the `ob=` line before it. Callgrind leaves much of an
+/// executable's code in an object it cannot name (`???`), so that counts
+/// as `object` too: the shared libraries' code is always named.
 fn ran_in(text: &str, object: &str) -> Vec<String> {
     let mut names: HashMap<String, String> = HashMap::new();
     let mut objects: HashMap<String, String> = HashMap::new();
@@ -263,7 +265,8 @@ fn ran_in(text: &str, object: &str) -> Vec<String> {
                 if !name.is_empty() {
                     names.insert(id.clone(), name.to_string());
                 }
-                if key == "fn" && current_object == object && seen.insert(id.clone()) {
+                let ours = current_object == object || current_object == UNNAMED;
+                if key == "fn" && ours && seen.insert(id.clone()) {
                     if let Some(name) = names.get(&id) {
                         ran.push(name.clone());
                     }
@@ -274,6 +277,9 @@ fn ran_in(text: &str, object: &str) -> Vec<String> {
     }
     ran
 }
+
+/// How callgrind names an object it cannot name.
+const UNNAMED: &str = "???";
 
 /// The input-section pattern for the function named `symbol`: its name
 /// without what changes from build to build (see the module docs). `None`
@@ -458,6 +464,11 @@ fn=(1)
             ["main", "_ZN6clines3run17h0123456789abcdefE"]
         );
         assert_eq!(ran_in(profile, "/lib/libc.so.6"), ["write"]);
+        let unnamed = profile.replace("ob=(1) /bin/clines", "ob=(1) ???");
+        assert_eq!(
+            ran_in(&unnamed, "/bin/clines"),
+            ["main", "_ZN6clines3run17h0123456789abcdefE"]
+        );
     }
 
     #[test]
