@@ -459,11 +459,22 @@ impl Board {
 
     /// The chips at the row-major indices `cells`.
     pub fn chips_at(&self, cells: &[u32]) -> Vec<Chip> {
+        // Cells in a row after one another (as the line passes give them)
+        // share a division: a million of them took most of a full board's
+        // line pass.
+        let (mut row, mut y) = (0..0, 0);
         cells
             .iter()
-            .map(|&i| Chip {
-                pos: self.pos(i as usize),
-                color: self.cells[i as usize],
+            .map(|&i| {
+                let i = i as usize;
+                if !row.contains(&i) {
+                    y = i / self.width;
+                    row = y * self.width..(y + 1) * self.width;
+                }
+                Chip {
+                    pos: Pos::new(i - row.start, y),
+                    color: self.cells[i],
+                }
             })
             .collect()
     }
@@ -724,6 +735,25 @@ mod tests {
         assert_eq!(points(5, 5, 3), 14);
         assert_eq!(points(0, 5, 4), 0);
         assert_eq!(points(2, 2, 0), 2);
+    }
+
+    #[test]
+    fn chips_at_places_cells_in_any_order() {
+        let b = Board::from_rows(&["12.3.", "...45", "6...."]);
+        // In order, back and forth between rows, repeated, row ends.
+        let cells = [0, 1, 3, 8, 9, 10, 4, 0, 14, 9, 5];
+        let chips = b.chips_at(&cells);
+        let expected: Vec<Chip> = cells
+            .iter()
+            .map(|&i| {
+                let pos = Pos::new(i as usize % 5, i as usize / 5);
+                Chip {
+                    pos,
+                    color: b.get(pos).unwrap_or(0),
+                }
+            })
+            .collect();
+        assert_eq!(chips, expected);
     }
 
     #[test]
