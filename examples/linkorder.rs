@@ -17,9 +17,9 @@
 //! run, then the rest. So each of the three finds its code in one stretch.
 //!
 //! The patterns leave out what changes from build to build: the hash that
-//! ends a legacy-mangled name (`17h…E`), the crate disambiguators of
-//! v0-mangled names (`Cs…_`) and the numbered suffix of a local clone
-//! (`.123`). A pattern may then match several instances of a generic
+//! ends a legacy-mangled name (`17h…E`), the crate disambiguators and the
+//! back-references (offsets that move with them) of v0-mangled names
+//! (`Cs…_`, `B…_`) and the numbered suffix of a local clone (`.123`). A pattern may then match several instances of a generic
 //! function; a function the layout does not name stays where it was.
 //! A script from an older build only lays the code out less well.
 //!
@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
 
-use pty::{END_SYNC, Key, Options, Sandbox, Term};
+use pty::{END_SYNC, Key, Options, Sandbox, Term, count};
 
 /// How many records the listing runs over: enough to run every part of it.
 const LISTED_RECORDS: usize = 1000;
@@ -47,7 +47,7 @@ const LISTED_RECORDS: usize = 1000;
 /// What `--batch` answers: every command but `hint` (the player is not
 /// start-up code), a rejected one among them.
 const BATCH_SCRIPT: &str =
-    "board\nstatus\nput 0 0 1\nmove 0 0 8 8\nmove 9 9 0 0\nclear\nstatus\nquit\n";
+    "board\nstatus\nnext\nput 0 0 1\nmove 0 0 8 8\nmove 9 9 0 0\nundo\nclear\nstatus\nquit\n";
 
 /// The seed of the game played: its opening puts a chip in the top row's
 /// fifth cell, with the cells to its left empty (seeded games replay in
@@ -101,7 +101,7 @@ fn run(binary: &Path, out: &Path) -> Result<usize, String> {
     let listing = functions(&profile_listing(&binary, work.path())?, &binary)?;
     let batch = functions(&profile_batch(&binary, work.path())?, &binary)?;
     let game = functions(&profile_game(&binary, work.path())?, &binary)?;
-    if listing.is_empty() || game.is_empty() {
+    if listing.is_empty() || batch.is_empty() || game.is_empty() {
         return Err(format!(
             "callgrind named no function of {}: is it stripped?",
             binary.display()
@@ -138,16 +138,16 @@ fn profile_listing(binary: &Path, work: &Path) -> Result<PathBuf, String> {
     let out = work.join("listing.out");
     let mut command = Command::new("valgrind");
     sandbox.apply(&mut command);
-    let status = command
+    let run = command
         .args(callgrind(&out))
         .arg(binary)
         .arg("-l")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
+        .stderr(Stdio::piped())
+        .output()
         .map_err(|e| format!("valgrind: {e}"))?;
-    checked(status.success(), "clines -l", out)
+    checked(run.status.success(), &run.stderr, "clines -l", out)
 }
 
 /// `clines --batch` answering [`BATCH_SCRIPT`].
@@ -162,7 +162,7 @@ fn profile_batch(binary: &Path, work: &Path) -> Result<PathBuf, String> {
         .args(["--batch", "--seed", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("valgrind: {e}"))?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -170,8 +170,8 @@ fn profile_batch(binary: &Path, work: &Path) -> Result<PathBuf, String> {
             .write_all(BATCH_SCRIPT.as_bytes())
             .map_err(|e| e.to_string())?;
     }
-    let status = child.wait().map_err(|e| e.to_string())?;
-    checked(status.success(), "clines --batch", out)
+    let run = child.wait_with_output().map_err(|e| e.to_string())?;
+    checked(run.status.success(), &run.stderr, "clines --batch", out)
 }
 
 /// The game at 100 × 50: the first frame, [`GAME_KEYS`] one answer at a
@@ -202,24 +202,25 @@ fn profile_game(binary: &Path, work: &Path) -> Result<PathBuf, String> {
     }
     term.key(Key::Char('q'));
     let status = term.wait_exit(STEP_TIMEOUT);
-    checked(status.success(), "the game", out)
+    checked(
+        status.success(),
+        term.contents().as_bytes(),
+        "the game",
+        out,
+    )
 }
 
-/// How many times `needle` occurs in `haystack`.
-fn count(haystack: &[u8], needle: &[u8]) -> usize {
-    haystack
-        .windows(needle.len())
-        .filter(|w| *w == needle)
-        .count()
-}
-
-/// `out` if the run succeeded and left it.
-fn checked(success: bool, what: &str, out: PathBuf) -> Result<PathBuf, String> {
+/// `out` if the run succeeded and left it; else an error with the last
+/// lines of what it said (valgrind's messages and the program's, or the
+/// game's screen).
+fn checked(success: bool, said: &[u8], what: &str, out: PathBuf) -> Result<PathBuf, String> {
     if success && out.is_file() {
-        Ok(out)
-    } else {
-        Err(format!("{what} under callgrind failed"))
+        return Ok(out);
     }
+    let said = String::from_utf8_lossy(said);
+    let lines: Vec<&str> = said.lines().collect();
+    let last = lines[lines.len().saturating_sub(12)..].join("\n");
+    Err(format!("{what} under callgrind failed:\n{last}"))
 }
 
 /// The functions of `binary` a callgrind profile saw run, each once, in
@@ -303,7 +304,7 @@ fn pattern(symbol: &str) -> Option<String> {
     if name.starts_with("_ZN") {
         name = without_legacy_hash(&name);
     } else if name.starts_with("_R") {
-        name = without_crate_disambiguators(&name);
+        name = without_v0_offsets(&name);
     }
     if open {
         name.push('*');
@@ -324,24 +325,34 @@ fn without_legacy_hash(name: &str) -> String {
     name.to_string()
 }
 
-/// A v0-mangled name with every crate disambiguator (`Cs`, base-62 digits,
-/// `_`, then the crate's name's length) made a wildcard.
-fn without_crate_disambiguators(name: &str) -> String {
+/// A v0-mangled name with every crate disambiguator (`Cs`, base-62
+/// digits, `_`, then the crate's name's length) and every back-reference
+/// (`B`, base-62 digits, `_`: an offset into the name, which moves when a
+/// disambiguator before it is longer or shorter) made a wildcard. Where
+/// the same letters happen to stand inside a name, the pattern only
+/// matches more.
+fn without_v0_offsets(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut rest = name;
-    while let Some(at) = rest.find("Cs") {
-        let after = &rest[at + 2..];
+    while let Some(at) = rest.find(['C', 'B']) {
+        let back_reference = rest[at..].starts_with('B');
+        if !back_reference && !rest[at..].starts_with("Cs") {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        }
+        let tag = if back_reference { 1 } else { 2 };
+        let after = &rest[at + tag..];
         let digits = after
             .find(|c: char| !c.is_ascii_alphanumeric())
             .unwrap_or(after.len());
         let closed = after[digits..].starts_with('_');
-        let named = closed && after[digits + 1..].starts_with(|c: char| c.is_ascii_digit());
-        if digits > 0 && closed && named {
-            out.push_str(&rest[..at]);
-            out.push_str("Cs*_");
+        let crate_named = closed && after[digits + 1..].starts_with(|c: char| c.is_ascii_digit());
+        out.push_str(&rest[..at + tag]);
+        if closed && (back_reference || (digits > 0 && crate_named)) {
+            out.push_str("*_");
             rest = &after[digits + 1..];
         } else {
-            out.push_str(&rest[..at + 2]);
             rest = after;
         }
     }
@@ -369,13 +380,16 @@ fn layout(listing: &[String], others: &[String]) -> Vec<String> {
 
 /// The linker script: one output section of `patterns`, in order (a
 /// function may be in `.text.NAME` or, when cold, `.text.unlikely.NAME`),
-/// with the C run-time's start-up code (`crt1.o`, `crtbegin.o`) first,
-/// put before `.text`.
+/// with the C run-time's start-up code first, put before `.text`. Its
+/// objects are named whole: a file pattern is matched against an object's
+/// path, which may hold anything.
 fn script(patterns: &[String]) -> String {
     let mut out = String::from(
         "/* The code clines runs at start, laid out in one stretch: see\n   \
          examples/linkorder.rs, which wrote this file, and build.rs. */\n\
-         SECTIONS\n{\n  .text.ordered :\n  {\n    *crt*.o(.text .text.*)\n",
+         SECTIONS\n{\n  .text.ordered :\n  {\n    */crt1.o(.text .text.*)\n    \
+         */Scrt1.o(.text .text.*)\n    */crtbegin.o(.text .text.*)\n    \
+         */crtbeginS.o(.text .text.*)\n",
     );
     for pattern in patterns {
         out.push_str(&format!(
@@ -404,6 +418,16 @@ mod tests {
     }
 
     #[test]
+    fn a_v0_name_loses_its_back_references() {
+        assert_eq!(
+            pattern("_RNvMsn_NtCsa1_5alloc4syncINtB5_3ArcE9drop_slowBO_").as_deref(),
+            Some("_RNvMsn_NtCs*_5alloc4syncINtB*_3ArcE9drop_slowB*_")
+        );
+        // Back-reference zero.
+        assert_eq!(pattern("_RINvB_3fooE").as_deref(), Some("_RINvB*_3fooE"));
+    }
+
+    #[test]
     fn a_v0_name_loses_its_crate_disambiguators() {
         assert_eq!(
             pattern("_RNvNtNtCsjrHSEGnQ3l9_3std6thread7current12init_current").as_deref(),
@@ -424,7 +448,7 @@ mod tests {
     fn a_local_clone_matches_whatever_its_number() {
         assert_eq!(
             pattern("_RNvMs5_NtNtCsX_3std2io5errorNtB5_5Error4kind.417").as_deref(),
-            Some("_RNvMs5_NtNtCs*_3std2io5errorNtB5_5Error4kind*")
+            Some("_RNvMs5_NtNtCs*_3std2io5errorNtB*_5Error4kind*")
         );
         assert_eq!(
             pattern("_ZN4core3fmt5write17h0123456789abcdefE.llvm.42").as_deref(),
@@ -489,7 +513,11 @@ fn=(1)
         assert!(text.contains("*(.text._ZN1a17h*E .text.unlikely._ZN1a17h*E)\n"));
         assert!(text.trim_end().ends_with("INSERT BEFORE .text;"));
         let main_at = text.find(".text.main").unwrap();
-        assert!(text.find("*crt*.o(.text").unwrap() < main_at);
+        assert!(text.find("*/Scrt1.o(.text").unwrap() < main_at);
+        assert!(
+            !text.contains("*crt"),
+            "a pattern for any path with crt in it"
+        );
         assert!(main_at < text.find("_ZN1a").unwrap());
     }
 }

@@ -23,8 +23,9 @@
 //! states that produce no output (exit, stop) are polled, with a deadline.
 //! Nothing sleeps a fixed time to let the program catch up.
 //!
-//! Shared by several test binaries and the `termcost` example, each of which
-//! uses a different part of it: hence `allow(dead_code)`.
+//! Shared by several test binaries and the `termcost` and `linkorder`
+//! examples, each of which uses a different part of it: hence
+//! `allow(dead_code)`.
 
 // Driving a pty, pipes and signals needs libc calls; this is test code.
 #![allow(unsafe_code)]
