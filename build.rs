@@ -3,7 +3,8 @@
 //! It lays out the code the program runs at start in one stretch, with
 //! the linker script `link/order.ld` (written by `examples/linkorder.rs`,
 //! which says why). A linker that reads no such script (mold, gold) is
-//! left without it, and so is every build with `CLINES_LINK_ORDER=off`.
+//! left without it, and so is every build with `CLINES_LINK_ORDER=off`
+//! (see [`scriptless_linker`]).
 //!
 //! It links the unwinder statically where it can: on Linux with glibc, std
 //! otherwise loads `libgcc_s.so.1` at every start for the few unwinding
@@ -26,6 +27,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CC");
     println!("cargo:rerun-if-changed=link/order.ld");
     println!("cargo:rerun-if-env-changed=CLINES_LINK_ORDER");
+    println!("cargo:rerun-if-env-changed=LD_PRELOAD");
     let var = |name: &str| env::var(name).unwrap_or_default();
     let native = var("HOST") == var("TARGET");
     if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
@@ -33,7 +35,8 @@ fn main() {
     }
     let laid_out = var("CLINES_LINK_ORDER") != "off" && !scriptless_linker();
     if laid_out {
-        let script = PathBuf::from(var("CARGO_MANIFEST_DIR")).join("link/order.ld");
+        let manifest_dir = env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
+        let script = PathBuf::from(manifest_dir).join("link/order.ld");
         // The compiler driver's own -T, not -Wl, which would split a path
         // at its commas.
         println!("cargo:rustc-link-arg-bins=-T");
@@ -55,8 +58,11 @@ fn main() {
 }
 
 /// Whether the build links with mold or gold, which take no script that
-/// adds sections to the default layout (`INSERT`): chosen by `-fuse-ld`
-/// in the compiler's flags, or named as the linker.
+/// adds sections to the default layout (`INSERT`): chosen in the
+/// compiler's flags (`-fuse-ld=`, clang's `--ld-path=`, a `-B` directory
+/// of mold's), named as the linker, or slipped in by `mold -run`. A way
+/// this misses ends in the linker refusing the script; then
+/// `CLINES_LINK_ORDER=off` builds without it.
 fn scriptless_linker() -> bool {
     let scriptless = |linker: &str| {
         let name = Path::new(linker).file_name().unwrap_or_default();
@@ -64,11 +70,17 @@ fn scriptless_linker() -> bool {
         name.contains("mold") || name.contains("gold")
     };
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
-    let chosen = flags
-        .split('\x1f')
-        .filter_map(|flag| flag.split_once("fuse-ld=").map(|(_, linker)| linker))
-        .any(scriptless);
-    chosen || env::var("RUSTC_LINKER").is_ok_and(|linker| scriptless(&linker))
+    // One flag may carry several linker arguments: `-Clink-args=a b`,
+    // `-Wl,a,b`.
+    let chosen = flags.split(['\x1f', ' ', ',']).any(|word| {
+        ["-fuse-ld=", "--ld-path=", "-B"].iter().any(|option| {
+            word.split_once(option)
+                .is_some_and(|(_, linker)| scriptless(linker))
+        })
+    });
+    let named = env::var("RUSTC_LINKER").is_ok_and(|linker| scriptless(&linker));
+    let preloaded = env::var("LD_PRELOAD").is_ok_and(|preload| preload.contains("mold"));
+    chosen || named || preloaded
 }
 
 /// Where the C compiler keeps `libgcc_eh.a`, if it has one: asked for a
