@@ -1,16 +1,32 @@
 //! The binary's code layout on Linux with glibc: the code a start runs
 //! comes first, in `.text.ordered` (see build.rs and
 //! examples/linkorder.rs), read from the ELF section and symbol tables of
-//! the built binary.
+//! the built binary (64-bit little-endian, as on x86-64 and AArch64).
 
-/// One section: its name, address and size.
+#![cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    target_pointer_width = "64",
+    target_endian = "little"
+))]
+
+/// Whether a symbol's name is the one looked for.
+type Named<'a> = &'a dyn Fn(&str) -> bool;
+
+/// One section's header, as far as these tests read it.
 #[derive(Debug)]
 struct Section {
+    /// Its name.
     name: String,
+    /// `sh_type`: what it holds (2 is a symbol table).
     kind: u32,
+    /// Where it is loaded.
     address: u64,
+    /// Where it starts in the file.
     offset: usize,
+    /// Its size in bytes.
     size: usize,
+    /// `sh_link`: for a symbol table, the section of its names.
     link: usize,
 }
 
@@ -57,14 +73,11 @@ impl Elf {
     }
 
     /// Every function symbol (`STT_FUNC`) with an address: name, address.
-    fn functions(&self) -> Vec<(String, u64)> {
+    /// `None` for a stripped binary (a release build's).
+    fn functions(&self) -> Option<Vec<(String, u64)>> {
         const SYMTAB: u32 = 2;
         const FUNC: u8 = 2;
-        let symtab = self
-            .sections
-            .iter()
-            .find(|s| s.kind == SYMTAB)
-            .expect("a symbol table (tests build an unstripped binary)");
+        let symtab = self.sections.iter().find(|s| s.kind == SYMTAB)?;
         let strings = &self.sections[symtab.link];
         let bytes = &self.bytes[symtab.offset..symtab.offset + symtab.size];
         bytes
@@ -78,15 +91,15 @@ impl Elf {
                 (name, u64::from_le_bytes(sym[8..16].try_into().unwrap()))
             })
             .filter(|(_, address)| *address != 0)
-            .collect()
+            .collect::<Vec<_>>()
+            .into()
     }
 }
 
 /// The functions every start runs lie in `.text.ordered`, before `.text`;
 /// the built-in player's, which no start runs, do not. Without the layout
 /// (`CLINES_LINK_ORDER=off`, or a linker that takes no script) there is no
-/// such section.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// such section. A stripped binary has no symbols to check.
 #[test]
 fn the_start_up_code_comes_first() {
     let elf = Elf::read(env!("CARGO_BIN_EXE_clines"));
@@ -100,30 +113,52 @@ fn the_start_up_code_comes_first() {
     assert!(ordered.address < text.address, "{ordered:?} {text:?}");
     let within =
         |address: u64| (ordered.address..ordered.address + ordered.size as u64).contains(&address);
-    let functions = elf.functions();
-    let find = |prefix: &str| -> Vec<u64> {
+    let Some(functions) = elf.functions() else {
+        return;
+    };
+    // Paths as both manglings spell them (`_ZN6clines…17h…E`,
+    // `_R…Cs…_6clines…`); C names whole.
+    let find = |named: Named, what: &str| -> Vec<u64> {
         let found: Vec<u64> = functions
             .iter()
-            .filter(|(name, _)| name.starts_with(prefix))
+            .filter(|(name, _)| named(name))
             .map(|&(_, address)| address)
             .collect();
-        assert!(!found.is_empty(), "no function named {prefix}…");
+        assert!(!found.is_empty(), "no function {what}");
         found
     };
-    for start_up in [
-        "main",
-        "_start",
-        "_ZN6clines7runtime3run17h",
-        "_ZN6clines11clines_main17h",
-    ] {
-        for address in find(start_up) {
+    let c_name = |wanted: &'static str| move |name: &str| name == wanted;
+    // A function itself, not the closures in it.
+    let rust_fn = |path: &'static str| {
+        move |name: &str| {
+            let legacy = name.strip_prefix("_ZN").and_then(|n| n.strip_prefix(path));
+            legacy.is_some_and(|rest| rest.starts_with("17h"))
+                || (name.starts_with("_R") && name.ends_with(&format!("_{path}")))
+        }
+    };
+    // Every function of a module.
+    let rust_module = |path: &'static str| {
+        move |name: &str| {
+            name.strip_prefix("_ZN")
+                .is_some_and(|n| n.starts_with(path))
+                || (name.starts_with("_R") && name.contains(&format!("_{path}")))
+        }
+    };
+    let start_up: [(Named, &str); 4] = [
+        (&c_name("main"), "main"),
+        (&c_name("_start"), "_start"),
+        (&rust_fn("6clines7runtime3run"), "clines::runtime::run"),
+        (&rust_fn("6clines11clines_main"), "clines::clines_main"),
+    ];
+    for (named, what) in start_up {
+        for address in find(named, what) {
             assert!(
                 within(address),
-                "{start_up} at {address:#x} is not in {ordered:?}"
+                "{what} at {address:#x} is not in {ordered:?}"
             );
         }
     }
-    let player = find("_ZN6clines2ai");
+    let player = find(&rust_module("6clines2ai"), "in clines::ai");
     let outside = player.iter().filter(|&&address| !within(address)).count();
     assert_eq!(outside, player.len(), "the player's code is in {ordered:?}");
 }
