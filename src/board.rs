@@ -459,9 +459,10 @@ impl Board {
 
     /// The chips at the row-major indices `cells`.
     pub fn chips_at(&self, cells: &[u32]) -> Vec<Chip> {
-        // Cells in a row after one another (as the line passes give them)
-        // share a division: a million of them took most of a full board's
-        // line pass.
+        // Cells of a row that come one after another (as the line passes
+        // give them) share one division: on a full 1000 × 1000 board the
+        // line pass returns a million cells, and a division each was a
+        // sixth of its time.
         let (mut row, mut y) = (0..0, 0);
         cells
             .iter()
