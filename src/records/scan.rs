@@ -252,7 +252,9 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::sys;
-    use crate::records::test_util::{cscore_bytes, entry, temp_dir, undated, write_toml};
+    use crate::records::test_util::{
+        cscore_bytes, entry, inside_legacy, temp_dir, undated, write_toml,
+    };
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     #[test]
@@ -447,10 +449,7 @@ mod tests {
     #[test]
     fn of_equal_scores_the_first_read_stands() {
         let data = temp_dir();
-        let dir = ScoreDir {
-            path: data.path().join("scores"),
-            legacy: Some(data.path().to_path_buf()),
-        };
+        let dir = inside_legacy(data.path());
         fs::create_dir(&dir.path).unwrap();
         // The score directory is read first: its dated record stands
         // against the legacy directory's undated one of the same score,
@@ -478,10 +477,7 @@ mod tests {
     #[test]
     fn records_in_the_legacy_directory_are_read_quietly() {
         let data = temp_dir();
-        let dir = ScoreDir {
-            path: data.path().join("scores"),
-            legacy: Some(data.path().to_path_buf()),
-        };
+        let dir = inside_legacy(data.path());
         write_toml(data.path(), "old", 40);
         write_toml(data.path(), "both", 5);
         // On macOS the config file shares the data directory.

@@ -522,7 +522,7 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::test_util::{
-        cscore_bytes, entry, permissions_apply, store, temp_dir, undated, write_toml,
+        cscore_bytes, entry, inside_legacy, permissions_apply, store, temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
 
@@ -595,10 +595,7 @@ mod tests {
     #[test]
     fn legacy_records_count_and_stay_where_they_are() {
         let data = temp_dir();
-        let dir = ScoreDir {
-            path: data.path().join("scores"),
-            legacy: Some(data.path().to_path_buf()),
-        };
+        let dir = inside_legacy(data.path());
         write_toml(data.path(), "alice", 50);
         write_toml(data.path(), "bob", 70);
         let legacy_alice = fs::read(data.path().join("alice.toml")).unwrap();

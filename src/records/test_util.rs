@@ -4,11 +4,21 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use super::lookup::ScoreDir;
 use super::scan::Entry;
 use super::store::Store;
 
 pub(super) fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
+}
+
+/// A score directory `scores` inside `data`, which is its legacy
+/// directory, as the platform's data directory is.
+pub(super) fn inside_legacy(data: &Path) -> ScoreDir {
+    ScoreDir {
+        path: data.join("scores"),
+        legacy: Some(data.to_path_buf()),
+    }
 }
 
 pub(super) fn cscore_bytes(magic: u32, version: u32, score: i32) -> Vec<u8> {
