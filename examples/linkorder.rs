@@ -315,8 +315,7 @@ fn pattern(symbol: &str) -> Option<String> {
 /// A legacy-mangled name with its closing hash (`17h` and 16 hex digits,
 /// then `E`) made a wildcard.
 fn without_legacy_hash(name: &str) -> String {
-    let bytes = name.as_bytes();
-    if bytes.len() > 21 && name.ends_with('E') {
+    if name.len() > 21 && name.ends_with('E') {
         let hash = &name[name.len() - 20..name.len() - 1];
         if hash.starts_with("17h") && hash[3..].bytes().all(|b| b.is_ascii_hexdigit()) {
             return format!("{}17h*E", &name[..name.len() - 20]);

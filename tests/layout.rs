@@ -80,7 +80,7 @@ impl Elf {
         let symtab = self.sections.iter().find(|s| s.kind == SYMTAB)?;
         let strings = &self.sections[symtab.link];
         let bytes = &self.bytes[symtab.offset..symtab.offset + symtab.size];
-        bytes
+        let functions = bytes
             .chunks_exact(24)
             .filter(|sym| sym[4] & 0xf == FUNC)
             .map(|sym| {
@@ -91,8 +91,8 @@ impl Elf {
                 (name, u64::from_le_bytes(sym[8..16].try_into().unwrap()))
             })
             .filter(|(_, address)| *address != 0)
-            .collect::<Vec<_>>()
-            .into()
+            .collect();
+        Some(functions)
     }
 }
 
