@@ -13,6 +13,8 @@
 //! compiled into the program. Weights are integers ([`UNIT`] to the
 //! point), so that their sum is the same in any order of changes.
 
+use std::sync::OnceLock;
+
 use super::geometry::Geometry;
 use crate::board::Color;
 use crate::game::Rules;
@@ -25,6 +27,18 @@ const LABELS: usize = 4;
 
 /// Patterns of one window: `LABELS ^ SPAN`.
 pub(super) const PATTERNS: usize = LABELS.pow(SPAN as u32);
+
+/// Bits a pattern code takes ([`PATTERNS`] is a power of two).
+const PATTERN_BITS: u32 = PATTERNS.trailing_zeros();
+
+/// Bits of one cell in a window's raw code (its cells' colours side by
+/// side), which a table turns into patterns ([`patterns_of_raw_codes`]).
+const RAW_BITS: u32 = 3;
+
+/// Games of up to this many colours read patterns from the table; with
+/// more, the raw codes would make it too big, and patterns are worked out
+/// cell by cell.
+const TABLED_COLORS: Color = (1 << RAW_BITS) - 1;
 
 /// Table units to a point.
 pub(super) const UNIT: f64 = 1024.0;
@@ -41,11 +55,21 @@ const HEADER: usize = MAGIC.len() + 6 * 2;
 struct Reading {
     /// The index of its class's first weight.
     first: u32,
-    /// Whether its cells are read from the last.
-    reversed: bool,
-    /// Whether a symmetry maps it onto itself reversed: then a pattern and
-    /// its mirror image are one pattern (the smaller code names both).
-    mirrored: bool,
+    direction: Direction,
+}
+
+/// Which way a window's cells are read; each value is where its pattern
+/// lies in an entry of [`patterns_of_raw_codes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    /// From the first cell.
+    Forward = 0,
+    /// From the last cell.
+    Backward = PATTERN_BITS as isize,
+    /// Both ways, the smaller code standing for both: a symmetry maps the
+    /// window onto itself reversed, so a pattern and its mirror image are
+    /// one pattern.
+    Either = 2 * PATTERN_BITS as isize,
 }
 
 /// The table compiled into the program.
@@ -59,6 +83,8 @@ pub(super) struct Learned {
     window: Vec<Option<Reading>>,
     /// `PATTERNS` weights per class, in [`UNIT`]s.
     pub(super) weights: Vec<i32>,
+    /// The patterns of raw codes, for games of up to [`TABLED_COLORS`].
+    raw_patterns: Option<&'static [u32]>,
 }
 
 impl Learned {
@@ -77,6 +103,7 @@ impl Learned {
         Some(Learned {
             window,
             weights: vec![0; classes * PATTERNS],
+            raw_patterns: (geometry.colors <= TABLED_COLORS).then(patterns_of_raw_codes),
         })
     }
 
@@ -146,18 +173,23 @@ impl Learned {
             return usize::MAX;
         };
         let step = geometry.steps[id / geometry.cell_count];
-        let mut window = [0; SPAN];
-        for (k, color) in window.iter_mut().enumerate() {
-            *color = cells[(start as isize + k as isize * step) as usize];
-        }
-        if reading.reversed {
-            window.reverse();
-        }
-        let mut code = pattern(&window);
-        if reading.mirrored {
-            window.reverse();
-            code = code.min(pattern(&window));
-        }
+        let cell = |k: usize| cells[(start as isize + k as isize * step) as usize];
+        let code = match self.raw_patterns {
+            Some(table) => {
+                let raw = (0..SPAN).fold(0, |raw, k| raw << RAW_BITS | usize::from(cell(k)));
+                (table[raw] >> reading.direction as u32) as usize & (PATTERNS - 1)
+            }
+            None => {
+                let mut window: [Color; SPAN] = std::array::from_fn(cell);
+                let forward = pattern(&window);
+                window.reverse();
+                match reading.direction {
+                    Direction::Forward => forward,
+                    Direction::Backward => pattern(&window),
+                    Direction::Either => forward.min(pattern(&window)),
+                }
+            }
+        };
         reading.first as usize + code
     }
 
@@ -215,6 +247,32 @@ fn pattern(window: &[Color; SPAN]) -> usize {
         code = code * LABELS + label;
     }
     code
+}
+
+/// Per raw code of a window (its cells' colours, [`RAW_BITS`] each, the
+/// first cell's highest), its pattern read in each [`Direction`], shifted
+/// by the direction's value: reading five cells and looking the pattern up
+/// costs far less than labelling the cells one by one. 128 KiB, made once.
+fn patterns_of_raw_codes() -> &'static [u32] {
+    static TABLE: OnceLock<Box<[u32]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1usize << (RAW_BITS * SPAN as u32))
+            .map(|raw| {
+                let mut window: [Color; SPAN] = std::array::from_fn(|k| {
+                    let shift = RAW_BITS * (SPAN - 1 - k) as u32;
+                    (raw >> shift) as Color & TABLED_COLORS
+                });
+                let forward = pattern(&window);
+                window.reverse();
+                let backward = pattern(&window);
+                [forward, backward, forward.min(backward)]
+                    .iter()
+                    .zip([Direction::Forward, Direction::Backward, Direction::Either])
+                    .map(|(&code, direction)| (code as u32) << direction as u32)
+                    .sum()
+            })
+            .collect()
+    })
 }
 
 /// A symmetry of a `w` × `h` board: where `(x, y)` goes, given `x, y, w, h`.
@@ -280,10 +338,14 @@ fn classes(geometry: &Geometry) -> (Vec<Option<Reading>>, usize) {
                 class
             }
         };
+        let direction = match (mirrored, reversed) {
+            (true, _) => Direction::Either,
+            (false, true) => Direction::Backward,
+            (false, false) => Direction::Forward,
+        };
         *slot = Some(Reading {
             first: class * PATTERNS as u32,
-            reversed,
-            mirrored,
+            direction,
         });
     }
     (window, class_of.len())
@@ -371,7 +433,49 @@ pub(super) mod tests {
         }
     }
 
+    use proptest::prelude::prop_assume;
     use proptest::prelude::{Just, Strategy};
+
+    proptest::proptest! {
+        /// Patterns looked up by raw code are those labelled cell by cell,
+        /// in every window and direction.
+        #[test]
+        fn patterns_looked_up_equal_patterns_labelled(
+            fill in proptest::collection::vec(0u8..=7, 81),
+        ) {
+            let rules = rules();
+            let geometry = Geometry::new(&rules, Weights::default());
+            let tabled = scrambled(&geometry);
+            prop_assume!(tabled.raw_patterns.is_some());
+            let labelled = Learned { raw_patterns: None, ..tabled.clone() };
+            let (mut looked_up, mut worked_out) = (Vec::new(), Vec::new());
+            tabled.features(&geometry, &fill, &mut looked_up);
+            labelled.features(&geometry, &fill, &mut worked_out);
+            proptest::prop_assert_eq!(looked_up, worked_out);
+        }
+    }
+
+    #[test]
+    fn games_of_more_colours_label_patterns_cell_by_cell() {
+        let rules = Rules {
+            colors: TABLED_COLORS + 1,
+            ..rules()
+        };
+        let geometry = Geometry::new(&rules, Weights::default());
+        assert!(
+            Learned::zero(&geometry)
+                .expect("lines of five")
+                .raw_patterns
+                .is_none()
+        );
+        let geometry = Geometry::new(&self::rules(), Weights::default());
+        assert!(
+            Learned::zero(&geometry)
+                .expect("lines of five")
+                .raw_patterns
+                .is_some()
+        );
+    }
 
     #[test]
     fn the_compiled_table_serves_the_seven_colour_game_only() {
