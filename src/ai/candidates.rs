@@ -280,10 +280,10 @@ fn line_bonus(geometry: &Geometry, position: &Position, t: usize, c: Color) -> f
 fn lift_value(geometry: &Geometry, position: &Position, a: usize) -> f64 {
     let reward = &geometry.reward;
     let mut delta = 0.0;
-    geometry.windows_through(a, |id, start| {
+    geometry.windows_through(a, |id, _| {
         let (count, color) = (position.count[id], position.color[id]);
         if color == MIXED {
-            let (count, color) = position.tally_without(geometry, id, start, a);
+            let (count, color) = position.tally_without(id, position.cells[a]);
             delta += window_reward(geometry, count, color);
         } else {
             let count = usize::from(count);

@@ -27,7 +27,7 @@ pub(super) fn play_out(
         to,
         |position, scratch| {
             if geometry.cell_count <= CONNECTIVITY_CELLS {
-                connectivity(geometry, position, scratch);
+                component_sizes(geometry, position, scratch);
             }
             let points = crate::board::points(scratch.removed.len(), geometry.line, 0);
             static_value(geometry, position, scratch, points)
@@ -85,6 +85,19 @@ pub(super) fn static_value(
             + geometry.weights.orphan * position.orphans as f64;
     }
     value
+}
+
+/// The sizes of the empty components of the position, into
+/// `scratch.component_size`, without labelling their cells: what
+/// [`static_value`] reads. `scratch.component` is left as it was.
+pub(super) fn component_sizes(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
+    match &geometry.bit_masks {
+        Some(masks) => {
+            scratch.component_size.clear();
+            masks.component_sizes(position.empty_bits, &mut scratch.component_size);
+        }
+        None => connectivity(geometry, position, scratch),
+    }
 }
 
 /// Labels the empty components of the position (flood fill).

@@ -18,6 +18,10 @@ pub const MAX_SPAN: usize = 8;
 /// which costs a few divisions and bounds checks per cell.
 const TABLE_CELLS: usize = 4096;
 
+/// Boards up to this many cells keep their empty cells as the bits of one
+/// number as well ([`BitMasks`]), for the empty components.
+pub(super) const BIT_CELLS: usize = u128::BITS as usize;
+
 /// Marks a missing neighbour in the neighbour table.
 const NO_CELL: u32 = u32::MAX;
 
@@ -51,6 +55,9 @@ pub(super) struct Geometry {
     /// Per cell (on boards up to [`TABLE_CELLS`]), its neighbours as
     /// [`Geometry::neighbours`] lists them, [`NO_CELL`] for none.
     neighbour_table: Vec<[u32; 4]>,
+    /// Masks for the cells as bits (cell `i` is bit `i`), on boards of up
+    /// to [`BIT_CELLS`] cells.
+    pub(super) bit_masks: Option<BitMasks>,
     /// Reward of a single-coloured window by the chips it holds.
     pub(super) reward: Vec<f64>,
     /// The static evaluation's weights.
@@ -105,6 +112,7 @@ impl Geometry {
             through: Vec::new(),
             through_start: Vec::new(),
             neighbour_table: Vec::new(),
+            bit_masks: (cell_count <= BIT_CELLS).then(|| BitMasks::new(width, height)),
             reward: Vec::new(),
             weights,
             learned: None,
@@ -235,5 +243,56 @@ impl Geometry {
             (x > 0).then(|| cell - 1),
             (x + 1 < self.width).then(|| cell + 1),
         ]
+    }
+}
+
+/// The cells of a board of up to [`BIT_CELLS`] cells as bits, cell `i` the
+/// bit `1 << i`: masks that keep a step left or right within its row.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BitMasks {
+    /// The board's width: a step up or down.
+    width: u32,
+    /// Every cell but those of the first column.
+    not_first_column: u128,
+    /// Every cell but those of the last column.
+    not_last_column: u128,
+}
+
+impl BitMasks {
+    fn new(width: usize, height: usize) -> BitMasks {
+        let mut first_column = 0u128;
+        for y in 0..height {
+            first_column |= 1 << (y * width);
+        }
+        let board = u128::MAX >> (u128::BITS as usize - width * height);
+        BitMasks {
+            width: width as u32,
+            not_first_column: board & !first_column,
+            not_last_column: board & !(first_column << (width - 1)),
+        }
+    }
+
+    /// The sizes of the 4-connected components of the cells `set`, in the
+    /// order of their first cells, pushed onto `out`.
+    pub(super) fn component_sizes(&self, set: u128, out: &mut Vec<u32>) {
+        let mut rest = set;
+        while rest != 0 {
+            // Grows the component from its first cell a step at a time.
+            let mut component = rest & rest.wrapping_neg();
+            loop {
+                let grown = (component
+                    | component << self.width
+                    | component >> self.width
+                    | (component << 1) & self.not_first_column
+                    | (component >> 1) & self.not_last_column)
+                    & set;
+                if grown == component {
+                    break;
+                }
+                component = grown;
+            }
+            out.push(component.count_ones());
+            rest &= !component;
+        }
     }
 }

@@ -17,10 +17,17 @@ const RELOAD_SHARE: usize = 8;
 pub(super) struct Position {
     pub(super) cells: Vec<Color>,
     pub(super) free: usize,
+    /// The empty cells as bits (cell `i` is bit `i`) on boards that have
+    /// [`Geometry::bit_masks`]; 0 on bigger ones.
+    pub(super) empty_bits: u128,
     /// Chips in each window.
     pub(super) count: Vec<u16>,
     /// The single colour of each window's chips, 0 when empty, [`MIXED`].
     pub(super) color: Vec<Color>,
+    /// Per window, the sum of its chips' colours and of their squares
+    /// ([`colour_sums`]), so that what a mixed window holds once a chip is
+    /// gone is known without reading its cells again ([`tally_of_sums`]).
+    sums: Vec<u32>,
     /// Sum of the rewards of all single-coloured windows, computed from
     /// `single` after every change so that it never depends on the order
     /// of the changes (a running float sum would).
@@ -51,8 +58,10 @@ impl Position {
         Position {
             cells: vec![0; geometry.cell_count],
             free: geometry.cell_count,
+            empty_bits: empty_bits(geometry, |_| true),
             count: vec![0; 4 * geometry.cell_count],
             color: vec![0; 4 * geometry.cell_count],
+            sums: vec![0; 4 * geometry.cell_count],
             potential: 0.0,
             orphans: 0,
             support: vec![0; geometry.cell_count],
@@ -96,12 +105,22 @@ impl Position {
         }
         self.cells.copy_from_slice(board.cells());
         self.free = board.free();
+        self.empty_bits = empty_bits(geometry, |cell| self.cells[cell] == 0);
         self.single.fill(0);
         for id in 0..4 * geometry.cell_count {
             if geometry.valid[id] {
-                let (count, color) = self.tally(geometry, id, id % geometry.cell_count);
+                let sums = geometry
+                    .window_cells(id, id % geometry.cell_count)
+                    .map(|cell| colour_sums(self.cells[cell]))
+                    .sum();
+                let count = geometry
+                    .window_cells(id, id % geometry.cell_count)
+                    .filter(|&cell| self.cells[cell] != 0)
+                    .count() as u16;
+                let color = tally_of_sums(count, sums);
                 self.count[id] = count;
                 self.color[id] = color;
+                self.sums[id] = sums;
                 self.count_single(count, color, 1);
             }
         }
@@ -146,39 +165,13 @@ impl Position {
             .sum()
     }
 
-    /// Tally of window `id` (starting at `start`) from its cells.
-    pub(super) fn tally(&self, geometry: &Geometry, id: usize, start: usize) -> (u16, Color) {
-        self.tally_skipping(geometry, id, start, None)
-    }
-
-    /// Tally of window `id` as if the chip at `lifted` were gone.
-    pub(super) fn tally_without(
-        &self,
-        geometry: &Geometry,
-        id: usize,
-        start: usize,
-        lifted: usize,
-    ) -> (u16, Color) {
-        self.tally_skipping(geometry, id, start, Some(lifted))
-    }
-
-    fn tally_skipping(
-        &self,
-        geometry: &Geometry,
-        id: usize,
-        start: usize,
-        skip: Option<usize>,
-    ) -> (u16, Color) {
-        let (mut count, mut color) = (0u16, 0);
-        for cell in geometry.window_cells(id, start) {
-            let c = self.cells[cell];
-            if c == 0 || Some(cell) == skip {
-                continue;
-            }
-            count += 1;
-            color = if color == 0 || color == c { c } else { MIXED };
-        }
-        (count, color)
+    /// Tally of window `id` as if the chip at `lifted`, of colour
+    /// `lifted_color`, were gone.
+    #[inline]
+    pub(super) fn tally_without(&self, id: usize, lifted_color: Color) -> (u16, Color) {
+        let count = self.count[id] - 1;
+        let sums = self.sums[id] - colour_sums(lifted_color);
+        (count, tally_of_sums(count, sums))
     }
 
     /// Sets one cell and updates the windows through it.
@@ -196,12 +189,8 @@ impl Position {
             self.support[cell] = 0;
             geometry.windows_through(cell, |id, start| {
                 let before = (self.count[id], self.color[id]);
-                let after = if before.1 == MIXED {
-                    self.tally(geometry, id, start)
-                } else {
-                    let count = before.0 - 1;
-                    (count, if count == 0 { 0 } else { old })
-                };
+                let after = self.tally_without(id, old);
+                self.sums[id] -= colour_sums(old);
                 self.retally(geometry, id, start, cell, before, after);
             });
         }
@@ -217,11 +206,20 @@ impl Position {
                     _ => MIXED,
                 };
                 let after = (before.0 + 1, color);
+                self.sums[id] += colour_sums(new);
                 self.retally(geometry, id, start, cell, before, after);
                 if supports(after.0, after.1) {
                     self.gain_support(cell);
                 }
             });
+        }
+        if geometry.bit_masks.is_some() {
+            let bit = 1 << cell;
+            if new == 0 {
+                self.empty_bits |= bit;
+            } else {
+                self.empty_bits &= !bit;
+            }
         }
         self.potential = self.sum_rewards(geometry);
         self.relearn(geometry, cell);
@@ -317,6 +315,43 @@ impl Position {
                 out.push(((y + k * dy) as usize) * geometry.width + (x + k * dx) as usize);
             }
         }
+    }
+}
+
+/// The cells for which `empty` holds as bits, on boards that have
+/// [`Geometry::bit_masks`]; 0 on bigger ones.
+fn empty_bits(geometry: &Geometry, empty: impl Fn(usize) -> bool) -> u128 {
+    if geometry.bit_masks.is_none() {
+        return 0;
+    }
+    (0..geometry.cell_count)
+        .filter(|&cell| empty(cell))
+        .fold(0, |bits, cell| bits | 1 << cell)
+}
+
+/// What a chip of `color` adds to a window's sums: the colour in the low
+/// half, its square in the high half. Neither half overflows: a window
+/// holds at most [`super::geometry::MAX_SPAN`] chips of at most
+/// [`crate::board::MAX_COLORS`].
+#[inline]
+fn colour_sums(color: Color) -> u32 {
+    let c = u32::from(color);
+    c | (c * c) << 16
+}
+
+/// The colour of a window of `count` chips with these sums: 0 when empty,
+/// their colour when they are all one ([`MIXED`] otherwise). The chips are
+/// all one colour exactly when the square of the sum of their colours is
+/// `count` times the sum of the squares.
+#[inline]
+fn tally_of_sums(count: u16, sums: u32) -> Color {
+    let (sum, squares) = (sums & 0xFFFF, sums >> 16);
+    if count == 0 {
+        0
+    } else if sum * sum == u32::from(count) * squares {
+        (sum / u32::from(count)) as Color
+    } else {
+        MIXED
     }
 }
 

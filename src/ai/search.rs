@@ -2,7 +2,7 @@
 //! generator, the player's best answers, averaged per candidate.
 
 use super::candidates::{Candidate, estimate_candidates};
-use super::evaluation::{connectivity, play_out, static_value};
+use super::evaluation::{component_sizes, play_out, static_value};
 use super::geometry::Geometry;
 use super::position::Position;
 use super::{Budget, Scratch};
@@ -78,7 +78,7 @@ fn best_reply(
     }
     if best == f64::NEG_INFINITY {
         // No move: nothing on the board can move, judge it as it stands.
-        connectivity(geometry, position, scratch);
+        component_sizes(geometry, position, scratch);
         best = static_value(geometry, position, scratch, 0)
     }
     best

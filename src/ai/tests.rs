@@ -1,6 +1,7 @@
 use super::geometry::Geometry;
 use super::position::Position;
 use super::*;
+use proptest::strategy::Strategy;
 
 /// A budget that samples in several rounds of halving, cheap enough for
 /// the many moves of a test in a debug build.
@@ -286,6 +287,89 @@ proptest::proptest! {
             let learned = geometry.learned.as_ref().expect("set above");
             proptest::prop_assert_eq!(changed.learned, learned.total(&geometry, board.cells()));
         }
+    }
+}
+
+/// Window tallies counted from the cells: the chips, and their colour when
+/// they are all one ([`MIXED`](super::position::MIXED) otherwise).
+fn scanned_tallies(geometry: &Geometry, cells: &[Color]) -> (Vec<u16>, Vec<Color>) {
+    let windows = 4 * geometry.cell_count;
+    let (mut counts, mut colors) = (vec![0; windows], vec![0; windows]);
+    for id in (0..windows).filter(|&id| geometry.valid[id]) {
+        let chips: Vec<Color> = geometry
+            .window_cells(id, id % geometry.cell_count)
+            .map(|cell| cells[cell])
+            .filter(|&c| c != 0)
+            .collect();
+        counts[id] = chips.len() as u16;
+        colors[id] = match chips.first() {
+            None => 0,
+            Some(&first) if chips.iter().all(|&c| c == first) => first,
+            Some(_) => super::position::MIXED,
+        };
+    }
+    (counts, colors)
+}
+
+proptest::proptest! {
+    /// With every colour a game may have, and windows as long as the
+    /// evaluation reads them, the tallies kept from the windows' colour
+    /// sums are those counted from the cells, and so are the empty cells'
+    /// bits.
+    #[test]
+    fn tallies_of_any_colours_equal_those_counted_from_the_cells(
+        (width, height) in (1usize..=12, 1usize..=12),
+        line in 2usize..=9,
+        changes in proptest::collection::vec((0usize..144, 0u8..=crate::board::MAX_COLORS), 1..120),
+    ) {
+        let rules = Rules {
+            width,
+            height,
+            line,
+            colors: crate::board::MAX_COLORS,
+            ..Rules::default()
+        };
+        let geometry = Geometry::new(&rules, Weights::default());
+        let mut position = Position::new(&geometry);
+        let mut board = Board::new(width, height);
+        position.load(&geometry, &board);
+        for (cell, color) in changes {
+            let cell = cell % geometry.cell_count;
+            position.set(&geometry, cell, color);
+            board.set(board.pos(cell), (color != 0).then_some(color));
+            let (counts, colors) = scanned_tallies(&geometry, board.cells());
+            proptest::prop_assert_eq!(&position.count, &counts);
+            proptest::prop_assert_eq!(&position.color, &colors);
+            if geometry.bit_masks.is_some() {
+                let bits = (0..geometry.cell_count)
+                    .filter(|&cell| board.cells()[cell] == 0)
+                    .fold(0u128, |bits, cell| bits | 1 << cell);
+                proptest::prop_assert_eq!(position.empty_bits, bits);
+            }
+        }
+    }
+
+    /// The empty components' sizes read from the bits are those of the
+    /// flood fill, in the same order, on every board shape the bits serve.
+    #[test]
+    fn component_sizes_from_bits_equal_the_flood_fill(
+        (width, height) in (1usize..=16, 1usize..=16)
+            .prop_filter("fits the bits", |&(w, h)| w * h <= super::geometry::BIT_CELLS),
+        fill in proptest::collection::vec(proptest::bool::weighted(0.45), 256),
+    ) {
+        let rules = Rules { width, height, ..Rules::default() };
+        let geometry = Geometry::new(&rules, Weights::default());
+        let mut board = Board::new(width, height);
+        for cell in (0..geometry.cell_count).filter(|&cell| fill[cell]) {
+            board.set(board.pos(cell), Some(1));
+        }
+        let mut position = Position::new(&geometry);
+        position.load(&geometry, &board);
+        let mut filled = Scratch::default();
+        super::evaluation::connectivity(&geometry, &position, &mut filled);
+        let mut from_bits = Scratch::default();
+        super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
+        proptest::prop_assert_eq!(&from_bits.component_size, &filled.component_size);
     }
 }
 
