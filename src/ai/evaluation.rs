@@ -88,8 +88,9 @@ pub(super) fn static_value(
 }
 
 /// The sizes of the empty components of the position, into
-/// `scratch.component_size`, without labelling their cells: what
-/// [`static_value`] reads. `scratch.component` is left as it was.
+/// `scratch.component_size`: what [`static_value`] reads. The cells may be
+/// left unlabelled: `scratch.component` is stale afterwards, and only
+/// [`connectivity`] makes it fit the position again.
 pub(super) fn component_sizes(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     match &geometry.bit_masks {
         Some(masks) => {

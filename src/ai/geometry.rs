@@ -259,6 +259,8 @@ pub(super) struct BitMasks {
 }
 
 impl BitMasks {
+    /// The masks of a `width` × `height` board of at most [`BIT_CELLS`]
+    /// cells.
     fn new(width: usize, height: usize) -> BitMasks {
         let mut first_column = 0u128;
         for y in 0..height {
@@ -280,9 +282,10 @@ impl BitMasks {
             // Grows the component from its first cell a step at a time.
             let mut component = rest & rest.wrapping_neg();
             loop {
+                // A board 128 cells wide has no step up or down.
                 let grown = (component
-                    | component << self.width
-                    | component >> self.width
+                    | component.checked_shl(self.width).unwrap_or(0)
+                    | component.checked_shr(self.width).unwrap_or(0)
                     | (component << 1) & self.not_first_column
                     | (component >> 1) & self.not_last_column)
                     & set;

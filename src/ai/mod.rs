@@ -146,8 +146,10 @@ impl Budget {
 /// Buffers reused by every search, so that the inner loops allocate nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
-    /// Empty component of each empty cell; `u32::MAX` for chips.
+    /// Empty component of each empty cell; `u32::MAX` for chips. Written
+    /// by `connectivity` only, so stale after an exact evaluation.
     component: Vec<u32>,
+    /// Size of each empty component, in the order of their first cells.
     component_size: Vec<u32>,
     stack: Vec<usize>,
     /// Best colour-blind drop value per component, and its cell.

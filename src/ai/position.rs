@@ -1,7 +1,7 @@
 //! A board being searched, with per-window tallies kept up to date.
 
-use super::geometry::Geometry;
-use crate::board::{Board, Color};
+use super::geometry::{Geometry, MAX_SPAN};
+use crate::board::{Board, Color, MAX_COLORS};
 
 /// Marks a window holding chips of more than one colour.
 pub(super) const MIXED: Color = Color::MAX;
@@ -25,7 +25,7 @@ pub(super) struct Position {
     /// The single colour of each window's chips, 0 when empty, [`MIXED`].
     pub(super) color: Vec<Color>,
     /// Per window, the sum of its chips' colours and of their squares
-    /// ([`colour_sums`]), so that what a mixed window holds once a chip is
+    /// ([`color_sums`]), so that what a mixed window holds once a chip is
     /// gone is known without reading its cells again ([`tally_of_sums`]).
     sums: Vec<u32>,
     /// Sum of the rewards of all single-coloured windows, computed from
@@ -109,14 +109,13 @@ impl Position {
         self.single.fill(0);
         for id in 0..4 * geometry.cell_count {
             if geometry.valid[id] {
-                let sums = geometry
+                let (count, sums) = geometry
                     .window_cells(id, id % geometry.cell_count)
-                    .map(|cell| colour_sums(self.cells[cell]))
-                    .sum();
-                let count = geometry
-                    .window_cells(id, id % geometry.cell_count)
-                    .filter(|&cell| self.cells[cell] != 0)
-                    .count() as u16;
+                    .map(|cell| self.cells[cell])
+                    .filter(|&color| color != 0)
+                    .fold((0u16, 0), |(count, sums), color| {
+                        (count + 1, sums + color_sums(color))
+                    });
                 let color = tally_of_sums(count, sums);
                 self.count[id] = count;
                 self.color[id] = color;
@@ -165,12 +164,13 @@ impl Position {
             .sum()
     }
 
-    /// Tally of window `id` as if the chip at `lifted`, of colour
-    /// `lifted_color`, were gone.
+    /// Tally of window `id` as if one of its chips of colour `lifted_color`
+    /// were gone; the window must hold such a chip.
     #[inline]
     pub(super) fn tally_without(&self, id: usize, lifted_color: Color) -> (u16, Color) {
+        debug_assert!(self.count[id] > 0, "window {id} holds no chip to lift");
         let count = self.count[id] - 1;
-        let sums = self.sums[id] - colour_sums(lifted_color);
+        let sums = self.sums[id] - color_sums(lifted_color);
         (count, tally_of_sums(count, sums))
     }
 
@@ -190,7 +190,7 @@ impl Position {
             geometry.windows_through(cell, |id, start| {
                 let before = (self.count[id], self.color[id]);
                 let after = self.tally_without(id, old);
-                self.sums[id] -= colour_sums(old);
+                self.sums[id] -= color_sums(old);
                 self.retally(geometry, id, start, cell, before, after);
             });
         }
@@ -206,7 +206,7 @@ impl Position {
                     _ => MIXED,
                 };
                 let after = (before.0 + 1, color);
-                self.sums[id] += colour_sums(new);
+                self.sums[id] += color_sums(new);
                 self.retally(geometry, id, start, cell, before, after);
                 if supports(after.0, after.1) {
                     self.gain_support(cell);
@@ -331,13 +331,14 @@ fn empty_bits(geometry: &Geometry, empty: impl Fn(usize) -> bool) -> u128 {
 
 /// What a chip of `color` adds to a window's sums: the colour in the low
 /// half, its square in the high half. Neither half overflows: a window
-/// holds at most [`super::geometry::MAX_SPAN`] chips of at most
-/// [`crate::board::MAX_COLORS`].
+/// holds at most [`MAX_SPAN`] chips of at most [`MAX_COLORS`].
 #[inline]
-fn colour_sums(color: Color) -> u32 {
+fn color_sums(color: Color) -> u32 {
     let c = u32::from(color);
     c | (c * c) << 16
 }
+
+const _: () = assert!(MAX_SPAN * (MAX_COLORS as usize).pow(2) <= 0xFFFF);
 
 /// The colour of a window of `count` chips with these sums: 0 when empty,
 /// their colour when they are all one ([`MIXED`] otherwise). The chips are

@@ -2,7 +2,7 @@
 //! generator, the player's best answers, averaged per candidate.
 
 use super::candidates::{Candidate, estimate_candidates};
-use super::evaluation::{component_sizes, play_out, static_value};
+use super::evaluation::{play_out, static_value};
 use super::geometry::Geometry;
 use super::position::Position;
 use super::{Budget, Scratch};
@@ -77,8 +77,8 @@ fn best_reply(
         best = best.max(play_out(geometry, position, scratch, from, to).0);
     }
     if best == f64::NEG_INFINITY {
-        // No move: nothing on the board can move, judge it as it stands.
-        component_sizes(geometry, position, scratch);
+        // No move: nothing on the board can move, judge it as it stands
+        // (no move was played out, so the components are this position's).
         best = static_value(geometry, position, scratch, 0)
     }
     best

@@ -1,7 +1,7 @@
 use super::geometry::Geometry;
 use super::position::Position;
 use super::*;
-use proptest::strategy::Strategy;
+use proptest::strategy::{Just, Strategy};
 
 /// A budget that samples in several rounds of halving, cheap enough for
 /// the many moves of a test in a debug build.
@@ -350,12 +350,13 @@ proptest::proptest! {
     }
 
     /// The empty components' sizes read from the bits are those of the
-    /// flood fill, in the same order, on every board shape the bits serve.
+    /// flood fill, in the same order, on every board shape the bits serve:
+    /// up to a single row or column of 128 cells.
     #[test]
     fn component_sizes_from_bits_equal_the_flood_fill(
-        (width, height) in (1usize..=16, 1usize..=16)
-            .prop_filter("fits the bits", |&(w, h)| w * h <= super::geometry::BIT_CELLS),
-        fill in proptest::collection::vec(proptest::bool::weighted(0.45), 256),
+        (width, height) in (1usize..=super::geometry::BIT_CELLS)
+            .prop_flat_map(|w| (Just(w), 1..=super::geometry::BIT_CELLS / w)),
+        fill in proptest::collection::vec(proptest::bool::weighted(0.45), super::geometry::BIT_CELLS),
     ) {
         let rules = Rules { width, height, ..Rules::default() };
         let geometry = Geometry::new(&rules, Weights::default());
@@ -370,6 +371,37 @@ proptest::proptest! {
         let mut from_bits = Scratch::default();
         super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
         proptest::prop_assert_eq!(&from_bits.component_size, &filled.component_size);
+    }
+}
+
+/// The shapes at the edges of what the bits serve: a single cell, a row
+/// or a column of 128 cells, two rows or columns of 64.
+#[test]
+fn component_sizes_from_bits_at_the_edge_shapes() {
+    for (width, height) in [(1, 1), (128, 1), (1, 128), (64, 2), (2, 64), (16, 8)] {
+        let rules = Rules {
+            width,
+            height,
+            ..Rules::default()
+        };
+        let geometry = Geometry::new(&rules, Weights::default());
+        assert!(geometry.bit_masks.is_some(), "{width}x{height}");
+        for every in [3, 5, 7] {
+            let mut board = Board::new(width, height);
+            for cell in (0..geometry.cell_count).filter(|cell| cell % every == 1) {
+                board.set(board.pos(cell), Some(1));
+            }
+            let mut position = Position::new(&geometry);
+            position.load(&geometry, &board);
+            let mut filled = Scratch::default();
+            super::evaluation::connectivity(&geometry, &position, &mut filled);
+            let mut from_bits = Scratch::default();
+            super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
+            assert_eq!(
+                from_bits.component_size, filled.component_size,
+                "{width}x{height}, a chip every {every} cells"
+            );
+        }
     }
 }
 

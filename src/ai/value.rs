@@ -35,6 +35,9 @@ const PATTERN_BITS: u32 = PATTERNS.trailing_zeros();
 /// side), which a table turns into patterns ([`patterns_of_raw_codes`]).
 const RAW_BITS: u32 = 3;
 
+// The three directions' patterns share an entry of the table.
+const _: () = assert!(3 * PATTERN_BITS <= u32::BITS);
+
 /// Games of up to this many colours read patterns from the table; with
 /// more, the raw codes would make it too big, and patterns are worked out
 /// cell by cell.
@@ -55,6 +58,7 @@ const HEADER: usize = MAGIC.len() + 6 * 2;
 struct Reading {
     /// The index of its class's first weight.
     first: u32,
+    /// Which way its cells are read.
     direction: Direction,
 }
 
@@ -176,7 +180,10 @@ impl Learned {
         let cell = |k: usize| cells[(start as isize + k as isize * step) as usize];
         let code = match self.raw_patterns {
             Some(table) => {
-                let raw = (0..SPAN).fold(0, |raw, k| raw << RAW_BITS | usize::from(cell(k)));
+                let raw = (0..SPAN).fold(0, |raw, k| {
+                    debug_assert!(cell(k) <= TABLED_COLORS, "a colour beyond the rules");
+                    raw << RAW_BITS | usize::from(cell(k))
+                });
                 (table[raw] >> reading.direction as u32) as usize & (PATTERNS - 1)
             }
             None => {
@@ -433,7 +440,6 @@ pub(super) mod tests {
         }
     }
 
-    use proptest::prelude::prop_assume;
     use proptest::prelude::{Just, Strategy};
 
     proptest::proptest! {
@@ -446,7 +452,7 @@ pub(super) mod tests {
             let rules = rules();
             let geometry = Geometry::new(&rules, Weights::default());
             let tabled = scrambled(&geometry);
-            prop_assume!(tabled.raw_patterns.is_some());
+            proptest::prop_assert!(tabled.raw_patterns.is_some());
             let labelled = Learned { raw_patterns: None, ..tabled.clone() };
             let (mut looked_up, mut worked_out) = (Vec::new(), Vec::new());
             tabled.features(&geometry, &fill, &mut looked_up);
