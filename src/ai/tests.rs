@@ -358,20 +358,36 @@ proptest::proptest! {
             .prop_flat_map(|w| (Just(w), 1..=super::geometry::BIT_CELLS / w)),
         fill in proptest::collection::vec(proptest::bool::weighted(0.45), super::geometry::BIT_CELLS),
     ) {
-        let rules = Rules { width, height, ..Rules::default() };
-        let geometry = Geometry::new(&rules, Weights::default());
-        let mut board = Board::new(width, height);
-        for cell in (0..geometry.cell_count).filter(|&cell| fill[cell]) {
-            board.set(board.pos(cell), Some(1));
-        }
-        let mut position = Position::new(&geometry);
-        position.load(&geometry, &board);
-        let mut filled = Scratch::default();
-        super::evaluation::connectivity(&geometry, &position, &mut filled);
-        let mut from_bits = Scratch::default();
-        super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
-        proptest::prop_assert_eq!(&from_bits.component_size, &filled.component_size);
+        let (from_bits, filled) = component_sizes_both_ways(width, height, |cell| fill[cell]);
+        proptest::prop_assert_eq!(from_bits, filled);
     }
+}
+
+/// The empty components' sizes on a `width` × `height` board with a chip
+/// where `chip` says, read from the bits and by the flood fill.
+fn component_sizes_both_ways(
+    width: usize,
+    height: usize,
+    chip: impl Fn(usize) -> bool,
+) -> (Vec<u32>, Vec<u32>) {
+    let rules = Rules {
+        width,
+        height,
+        ..Rules::default()
+    };
+    let geometry = Geometry::new(&rules, Weights::default());
+    assert!(geometry.bit_masks.is_some(), "{width}x{height}");
+    let mut board = Board::new(width, height);
+    for cell in (0..geometry.cell_count).filter(|&cell| chip(cell)) {
+        board.set(board.pos(cell), Some(1));
+    }
+    let mut position = Position::new(&geometry);
+    position.load(&geometry, &board);
+    let mut filled = Scratch::default();
+    super::evaluation::connectivity(&geometry, &position, &mut filled);
+    let mut from_bits = Scratch::default();
+    super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
+    (from_bits.component_size, filled.component_size)
 }
 
 /// The shapes at the edges of what the bits serve: a single cell, a row
@@ -379,26 +395,11 @@ proptest::proptest! {
 #[test]
 fn component_sizes_from_bits_at_the_edge_shapes() {
     for (width, height) in [(1, 1), (128, 1), (1, 128), (64, 2), (2, 64), (16, 8)] {
-        let rules = Rules {
-            width,
-            height,
-            ..Rules::default()
-        };
-        let geometry = Geometry::new(&rules, Weights::default());
-        assert!(geometry.bit_masks.is_some(), "{width}x{height}");
         for every in [3, 5, 7] {
-            let mut board = Board::new(width, height);
-            for cell in (0..geometry.cell_count).filter(|cell| cell % every == 1) {
-                board.set(board.pos(cell), Some(1));
-            }
-            let mut position = Position::new(&geometry);
-            position.load(&geometry, &board);
-            let mut filled = Scratch::default();
-            super::evaluation::connectivity(&geometry, &position, &mut filled);
-            let mut from_bits = Scratch::default();
-            super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
+            let (from_bits, filled) =
+                component_sizes_both_ways(width, height, |cell| cell % every == 1);
             assert_eq!(
-                from_bits.component_size, filled.component_size,
+                from_bits, filled,
                 "{width}x{height}, a chip every {every} cells"
             );
         }
