@@ -11,8 +11,9 @@
 //! (without the streak bonus), relative to its size. Each iteration uses
 //! fresh seeds; the perturbations come from a generator seeded with
 //! `--seed`, so a run is reproducible on any machine, whatever `--threads`.
-//! The last lines compare the tuned weights with the defaults on fresh
-//! seeds and print them as Rust, for `src/ai/weights.rs`.
+//! The last lines compare the tuned weights with the defaults on
+//! `--check-games` fresh seeds (100 by default: fewer cannot tell a real
+//! gain from the noise) and print them as Rust, for `src/ai/weights.rs`.
 //!
 //! Noise is the enemy: a 7-colour game's score varies by ±50 %, so each
 //! side needs many games. A run of 12 iterations of 8 games with a step
@@ -27,7 +28,7 @@ use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rules, points_without_bonus};
 
 const USAGE: &str =
-    "usage: tune [--iterations N] [--games G] [--seed S] [--max-turns T] [--threads K]
+    "usage: tune [--iterations N] [--games G] [--check-games G] [--seed S] [--max-turns T] [--threads K]
             [--colors C] [--step A] [--perturbation C]
             [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
@@ -46,6 +47,8 @@ const TUNED: [&str; 7] = [
 struct Options {
     iterations: u64,
     games: u64,
+    /// Fresh seeds of the final comparison with the defaults.
+    check_games: u64,
     seed: u64,
     max_turns: u64,
     threads: usize,
@@ -61,6 +64,7 @@ fn parse() -> Result<Option<Options>, String> {
     let mut options = Options {
         iterations: 30,
         games: 16,
+        check_games: 100,
         seed: 1,
         max_turns: 2_000,
         threads: 2,
@@ -98,6 +102,7 @@ fn parse() -> Result<Option<Options>, String> {
         match flag.as_str() {
             "--iterations" => options.iterations = number,
             "--games" => options.games = number.max(1),
+            "--check-games" => options.check_games = number.max(1),
             "--seed" => options.seed = number,
             "--max-turns" => options.max_turns = number,
             "--threads" => options.threads = size.max(1),
@@ -255,7 +260,7 @@ fn main() -> ExitCode {
         );
     }
     let tuned = from_theta(&theta);
-    let check: Vec<u64> = (0..options.games)
+    let check: Vec<u64> = (0..options.check_games)
         .map(|g| options.seed.wrapping_add(1_000_000 + g))
         .collect();
     let scores = mean_scores(&options, &[Weights::default(), tuned], &check);
