@@ -13,7 +13,10 @@
 //! (1 by default, so that the CPU time per move, read from the thread's
 //! clock, is the whole cost of the move). With `--preview colors` or
 //! `--preview cells` the game shows its next throw and the player counts on
-//! it ([`Player::choose_seeing`]).
+//! it ([`Player::choose_seeing`]). `--weight NAME=VALUE` (repeatable)
+//! changes one of the evaluation's [`Weights`] by its field name, to check
+//! a set that `examples/tune.rs` printed; `--learned W` is
+//! `--weight learned=W`.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -27,7 +30,7 @@ const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
                 [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]
-                [--learned WEIGHT] [--value TABLE-FILE]";
+                [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE]";
 
 /// What one game came to.
 struct Outcome {
@@ -51,8 +54,8 @@ struct Options {
     rules: Rules,
     preview: Preview,
     budget: Budget,
-    /// The learned value's weight (`Weights::learned`).
-    learned: f64,
+    /// The evaluation's weights.
+    weights: Weights,
     /// A learned table to use instead of the compiled one.
     table: Option<Vec<u8>>,
 }
@@ -68,7 +71,7 @@ fn parse() -> Result<Option<Options>, String> {
         rules: Rules::default(),
         preview: Preview::Off,
         budget: Budget::default(),
-        learned: Weights::default().learned,
+        weights: Weights::default(),
         table: None,
     };
     let mut args = std::env::args().skip(1);
@@ -80,9 +83,14 @@ fn parse() -> Result<Option<Options>, String> {
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
         if flag == "--learned" {
-            options.learned = value
+            options.weights.learned = value
                 .parse()
                 .map_err(|_| format!("--learned {value}: not a number\n{USAGE}"))?;
+            continue;
+        }
+        if flag == "--weight" {
+            set_weight(&mut options.weights, &value)
+                .map_err(|e| format!("--weight {value}: {e}\n{USAGE}"))?;
             continue;
         }
         if flag == "--value" {
@@ -132,15 +140,39 @@ fn parse() -> Result<Option<Options>, String> {
     Ok(Some(options))
 }
 
+/// Sets the weight named in `assignment` (`NAME=VALUE`).
+fn set_weight(weights: &mut Weights, assignment: &str) -> Result<(), String> {
+    let (name, value) = assignment.split_once('=').ok_or("not NAME=VALUE")?;
+    let value: f64 = value
+        .parse()
+        .map_err(|_| format!("{value}: not a number"))?;
+    let field = match name {
+        "free" => &mut weights.free,
+        "points" => &mut weights.points,
+        "potential" => &mut weights.potential,
+        "component" => &mut weights.component,
+        "outside" => &mut weights.outside,
+        "loss" => &mut weights.loss,
+        "orphan" => &mut weights.orphan,
+        "reward_base" => &mut weights.reward_base,
+        "reward_steepness" => &mut weights.reward_steepness,
+        "learned" => &mut weights.learned,
+        _ => {
+            return Err(format!(
+                "no weight {name}; the weights are free, points, potential, component, \
+                 outside, loss, orphan, reward_base, reward_steepness and learned"
+            ));
+        }
+    };
+    *field = value;
+    Ok(())
+}
+
 fn play(options: &Options, game_seed: u64) -> Outcome {
     let rules = options.rules;
     let (mut game, opening) = Game::with_preview(rules, options.preview, game_seed);
-    let weights = Weights {
-        learned: options.learned,
-        ..Weights::default()
-    };
-    let mut player =
-        Player::with_weights(rules, options.budget, weights).with_threads(options.player_threads);
+    let mut player = Player::with_weights(rules, options.budget, options.weights)
+        .with_threads(options.player_threads);
     if let Some(table) = &options.table {
         player = player
             .with_learned_table(table, &rules)
@@ -249,6 +281,9 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         rules.first,
         options.preview
     );
+    if options.weights != Weights::default() {
+        println!("weights: {:?}", options.weights);
+    }
     println!(
         "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
         options.budget.candidates,
@@ -256,7 +291,7 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         options.budget.samples,
         options.budget.replies,
         options.budget.depth,
-        options.learned,
+        options.weights.learned,
         if options.table.is_some() {
             " (table from --value)"
         } else {
