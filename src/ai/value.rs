@@ -272,11 +272,9 @@ fn patterns_of_raw_codes() -> &'static [u32] {
                 let forward = pattern(&window);
                 window.reverse();
                 let backward = pattern(&window);
-                [forward, backward, forward.min(backward)]
-                    .iter()
-                    .zip([Direction::Forward, Direction::Backward, Direction::Either])
-                    .map(|(&code, direction)| (code as u32) << direction as u32)
-                    .sum()
+                (forward << Direction::Forward as u32
+                    | backward << Direction::Backward as u32
+                    | forward.min(backward) << Direction::Either as u32) as u32
             })
             .collect()
     })
