@@ -109,16 +109,15 @@ pub struct Budget {
 
 impl Default for Budget {
     /// Broad and shallow: 32 candidates each sampled 12 times in the first
-    /// round, halved to 16, 8, 4 and 2 (744 sampled futures a move).
-    /// Measured with `examples/selfplay.rs` (`--games 100 --colors 7
-    /// --seed 1`, points without the streak bonus): 626.9 ± 35.1, where
-    /// the earlier 16 candidates with 10 refined by 32 samples a round
-    /// (640 futures) scored 524.7 ± 25.3. Breadth was the lever: 48 × 12 (1,140 futures,
-    /// 46 ms) scored 637.6 ± 33.9, no better; more samples on fewer
-    /// candidates did worse at equal cost. (These figures predate the
-    /// learned value; with it, the same games score 742.6 ± 43.0: see
-    /// [`Weights::learned`]. A move then took a median of 34 ms of CPU on a
-    /// 2.3 GHz Xeon, p99 59 ms.)
+    /// round, halved to 16, 8, 4 and 2 (744 sampled futures a move). Measured
+    /// with `examples/selfplay.rs` (`--games 100 --colors 7 --seed 1`, points
+    /// without the streak bonus): 626.9 ± 35.1, where the earlier 16 candidates
+    /// with 10 refined by 32 samples a round (640 futures) scored 524.7 ± 25.3.
+    /// Breadth was the lever: 48 × 12 (1,140 futures, 46 ms) scored 637.6 ±
+    /// 33.9, no better; more samples on fewer candidates did worse at equal
+    /// cost. (These figures predate the learned value; with it, the same games
+    /// score 742.6 ± 43.0: see [`Weights::learned`]. A move then took a median
+    /// of 34 ms of CPU on a 2.3 GHz Xeon, p99 59 ms.)
     fn default() -> Budget {
         Budget {
             candidates: 32,
