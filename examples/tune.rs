@@ -33,8 +33,9 @@ const USAGE: &str =
             [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]";
 
 /// The weights tuned, by name; the rest keep their defaults (`points` sets
-/// the scale, `loss` only needs to be far below any other value).
-const TUNED: [&str; 7] = [
+/// the scale, `loss` only needs to be far below any other value). The
+/// learned value's weight matters only in the 7-colour game on 9 × 9.
+const TUNED: [&str; 8] = [
     "free",
     "potential",
     "component",
@@ -42,6 +43,7 @@ const TUNED: [&str; 7] = [
     "orphan",
     "reward_base",
     "reward_steepness",
+    "learned",
 ];
 
 struct Options {
@@ -135,6 +137,7 @@ fn to_theta(weights: &Weights) -> Vec<f64> {
             "orphan" => weights.orphan.ln(),
             "reward_base" => (weights.reward_base - 1.0).ln(),
             "reward_steepness" => weights.reward_steepness.ln(),
+            "learned" => weights.learned.ln(),
             _ => unreachable!("every tuned name is listed"),
         })
         .collect()
@@ -151,6 +154,7 @@ fn from_theta(theta: &[f64]) -> Weights {
             "orphan" => weights.orphan = t.exp(),
             "reward_base" => weights.reward_base = 1.0 + t.exp(),
             "reward_steepness" => weights.reward_steepness = t.exp(),
+            "learned" => weights.learned = t.exp(),
             _ => unreachable!("every tuned name is listed"),
         }
     }
