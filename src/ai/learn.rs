@@ -1,11 +1,12 @@
-//! Training the learned value ([`super::value`]) by self-play.
+//! Training the learned value (the table of [`Weights::learned`]) by
+//! self-play.
 //!
 //! Temporal-difference learning on afterstates, as 2048 players learn
 //! theirs: the trainee is the player itself with [`Training::budget`]
 //! (greedy, the best exact candidate, unless given more), valuing
 //! positions by the static evaluation plus the learned value times
-//! [`Training::blend`]; after each move the value of the position its previous move left
-//! is pulled towards the points scored since plus the value of the
+//! [`Training::blend`]; after each move the value of the position its
+//! previous move left is pulled towards the points scored since plus the value of the
 //! position this move leaves; a lost game's last position is pulled
 //! towards the points still scored after it. One thread, seeded games: the
 //! same options train the same table.
