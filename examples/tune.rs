@@ -13,7 +13,9 @@
 //! `--seed`, so a run is reproducible on any machine, whatever `--threads`.
 //! The last lines compare the tuned weights with the defaults on
 //! `--check-games` fresh seeds (100 by default: fewer cannot tell a real
-//! gain from the noise) and print them as Rust, for `src/ai/weights.rs`.
+//! gain from the noise), each side's mean and their difference game by
+//! game with its standard error, and print the tuned weights as Rust, for
+//! `src/ai/weights.rs`.
 //!
 //! Noise is the enemy: a 7-colour game's score varies by ±50 %, so each
 //! side needs many games. A run of 12 iterations of 8 games with a step
@@ -184,31 +186,38 @@ fn play(options: &Options, weights: Weights, game_seed: u64) -> u64 {
     points
 }
 
-/// Mean score of each of `players` over the same `seeds`, games spread
-/// over the threads.
-fn mean_scores(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<f64> {
-    let jobs: Vec<(usize, u64)> = (0..players.len())
-        .flat_map(|p| seeds.iter().map(move |&s| (p, s)))
+/// The score of each of `players` in each game of `seeds` (indexed
+/// `[player][game]`), games spread over the threads.
+fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<u64>> {
+    let jobs: Vec<(usize, usize)> = (0..players.len())
+        .flat_map(|p| (0..seeds.len()).map(move |g| (p, g)))
         .collect();
     let next = AtomicUsize::new(0);
-    let totals = Mutex::new(vec![0u64; players.len()]);
+    let scores = Mutex::new(vec![vec![0u64; seeds.len()]; players.len()]);
     std::thread::scope(|scope| {
         for _ in 0..options.threads {
             scope.spawn(|| {
                 loop {
                     let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(p, seed)) = jobs.get(j) else { break };
-                    let score = play(options, players[p], seed);
-                    totals.lock().expect("no thread panicked")[p] += score;
+                    let Some(&(p, g)) = jobs.get(j) else { break };
+                    let score = play(options, players[p], seeds[g]);
+                    scores.lock().expect("no thread panicked")[p][g] = score;
                 }
             });
         }
     });
-    let totals = totals.into_inner().expect("no thread panicked");
-    totals
-        .iter()
-        .map(|&t| t as f64 / seeds.len() as f64)
-        .collect()
+    scores.into_inner().expect("no thread panicked")
+}
+
+/// Mean and standard error of the mean of `values`.
+fn mean_and_error(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (variance / n).sqrt())
 }
 
 /// SplitMix64, for the perturbations' signs.
@@ -252,8 +261,9 @@ fn main() -> ExitCode {
         let minus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - c * d).collect();
         let first = options.seed.wrapping_add(1_000 * k);
         let seeds: Vec<u64> = (0..options.games).map(|g| first + g).collect();
-        let scores = mean_scores(&options, &[from_theta(&plus), from_theta(&minus)], &seeds);
-        let (up, down) = (scores[0], scores[1]);
+        let scores = play_games(&options, &[from_theta(&plus), from_theta(&minus)], &seeds);
+        let mean = |side: &[u64]| side.iter().sum::<u64>() as f64 / side.len() as f64;
+        let (up, down) = (mean(&scores[0]), mean(&scores[1]));
         let relative = (up - down) / ((up + down) / 2.0).max(1.0);
         for (t, d) in theta.iter_mut().zip(&delta) {
             *t += a * relative / (2.0 * c * d);
@@ -267,12 +277,21 @@ fn main() -> ExitCode {
     let check: Vec<u64> = (0..options.check_games)
         .map(|g| options.seed.wrapping_add(1_000_000 + g))
         .collect();
-    let scores = mean_scores(&options, &[Weights::default(), tuned], &check);
+    let scores = play_games(&options, &[Weights::default(), tuned], &check);
+    let as_real = |side: &[u64]| side.iter().map(|&v| v as f64).collect::<Vec<f64>>();
+    let (default, default_error) = mean_and_error(&as_real(&scores[0]));
+    let (tuned_mean, tuned_error) = mean_and_error(&as_real(&scores[1]));
+    let differences: Vec<f64> = scores[1]
+        .iter()
+        .zip(&scores[0])
+        .map(|(&t, &d)| t as f64 - d as f64)
+        .collect();
+    let (difference, difference_error) = mean_and_error(&differences);
     println!(
-        "on {} fresh seeds: default {:.1}, tuned {:.1}",
+        "on {} fresh seeds: default {default:.1} ± {default_error:.1}, \
+         tuned {tuned_mean:.1} ± {tuned_error:.1}, \
+         tuned − default {difference:+.1} ± {difference_error:.1} (game by game)",
         check.len(),
-        scores[0],
-        scores[1]
     );
     println!("{tuned:#?}");
     ExitCode::SUCCESS
