@@ -20,7 +20,10 @@
 //! Noise is the enemy: a 7-colour game's score varies by ±50 %, so each
 //! side needs many games. A run of 12 iterations of 8 games with a step
 //! of 0.2 wandered off (315 against the defaults' 485 on 8 fresh seeds);
-//! hence the smaller default step and more games.
+//! hence the smaller default step and more games. The run of 30
+//! iterations of 16 games with a step of 0.1 (`src/ai/weights.rs` names it)
+//! ended no better than the defaults either: on this game, at this noise,
+//! SPSA needs far more games than an afternoon of two cores gives it.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
