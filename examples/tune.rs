@@ -191,12 +191,12 @@ fn play(options: &Options, weights: Weights, game_seed: u64) -> u64 {
 
 /// The score of each of `players` in each game of `seeds` (indexed
 /// `[player][game]`), games spread over the threads.
-fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<u64>> {
+fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<f64>> {
     let jobs: Vec<(usize, usize)> = (0..players.len())
         .flat_map(|p| (0..seeds.len()).map(move |g| (p, g)))
         .collect();
     let next = AtomicUsize::new(0);
-    let scores = Mutex::new(vec![vec![0u64; seeds.len()]; players.len()]);
+    let scores = Mutex::new(vec![vec![0.0; seeds.len()]; players.len()]);
     std::thread::scope(|scope| {
         for _ in 0..options.threads {
             scope.spawn(|| {
@@ -204,7 +204,7 @@ fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<
                     let j = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(p, g)) = jobs.get(j) else { break };
                     let score = play(options, players[p], seeds[g]);
-                    scores.lock().expect("no thread panicked")[p][g] = score;
+                    scores.lock().expect("no thread panicked")[p][g] = score as f64;
                 }
             });
         }
@@ -265,8 +265,7 @@ fn main() -> ExitCode {
         let first = options.seed.wrapping_add(1_000 * k);
         let seeds: Vec<u64> = (0..options.games).map(|g| first + g).collect();
         let scores = play_games(&options, &[from_theta(&plus), from_theta(&minus)], &seeds);
-        let mean = |side: &[u64]| side.iter().sum::<u64>() as f64 / side.len() as f64;
-        let (up, down) = (mean(&scores[0]), mean(&scores[1]));
+        let (up, down) = (mean_and_error(&scores[0]).0, mean_and_error(&scores[1]).0);
         let relative = (up - down) / ((up + down) / 2.0).max(1.0);
         for (t, d) in theta.iter_mut().zip(&delta) {
             *t += a * relative / (2.0 * c * d);
@@ -281,13 +280,12 @@ fn main() -> ExitCode {
         .map(|g| options.seed.wrapping_add(1_000_000 + g))
         .collect();
     let scores = play_games(&options, &[Weights::default(), tuned], &check);
-    let as_real = |side: &[u64]| side.iter().map(|&v| v as f64).collect::<Vec<f64>>();
-    let (default, default_error) = mean_and_error(&as_real(&scores[0]));
-    let (tuned_mean, tuned_error) = mean_and_error(&as_real(&scores[1]));
+    let (default, default_error) = mean_and_error(&scores[0]);
+    let (tuned_mean, tuned_error) = mean_and_error(&scores[1]);
     let differences: Vec<f64> = scores[1]
         .iter()
         .zip(&scores[0])
-        .map(|(&t, &d)| t as f64 - d as f64)
+        .map(|(t, d)| t - d)
         .collect();
     let (difference, difference_error) = mean_and_error(&differences);
     println!(

@@ -6,10 +6,10 @@
 //! (greedy, the best exact candidate, unless given more), valuing
 //! positions by the static evaluation plus the learned value times
 //! [`Training::blend`]; after each move the value of the position its
-//! previous move left is pulled towards the points scored since plus the value of the
-//! position this move leaves; a lost game's last position is pulled
-//! towards the points still scored after it. One thread, seeded games: the
-//! same options train the same table.
+//! previous move left is pulled towards the points scored since plus the
+//! value of the position this move leaves; a lost game's last position is
+//! pulled towards the points still scored after it. One thread, seeded
+//! games: the same options train the same table.
 
 use super::evaluation::with_move;
 use super::value::{Learned, UNIT};
