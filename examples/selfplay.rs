@@ -17,6 +17,13 @@
 //! changes one of the evaluation's [`Weights`] by its field name, to check
 //! a set that `examples/tune.rs` printed; `--learned W` is
 //! `--weight learned=W`.
+//!
+//! `--against FILE` compares this run with an earlier one game by game:
+//! FILE holds that run's game lines (what it wrote to standard error), and
+//! the games of the same seed are paired. A game's score varies far more
+//! from seed to seed than between two players on the same seed, so the
+//! paired difference tells a change from noise with many fewer games than
+//! two means do. Pair runs of the same rules only.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -25,15 +32,20 @@ use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Preview, Rules, points_without_bonus};
+use stats::mean_and_error;
+
+#[path = "support/stats.rs"]
+mod stats;
 
 const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
                 [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]
-                [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE]";
+                [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE] [--against EARLIER-RUN]";
 
 /// What one game came to.
 struct Outcome {
+    seed: u64,
     score: u64,
     score_without_bonus: u64,
     turns: u64,
@@ -58,6 +70,16 @@ struct Options {
     weights: Weights,
     /// A learned table to use instead of the compiled one.
     table: Option<Vec<u8>>,
+    /// An earlier run's games to pair these with, and the file named.
+    against: Option<(String, Vec<Earlier>)>,
+}
+
+/// A game of an earlier run, read back from its game line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Earlier {
+    seed: u64,
+    score_without_bonus: u64,
+    turns: u64,
 }
 
 /// The options, or `None` when help was asked for.
@@ -73,6 +95,7 @@ fn parse() -> Result<Option<Options>, String> {
         budget: Budget::default(),
         weights: Weights::default(),
         table: None,
+        against: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -96,6 +119,19 @@ fn parse() -> Result<Option<Options>, String> {
         if flag == "--value" {
             let bytes = std::fs::read(&value).map_err(|e| format!("--value {value}: {e}"))?;
             options.table = Some(bytes);
+            continue;
+        }
+        if flag == "--against" {
+            let text =
+                std::fs::read_to_string(&value).map_err(|e| format!("--against {value}: {e}"))?;
+            let games: Vec<Earlier> = text.lines().filter_map(read_game_line).collect();
+            if games.is_empty() {
+                return Err(format!(
+                    "--against {value}: no game lines (\"game N (seed S): score ...\"); \
+                     give what an earlier selfplay run wrote to standard error"
+                ));
+            }
+            options.against = Some((value, games));
             continue;
         }
         if flag == "--preview" {
@@ -201,6 +237,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         turns += 1;
     }
     Outcome {
+        seed: game_seed,
         score: game.score(),
         score_without_bonus: without_bonus,
         turns,
@@ -248,17 +285,7 @@ fn main() -> ExitCode {
                         break;
                     }
                     let outcome = play(&options, options.seed.wrapping_add(g));
-                    eprintln!(
-                        "game {g}: score {} (without bonus {}), {} turns{}",
-                        outcome.score,
-                        outcome.score_without_bonus,
-                        outcome.turns,
-                        if outcome.reached_cap {
-                            ", reached the cap"
-                        } else {
-                            ""
-                        }
-                    );
+                    eprintln!("{}", game_line(g, &outcome));
                     outcomes.lock().expect("no thread panicked").push(outcome);
                 }
             });
@@ -267,6 +294,71 @@ fn main() -> ExitCode {
     let outcomes = outcomes.into_inner().expect("no thread panicked");
     report(&options, &outcomes, started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
+}
+
+/// The line written for game `g` as it ends; [`read_game_line`] reads it
+/// back.
+fn game_line(g: u64, outcome: &Outcome) -> String {
+    format!(
+        "game {g} (seed {}): score {} (without bonus {}), {} turns{}",
+        outcome.seed,
+        outcome.score,
+        outcome.score_without_bonus,
+        outcome.turns,
+        if outcome.reached_cap {
+            ", reached the cap"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The game a line written by [`game_line`] describes; `None` for any
+/// other line.
+fn read_game_line(line: &str) -> Option<Earlier> {
+    let rest = line.strip_prefix("game ")?;
+    let (_, rest) = rest.split_once(" (seed ")?;
+    let (seed, rest) = rest.split_once("): score ")?;
+    let (_, rest) = rest.split_once(" (without bonus ")?;
+    let (plain, rest) = rest.split_once("), ")?;
+    let (turns, _) = rest.split_once(" turns")?;
+    Some(Earlier {
+        seed: seed.parse().ok()?,
+        score_without_bonus: plain.parse().ok()?,
+        turns: turns.parse().ok()?,
+    })
+}
+
+/// Differences game by game between two runs, this minus that, over the
+/// seeds both played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Paired {
+    games: usize,
+    /// Mean and standard error of the points without the bonus.
+    points: (f64, f64),
+    /// Mean and standard error of the turns.
+    turns: (f64, f64),
+}
+
+/// This run's games paired by seed with an earlier run's; `None` without
+/// a common seed.
+fn paired(outcomes: &[Outcome], earlier: &[Earlier]) -> Option<Paired> {
+    let mut points = Vec::new();
+    let mut turns = Vec::new();
+    for outcome in outcomes {
+        if let Some(before) = earlier.iter().find(|e| e.seed == outcome.seed) {
+            points.push(outcome.score_without_bonus as f64 - before.score_without_bonus as f64);
+            turns.push(outcome.turns as f64 - before.turns as f64);
+        }
+    }
+    if points.is_empty() {
+        return None;
+    }
+    Some(Paired {
+        games: points.len(),
+        points: mean_and_error(&points),
+        turns: mean_and_error(&turns),
+    })
 }
 
 fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
@@ -320,6 +412,19 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         outcomes.iter().filter(|o| o.reached_cap).count(),
         outcomes.len()
     );
+    if let Some((file, earlier)) = &options.against {
+        match paired(outcomes, earlier) {
+            Some(Paired {
+                games,
+                points: (points, points_error),
+                turns: (turns, turns_error),
+            }) => println!(
+                "against {file}, {games} games of the same seeds: without bonus {points:+.1} ± \
+                 {points_error:.1}, turns {turns:+.1} ± {turns_error:.1}"
+            ),
+            None => println!("against {file}: no game of the same seed"),
+        }
+    }
     print_times(
         "ms per move, wall clock",
         outcomes.iter().flat_map(|o| o.move_micros.iter().copied()),
@@ -355,26 +460,108 @@ fn print_times(label: &str, micros: impl Iterator<Item = u32>) {
 fn print_summary(label: &str, values: &[u64]) {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
-    let n = sorted.len() as f64;
-    let mean = sorted.iter().sum::<u64>() as f64 / n;
-    let variance = if sorted.len() > 1 {
-        sorted
-            .iter()
-            .map(|&v| (v as f64 - mean).powi(2))
-            .sum::<f64>()
-            / (n - 1.0)
-    } else {
-        0.0
-    };
+    let reals: Vec<f64> = sorted.iter().map(|&v| v as f64).collect();
+    let (mean, error) = mean_and_error(&reals);
     let median = if sorted.len() % 2 == 1 {
         sorted[sorted.len() / 2] as f64
     } else {
         (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) as f64 / 2.0
     };
     println!(
-        "{label}: mean {mean:.1} ± {:.1}, median {median:.1}, min {}, max {}",
-        (variance / n).sqrt(),
+        "{label}: mean {mean:.1} ± {error:.1}, median {median:.1}, min {}, max {}",
         sorted[0],
         sorted[sorted.len() - 1]
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(seed: u64, score_without_bonus: u64, turns: u64, reached_cap: bool) -> Outcome {
+        Outcome {
+            seed,
+            score: score_without_bonus + 7,
+            score_without_bonus,
+            turns,
+            reached_cap,
+            move_micros: Vec::new(),
+            move_cpu_micros: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_game_line_reads_back() {
+        for reached_cap in [false, true] {
+            let line = game_line(4, &outcome(1_000_005, 612, 341, reached_cap));
+            assert_eq!(
+                read_game_line(&line),
+                Some(Earlier {
+                    seed: 1_000_005,
+                    score_without_bonus: 612,
+                    turns: 341,
+                }),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_lines_are_not_games() {
+        for line in [
+            "",
+            "games reaching the cap: 0 of 100",
+            "score (without bonus)    : mean 742.6 ± 43.0, median 587.5, min 62, max 2431",
+            // Lines before the seed was written name no seed to pair by.
+            "game 0: score 1219 (without bonus 1211), 615 turns",
+            "game 0 (seed x): score 1 (without bonus 1), 2 turns",
+        ] {
+            assert_eq!(read_game_line(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn games_are_paired_by_seed() {
+        let now = [
+            outcome(3, 500, 250, false),
+            outcome(1, 100, 60, false),
+            outcome(9, 999, 400, false),
+        ];
+        let earlier = [
+            Earlier {
+                seed: 1,
+                score_without_bonus: 140,
+                turns: 70,
+            },
+            Earlier {
+                seed: 3,
+                score_without_bonus: 300,
+                turns: 150,
+            },
+            Earlier {
+                seed: 5,
+                score_without_bonus: 800,
+                turns: 390,
+            },
+        ];
+        let Paired {
+            games,
+            points: (points, points_error),
+            turns: (turns, turns_error),
+        } = paired(&now, &earlier).expect("seeds 1 and 3 are in both");
+        assert_eq!(games, 2);
+        // Differences +200 and −40: mean 80, standard deviation 120√2,
+        // standard error 120.
+        assert!((points - 80.0).abs() < 1e-9, "{points}");
+        assert!((points_error - 120.0).abs() < 1e-9, "{points_error}");
+        // Differences +100 and −10.
+        assert!((turns - 45.0).abs() < 1e-9, "{turns}");
+        assert!((turns_error - 55.0).abs() < 1e-9, "{turns_error}");
+        assert_eq!(paired(&now[2..], &earlier), None);
+    }
+
+    #[test]
+    fn one_value_has_no_error() {
+        assert_eq!(mean_and_error(&[42.0]), (42.0, 0.0));
+    }
 }

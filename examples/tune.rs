@@ -31,6 +31,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rules, points_without_bonus};
+use stats::mean_and_error;
+
+#[path = "support/stats.rs"]
+mod stats;
 
 const USAGE: &str =
     "usage: tune [--iterations N] [--games G] [--check-games G] [--seed S] [--max-turns T] [--threads K]
@@ -210,17 +214,6 @@ fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<
         }
     });
     scores.into_inner().expect("no thread panicked")
-}
-
-/// Mean and standard error of the mean of `values`.
-fn mean_and_error(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() < 2 {
-        return (mean, 0.0);
-    }
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (variance / n).sqrt())
 }
 
 /// SplitMix64, for the perturbations' signs.
