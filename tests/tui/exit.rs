@@ -1,0 +1,245 @@
+//! How the game ends, is suspended and is resumed: keys, signals, a closed
+//! terminal, game over and a panic, the terminal restored every time.
+
+use super::*;
+
+/// Quits the game at 80×24 with `quit`, then checks the exit.
+fn quit_test(quit: impl FnOnce(&mut Term)) {
+    let (mut term, _) = start(80, 24, 51, &[], &[]);
+    quit(&mut term);
+    check_exit(&mut term, 0);
+}
+
+#[test]
+fn q_quits_and_restores_the_terminal() {
+    quit_test(|term| term.key(Key::Char('q')));
+}
+
+#[test]
+fn ctrl_c_quits_and_restores_the_terminal() {
+    quit_test(|term| term.send(&[0x03]));
+}
+
+#[test]
+fn ctrl_backslash_quits_and_restores_the_terminal() {
+    quit_test(|term| term.send(&[0x1c]));
+}
+
+#[test]
+fn sigterm_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGTERM));
+}
+
+#[test]
+fn sigint_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGINT));
+}
+
+#[test]
+fn sigquit_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGQUIT));
+}
+
+#[test]
+fn sighup_quits_and_restores_the_terminal() {
+    quit_test(|term| term.signal(libc::SIGHUP));
+}
+
+#[test]
+fn closing_the_terminal_ends_the_game() {
+    for select_first in [false, true] {
+        // Standard error stays on the terminal, as in real use: a message
+        // printed there once it is gone fails too.
+        let (mut term, view) = start(100, 50, 52, &[], &[]);
+        if select_first {
+            // A jumping chip: the game is writing when the terminal goes.
+            let chip = view.game.chips()[0];
+            let [(col, row), _] = view.corners(chip);
+            term.click(col, row);
+            let selected = View {
+                cursor: None,
+                selected: Some((chip, Pose::Shift(1))),
+                ..view.clone()
+            };
+            expect_view(&term, &selected, "the chip jumping");
+        }
+        term.hang_up();
+        let status = term.wait_exit(TIMEOUT);
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "exit status {status:?} (101: a panic, such as printing to the closed terminal)"
+        );
+    }
+}
+
+#[test]
+fn quitting_with_a_chip_selected_restores_the_terminal() {
+    quit_test(|term| {
+        // Select whatever is under the cursor, then move and quit at once,
+        // while the screen is busy.
+        term.keys(&[Key::Char(' '), Key::Right, Key::Char(' '), Key::Char('q')]);
+    });
+}
+
+/// Suspends the game with `suspend`, checks the terminal is handed back
+/// and the process stopped, resumes it with SIGCONT and expects the board
+/// repainted in full.
+fn suspend_test(suspend: impl FnOnce(&mut Term)) {
+    let (mut term, view) = start(100, 50, 91, &[], &[]);
+    suspend(&mut term);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What it wrote before stopping may still be on its way to the parser.
+    term.expect_screen("the main screen with the cursor shown", |screen| {
+        !screen.alternate_screen() && !screen.hide_cursor()
+    });
+    term.assert_restored();
+    term.signal(libc::SIGCONT);
+    // Re-entering the alternate screen clears it: only a full repaint
+    // brings the board back.
+    expect_view(&term, &view, "the board repainted after SIGCONT");
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn ctrl_z_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.send(&[0x1a]));
+}
+
+#[test]
+fn sigtstp_suspends_and_sigcont_repaints() {
+    suspend_test(|term| term.signal(libc::SIGTSTP));
+}
+
+#[test]
+fn ctrl_z_under_a_wrapper_stops_the_whole_job() {
+    // An interactive shell with job control runs a wrapper script that runs
+    // the game: Ctrl-Z must stop the whole job and give the prompt back.
+    let view = View::new(batch(&[], 92, &[]), 100, 50);
+    let mut term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    term.send(format!("sh -c '{CLINES} --seed=92; echo after $?'\n").as_bytes());
+    let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let view = view.with_cursor(Some(cursor));
+    term.send(&[0x1a]);
+    term.expect_screen("the prompt again, the job stopped", |screen| {
+        !screen.alternate_screen() && screen.contents().matches("ready$ ").count() == 2
+    });
+    term.send(b"fg\n");
+    expect_view(&term, &view, "the board back after fg");
+    term.key(Key::Char('q'));
+    term.expect_text("after 0");
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+#[test]
+fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
+    let (mut term, view) = start(100, 50, 94, &[], &[]);
+    term.signal(libc::SIGSTOP);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What a shell does meanwhile: cooked mode, and its own output.
+    term.restore_line_settings();
+    term.process_locally(b"\x1b[2J");
+    term.signal(libc::SIGCONT);
+    expect_view(&term, &view, "the board repainted after SIGCONT");
+    // Raw mode again: a key arrives at once and is not echoed.
+    let (x, y) = view.cursor.expect("the cursor is shown");
+    let moved = if x + 1 < view.game.width {
+        x + 1
+    } else {
+        x - 1
+    };
+    term.key(if moved > x { Key::Right } else { Key::Left });
+    expect_view(
+        &term,
+        &view.with_cursor(Some((moved, y))),
+        "the cursor moved, nothing echoed",
+    );
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
+fn game_over_box_then_any_key_ends() {
+    // Two columns never make a line of five: four chips fill the board.
+    let (mut term, view) = {
+        let rules = ["-w2", "-t2", "-N4"];
+        let game = batch(&rules, 61, &[]);
+        let term = Term::spawn(CLINES, Options::new(80, 24).arg("--seed=61").args(rules));
+        (term, View::new(game, 80, 24))
+    };
+    assert!(view.game.cells.iter().all(|&c| c != 0));
+    // The original's box, with a line saying how to play again (issue 10).
+    let boxed = [
+        "+-------------------------+",
+        "|Game over, press a key...|",
+        "|n starts a new game      |",
+        "+-------------------------+",
+    ];
+    let in_box = |row: usize, col: usize| (1..=4).contains(&row) && (1..=27).contains(&col);
+    term.expect(
+        "the game-over box at row 1, column 1, over the board",
+        |screen| {
+            for (i, line) in boxed.iter().enumerate() {
+                let shown: String = (1..=27)
+                    .map(|col| {
+                        let cell = screen.cell(1 + i as u16, col);
+                        cell.and_then(|c| c.contents().chars().next())
+                            .unwrap_or(' ')
+                    })
+                    .collect();
+                if shown != *line {
+                    return Err(format!("row {}: {shown:?}", 1 + i));
+                }
+            }
+            // Around the box, the full board (the cursor wherever it is).
+            let cursors = std::iter::once(None).chain(view.game.positions().map(Some));
+            let mut last = String::new();
+            for cursor in cursors {
+                let shown = view.with_cursor(cursor);
+                let outside: Vec<_> = shown
+                    .differences(screen)
+                    .into_iter()
+                    .filter(|&(row, col, _)| !in_box(row, col))
+                    .collect();
+                if outside.is_empty() {
+                    return Ok(());
+                }
+                last = shown.describe(&outside);
+            }
+            Err(last)
+        },
+    );
+    term.key(Key::Char('x'));
+    check_exit(&mut term, 0);
+}
+
+/// A panic on the main thread while the game has the terminal (asked for
+/// through the debug build's `CLINES_TEST_PANIC`) restores the terminal,
+/// prints std's message naming the thread and exits with std's 101.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_restores_the_terminal_and_is_reported() {
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(80, 24)
+            .arg("--seed=1")
+            .env("CLINES_TEST_PANIC", "game")
+            .separate_stderr(),
+    );
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(101), "exit status {status:?}");
+    term.assert_restored();
+    let stderr = term.stderr();
+    assert!(
+        stderr.contains("thread 'main' panicked at src/")
+            && stderr.contains("\nCLINES_TEST_PANIC=game\n"),
+        "{stderr:?}"
+    );
+}
