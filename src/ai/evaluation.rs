@@ -76,7 +76,7 @@ pub(super) fn static_value(
     let mut value = geometry.weights.free * position.free as f64
         + geometry.weights.points * points as f64
         + geometry.weights.potential * position.potential
-        + geometry.weights.learned * position.learned as f64 / UNIT;
+        + geometry.weights.learned * position.learned_value(geometry) / UNIT;
     if geometry.cell_count <= CONNECTIVITY_CELLS {
         let components = scratch.component_size.len();
         let largest = scratch.component_size.iter().copied().max().unwrap_or(0) as usize;

@@ -1,6 +1,7 @@
 //! A board being searched, with per-window tallies kept up to date.
 
 use super::geometry::{Geometry, MAX_SPAN};
+use super::value::MAX_PHASES;
 use crate::board::{Board, Color, MAX_COLORS};
 
 /// Marks a window holding chips of more than one colour.
@@ -39,12 +40,13 @@ pub(super) struct Position {
     /// colour alone (0 for empty cells), so that a change updates
     /// [`Position::orphans`] from the few windows it touches.
     pub(super) support: Vec<u16>,
-    /// The learned value of the position in table units, when the
-    /// geometry has one (see `value::Learned`); 0 otherwise.
-    pub(super) learned: i64,
-    /// The learned value of each window as it stands, in table units
-    /// (empty without a table), so that a change need only value the
-    /// windows through the cell afresh.
+    /// The sum of the learned values of the windows in each phase of the
+    /// table, in table units, when the geometry has one (see
+    /// `value::Learned`); 0 otherwise.
+    pub(super) learned: [i64; MAX_PHASES],
+    /// The learned value of each window as it stands in each phase (window
+    /// after window), in table units (empty without a table), so that a
+    /// change need only value the windows through the cell afresh.
     window_learned: Vec<i32>,
     /// Single-coloured windows by the chips they hold.
     single: Vec<i64>,
@@ -65,7 +67,7 @@ impl Position {
             potential: 0.0,
             orphans: 0,
             support: vec![0; geometry.cell_count],
-            learned: 0,
+            learned: [0; MAX_PHASES],
             window_learned: Vec::new(),
             single: vec![0; geometry.span + 1],
             loaded: false,
@@ -76,11 +78,10 @@ impl Position {
     /// board loaded before (a move and a throw), otherwise recounting every
     /// window. The tallies are the same either way.
     pub(super) fn load(&mut self, geometry: &Geometry, board: &Board) {
-        let windows = if geometry.learned.is_some() {
-            4 * geometry.cell_count
-        } else {
-            0
-        };
+        let windows = geometry
+            .learned
+            .as_ref()
+            .map_or(0, |learned| 4 * geometry.cell_count * learned.phases);
         if self.window_learned.len() != windows {
             // A table came or went since this position was made.
             self.window_learned = vec![0; windows];
@@ -135,11 +136,14 @@ impl Position {
             }
             self.support[cell] = support;
         }
-        self.learned = 0;
+        self.learned = [0; MAX_PHASES];
         if let Some(learned) = &geometry.learned {
-            for (id, value) in self.window_learned.iter_mut().enumerate() {
-                *value = learned.window_value(geometry, &self.cells, id, id % geometry.cell_count);
-                self.learned += i64::from(*value);
+            let phases = learned.phases;
+            for (id, values) in self.window_learned.chunks_exact_mut(phases).enumerate() {
+                learned.window_values(geometry, &self.cells, id, id % geometry.cell_count, values);
+                for (sum, &value) in self.learned.iter_mut().zip(values.iter()) {
+                    *sum += i64::from(value);
+                }
             }
         }
         self.loaded = true;
@@ -230,12 +234,27 @@ impl Position {
     #[inline]
     fn relearn(&mut self, geometry: &Geometry, cell: usize) {
         if let Some(learned) = &geometry.learned {
+            let phases = learned.phases;
+            let mut values = [0; MAX_PHASES];
+            let values = &mut values[..phases];
             geometry.windows_through(cell, |id, start| {
-                let value = learned.window_value(geometry, &self.cells, id, start);
-                self.learned += i64::from(value) - i64::from(self.window_learned[id]);
-                self.window_learned[id] = value;
+                learned.window_values(geometry, &self.cells, id, start, values);
+                let stood = &mut self.window_learned[id * phases..(id + 1) * phases];
+                for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values.iter()) {
+                    *sum += i64::from(new) - i64::from(*old);
+                    *old = new;
+                }
             });
         }
+    }
+
+    /// The learned value of the position, in table units: the phases'
+    /// sums interpolated at its free cells; 0 without a table.
+    #[inline]
+    pub(super) fn learned_value(&self, geometry: &Geometry) -> f64 {
+        geometry.learned.as_ref().map_or(0.0, |learned| {
+            learned.interpolated(&self.learned, self.free, geometry.cell_count)
+        })
     }
 
     /// Forgets the board loaded before, so that the next load recounts

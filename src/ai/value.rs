@@ -8,6 +8,14 @@
 //! one another share a class, read in matching directions. The position's
 //! value is the sum over its windows, in points still to be scored.
 //!
+//! A pattern is not worth the same on an open board and on a crowded one,
+//! which a single sum cannot say: the table may hold several *phases*, a
+//! set of weights each, anchored at free-cell counts spread evenly from a
+//! whole board free down to none. A position is valued by each phase, and
+//! the two values whose anchors bracket its free cells are mixed in
+//! proportion to its distance from each, so that the value changes
+//! smoothly as the board fills.
+//!
 //! The table is trained by self-play ([`super::learn`]) for one set of
 //! rules and applies to those rules only; it is kept in `value.bin`,
 //! compiled into the program. Weights are integers ([`UNIT`] to the
@@ -46,12 +54,19 @@ const TABLED_COLORS: Color = (1 << RAW_BITS) - 1;
 /// Table units to a point.
 pub(super) const UNIT: f64 = 1024.0;
 
-/// What a table file starts with.
+/// What a table file of one phase starts with.
 const MAGIC: &[u8; 8] = b"CLNVAL01";
 
-/// Bytes of the header: the magic, then six little-endian `u16`s (width,
-/// height, line, colours, chips per throw, classes).
+/// What a table file of phases starts with.
+const MAGIC_PHASES: &[u8; 8] = b"CLNVAL02";
+
+/// Bytes of a one-phase file's header: the magic, then six little-endian
+/// `u16`s (width, height, line, colours, chips per throw, classes); a file
+/// of phases adds a seventh, the phases.
 const HEADER: usize = MAGIC.len() + 6 * 2;
+
+/// Phases a table may have at most.
+pub(super) const MAX_PHASES: usize = 4;
 
 /// How a window is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,12 +96,20 @@ static COMPILED: &[u8] = include_bytes!("value.bin");
 
 /// The learned value for one board: each window's class and reading
 /// direction, and the table.
+///
+/// A table may have several *phases*, each a set of weights for every
+/// class, anchored at free-cell counts spread evenly from a full board's
+/// cells (the first phase) down to none (the last): a pattern is worth
+/// more or less as the board fills. A position's value is interpolated
+/// between the two phases whose anchors bracket its free cells.
 #[derive(Clone, Debug)]
 pub(super) struct Learned {
     /// Per window id, `None` for windows that do not exist.
     window: Vec<Option<Reading>>,
-    /// `PATTERNS` weights per class, in [`UNIT`]s.
+    /// `PATTERNS` weights per class, in [`UNIT`]s, phase after phase.
     pub(super) weights: Vec<i32>,
+    /// Sets of weights, at most [`MAX_PHASES`].
+    pub(super) phases: usize,
     /// The patterns of raw codes, for games of up to [`TABLED_COLORS`].
     raw_patterns: Option<&'static [u32]>,
 }
@@ -107,6 +130,7 @@ impl Learned {
         Some(Learned {
             window,
             weights: vec![0; classes * PATTERNS],
+            phases: 1,
             raw_patterns: (geometry.colors <= TABLED_COLORS).then(patterns_of_raw_codes),
         })
     }
@@ -114,10 +138,12 @@ impl Learned {
     /// The table in `bytes` ([`Learned::to_bytes`]), when it was trained
     /// for these rules and fits this board's classes.
     pub(super) fn from_bytes(rules: &Rules, geometry: &Geometry, bytes: &[u8]) -> Option<Learned> {
-        let header = bytes.get(..HEADER)?;
-        if &header[..MAGIC.len()] != MAGIC {
-            return None;
-        }
+        let header = bytes.get(..HEADER + 2)?;
+        let header_len = match &header[..MAGIC.len()] {
+            m if m == MAGIC => HEADER,
+            m if m == MAGIC_PHASES => HEADER + 2,
+            _ => return None,
+        };
         let field = |i: usize| {
             let at = MAGIC.len() + 2 * i;
             usize::from(u16::from_le_bytes([header[at], header[at + 1]]))
@@ -133,9 +159,12 @@ impl Learned {
         if trained != playing {
             return None;
         }
-        let mut learned = Learned::zero(geometry)?;
-        let body = &bytes[HEADER..];
-        if field(5) * PATTERNS != learned.weights.len() || body.len() != 4 * learned.weights.len() {
+        let phases = if header_len == HEADER { 1 } else { field(6) };
+        let mut learned = Learned::zero(geometry)?.with_phases(phases)?;
+        let body = &bytes[header_len..];
+        if field(5) * PATTERNS * phases != learned.weights.len()
+            || body.len() != 4 * learned.weights.len()
+        {
             return None;
         }
         for (weight, chunk) in learned.weights.iter_mut().zip(body.chunks_exact(4)) {
@@ -144,18 +173,68 @@ impl Learned {
         Some(learned)
     }
 
+    /// The same table with `phases` phases, each phase a copy of the first
+    /// one's weights; `None` beyond [`MAX_PHASES`].
+    pub(super) fn with_phases(mut self, phases: usize) -> Option<Learned> {
+        if !(1..=MAX_PHASES).contains(&phases) {
+            return None;
+        }
+        let first = self.stride();
+        self.weights.truncate(first);
+        self.weights = self.weights.repeat(phases);
+        self.phases = phases;
+        Some(self)
+    }
+
+    /// Weights of one phase.
+    #[inline]
+    pub(super) fn stride(&self) -> usize {
+        self.weights.len() / self.phases
+    }
+
+    /// How a position with `free` of `cells` cells free shares between the
+    /// phases: the earlier phase of the two that bracket it, and the later
+    /// one's share, in `cells`ths.
+    #[inline]
+    pub(super) fn share(&self, free: usize, cells: usize) -> (usize, usize) {
+        let scaled = (cells - free) * (self.phases - 1);
+        let earlier = (scaled / cells).min(self.phases - 1);
+        (earlier, scaled - earlier * cells)
+    }
+
+    /// The value, in [`UNIT`]s, of a position whose windows' weights sum to
+    /// `sums` in each phase and which has `free` of `cells` cells free.
+    #[inline]
+    pub(super) fn interpolated(&self, sums: &[i64], free: usize, cells: usize) -> f64 {
+        let (earlier, later) = self.share(free, cells);
+        if later == 0 {
+            return sums[earlier] as f64;
+        }
+        let weighted = sums[earlier] * (cells - later) as i64 + sums[earlier + 1] * later as i64;
+        weighted as f64 / cells as f64
+    }
+
     /// The table as a file for these rules.
     pub(super) fn to_bytes(&self, rules: &Rules) -> Vec<u8> {
-        let mut bytes = MAGIC.to_vec();
-        let classes = self.weights.len() / PATTERNS;
-        for field in [
+        let mut bytes = if self.phases == 1 {
+            MAGIC
+        } else {
+            MAGIC_PHASES
+        }
+        .to_vec();
+        let classes = self.stride() / PATTERNS;
+        let mut fields = vec![
             rules.width,
             rules.height,
             rules.line,
             usize::from(rules.colors),
             rules.next,
             classes,
-        ] {
+        ];
+        if self.phases > 1 {
+            fields.push(self.phases);
+        }
+        for field in fields {
             bytes.extend_from_slice(&(field as u16).to_le_bytes());
         }
         for weight in &self.weights {
@@ -200,18 +279,25 @@ impl Learned {
         reading.first as usize + code
     }
 
-    /// The value of window `id` as its cells stand, in [`UNIT`]s.
+    /// The value of window `id` as its cells stand in each phase, in
+    /// [`UNIT`]s, into `out` (one per phase).
     #[inline]
-    pub(super) fn window_value(
+    pub(super) fn window_values(
         &self,
         geometry: &Geometry,
         cells: &[Color],
         id: usize,
         start: usize,
-    ) -> i32 {
+        out: &mut [i32],
+    ) {
         match self.feature(geometry, cells, id, start) {
-            usize::MAX => 0,
-            i => self.weights[i],
+            usize::MAX => out.fill(0),
+            i => {
+                let stride = self.stride();
+                for (phase, value) in out.iter_mut().enumerate() {
+                    *value = self.weights[i + phase * stride];
+                }
+            }
         }
     }
 
@@ -226,10 +312,17 @@ impl Learned {
 
     /// The value of the whole board, in [`UNIT`]s.
     #[cfg(test)]
-    pub(super) fn total(&self, geometry: &Geometry, cells: &[Color]) -> i64 {
-        (0..self.window.len())
-            .map(|id| i64::from(self.window_value(geometry, cells, id, id % geometry.cell_count)))
-            .sum()
+    pub(super) fn total(&self, geometry: &Geometry, cells: &[Color]) -> f64 {
+        let mut sums = vec![0; self.phases];
+        let mut values = vec![0; self.phases];
+        for id in 0..self.window.len() {
+            self.window_values(geometry, cells, id, id % geometry.cell_count, &mut values);
+            for (sum, &value) in sums.iter_mut().zip(&values) {
+                *sum += i64::from(value);
+            }
+        }
+        let free = cells.iter().filter(|&&c| c == 0).count();
+        self.interpolated(&sums, free, cells.len())
     }
 }
 
@@ -372,7 +465,14 @@ pub(super) mod tests {
     /// A table whose every weight differs, so that any two patterns or
     /// classes confused would show.
     pub(in crate::ai) fn scrambled(geometry: &Geometry) -> Learned {
-        let mut learned = Learned::zero(geometry).expect("lines of five");
+        scrambled_phases(geometry, 1)
+    }
+
+    /// A scrambled table of `phases` phases.
+    pub(in crate::ai) fn scrambled_phases(geometry: &Geometry, phases: usize) -> Learned {
+        let mut learned = Learned::zero(geometry)
+            .and_then(|learned| learned.with_phases(phases))
+            .expect("lines of five");
         for (i, weight) in learned.weights.iter_mut().enumerate() {
             let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             x ^= x >> 29;
@@ -402,6 +502,44 @@ pub(super) mod tests {
         }
         assert!(Learned::from_bytes(&rules, &geometry, &bytes[..bytes.len() - 1]).is_none());
         assert!(Learned::from_bytes(&rules, &geometry, b"CLNVAL00").is_none());
+        let phased = scrambled_phases(&geometry, 3);
+        let bytes = phased.to_bytes(&rules);
+        let read = Learned::from_bytes(&rules, &geometry, &bytes).expect("its own rules");
+        assert_eq!((read.phases, &read.weights), (3, &phased.weights));
+        assert!(Learned::from_bytes(&rules, &geometry, &bytes[..bytes.len() - 4]).is_none());
+    }
+
+    #[test]
+    fn phases_are_copies_of_the_first_and_there_are_few() {
+        let geometry = Geometry::new(&rules(), Weights::default());
+        let one = scrambled(&geometry);
+        let three = one.clone().with_phases(3).expect("three phases");
+        assert_eq!(three.weights.len(), 3 * one.weights.len());
+        assert!(
+            three
+                .weights
+                .chunks_exact(one.weights.len())
+                .all(|phase| phase == one.weights)
+        );
+        assert!(one.clone().with_phases(0).is_none());
+        assert!(one.with_phases(MAX_PHASES + 1).is_none());
+    }
+
+    #[test]
+    fn the_value_moves_linearly_from_phase_to_phase_as_the_board_fills() {
+        let geometry = Geometry::new(&rules(), Weights::default());
+        let learned = scrambled_phases(&geometry, 3);
+        let sums = [900, -300, 600];
+        let at = |free| learned.interpolated(&sums, free, 80);
+        // Anchors at 80, 40 and 0 free cells of 80.
+        assert_eq!((at(80), at(40), at(0)), (900.0, -300.0, 600.0));
+        assert_eq!(at(60), 300.0);
+        assert_eq!(at(70), 600.0);
+        assert_eq!(at(30), -75.0);
+        let one = scrambled(&geometry);
+        for free in [0, 41, 81] {
+            assert_eq!(one.interpolated(&[-7], free, 81), -7.0);
+        }
     }
 
     #[test]
@@ -425,7 +563,7 @@ pub(super) mod tests {
         ) {
             let rules = rules();
             let geometry = Geometry::new(&rules, Weights::default());
-            let learned = scrambled(&geometry);
+            let learned = scrambled_phases(&geometry, 3);
             let mut moved = vec![0; 81];
             for (cell, &color) in fill.iter().enumerate() {
                 let (x, y) = (cell % 9, cell / 9);
@@ -489,7 +627,7 @@ pub(super) mod tests {
         assert!(compiled.weights.iter().any(|&w| w != 0));
         let board = Board::new(9, 9);
         assert!(
-            compiled.total(&geometry, board.cells()) > 0,
+            compiled.total(&geometry, board.cells()) > 0.0,
             "an empty board has points ahead"
         );
         let default = Rules::default();
