@@ -1,10 +1,13 @@
 //! Trains the player's learned value by self-play and writes the table.
 //!
 //! ```text
-//! cargo run --release --example train -- --out src/ai/value.bin
+//! cargo run --release --example train -- --out one-phase.bin
+//! cargo run --release --example train -- --from one-phase.bin --phases 3 --out src/ai/value.bin
 //! ```
 //!
-//! The defaults are the options that trained the table in the repository.
+//! These two passes, of about half an hour each on one core, trained the
+//! table in the repository: the first a table of one phase, the second its
+//! copy in three phases (for a board more or less full) further.
 //! The rules are the 7-colour game on 9 × 9 unless given; the table applies
 //! to the rules it was trained for only. The same options train the same
 //! table (one thread, game `g` seeded `--seed + g`). `--from` continues
@@ -17,7 +20,7 @@ use clines::ai::learn::{Training, train};
 use clines::game::Rules;
 
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
-             [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--every N] [--width W] [--height H] [--colors C] [--next N]";
+             [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--phases P] [--every N] [--width W] [--height H] [--colors C] [--next N]";
 
 struct Options {
     out: String,
@@ -69,6 +72,7 @@ fn parse() -> Result<Option<Options>, String> {
             "--replies" => options.training.budget.replies = whole()? as usize,
             "--depth" => options.training.budget.depth = whole()? as usize,
             "--max-turns" => options.training.max_turns = whole()?,
+            "--phases" => options.training.phases = whole()? as usize,
             "--every" => options.every = whole()?,
             "--width" => options.rules.width = whole()? as usize,
             "--height" => options.rules.height = whole()? as usize,

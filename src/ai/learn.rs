@@ -8,11 +8,12 @@
 //! [`Training::blend`]; after each move the value of the position its
 //! previous move left is pulled towards the points scored since plus the
 //! value of the position this move leaves; a lost game's last position is
-//! pulled towards the points still scored after it. One thread, seeded
-//! games: the same options train the same table.
+//! pulled towards the points still scored after it. In a table of phases,
+//! each phase moves by its share of the position's value. One thread,
+//! seeded games: the same options train the same table.
 
 use super::evaluation::with_move;
-use super::value::{Learned, UNIT};
+use super::value::{Learned, MAX_PHASES, UNIT};
 use super::{Budget, Player, Weights};
 use crate::board;
 use crate::game::{Game, Rules, points_without_bonus};
@@ -33,10 +34,16 @@ pub struct Training {
     pub budget: Budget,
     /// Turns after which a game is stopped (and not counted as lost).
     pub max_turns: u64,
+    /// Phases of the table, 1 to 4: sets of weights for a board more or less
+    /// full (see [`Weights::learned`]). A one-phase starting table is copied
+    /// into each.
+    pub phases: usize,
 }
 
 impl Default for Training {
-    /// The options that trained the compiled table.
+    /// The options of both passes that trained the compiled table: the
+    /// first from zeros with these, the second from the first's table with
+    /// 3 phases (`examples/train.rs`).
     fn default() -> Training {
         Training {
             games: 200_000,
@@ -45,6 +52,7 @@ impl Default for Training {
             blend: 5.0,
             budget: Budget::greedy(),
             max_turns: 10_000,
+            phases: 1,
         }
     }
 }
@@ -86,12 +94,26 @@ pub fn train(
             .ok_or("the starting table was not trained for these rules")?,
         None => Learned::zero(geometry).ok_or("a learned value needs lines of five")?,
     };
+    let learned = match learned.phases {
+        1 => learned
+            .with_phases(training.phases)
+            .ok_or(format!("a table has 1 to {MAX_PHASES} phases"))?,
+        p if p == training.phases => learned,
+        p => {
+            return Err(format!(
+                "the starting table has {p} phases, not {}",
+                training.phases
+            ));
+        }
+    };
     let mut master: Vec<f64> = learned.weights.iter().map(|&w| w as f64 / UNIT).collect();
     player.geometry.learned = Some(learned);
     let mut trainee = Trainee {
         player,
         features: Vec::new(),
         previous: Vec::new(),
+        free: 0,
+        previous_free: 0,
     };
     let mut since = Progress::default();
     for g in 0..training.games {
@@ -119,6 +141,10 @@ struct Trainee {
     features: Vec<usize>,
     /// Features of the position the previous move left.
     previous: Vec<usize>,
+    /// Free cells of the position the current move leaves.
+    free: usize,
+    /// Free cells of the position the previous move left.
+    previous_free: usize,
 }
 
 impl Trainee {
@@ -151,10 +177,12 @@ impl Trainee {
                 .load(&self.player.geometry, game.board());
             let points = self.leave(chosen.from, chosen.to);
             if has_previous {
-                let target = pending + points as f64 + value(master, &self.features);
+                let target =
+                    pending + points as f64 + self.value(master, &self.features, self.free);
                 self.learn(master, target, training.rate);
             }
             std::mem::swap(&mut self.features, &mut self.previous);
+            self.previous_free = self.free;
             has_previous = true;
             let (from, to) = (game.board().pos(chosen.from), game.board().pos(chosen.to));
             let turn = game.play(from, to).expect("the trainee's moves are legal");
@@ -179,7 +207,7 @@ impl Trainee {
         let features = &mut self.features;
         features.clear();
         let main = &mut self.player.main;
-        let ((), removed) = with_move(
+        let (free, removed) = with_move(
             geometry,
             &mut main.position,
             &mut main.scratch,
@@ -187,30 +215,71 @@ impl Trainee {
             to,
             |position, _| {
                 learned.features(geometry, &position.cells, features);
+                position.free
             },
         );
+        self.free = free;
         board::points(removed, geometry.line, 0)
+    }
+
+    /// The table's shares of each phase in a position with `free` cells
+    /// free: how much each phase's weights count.
+    fn shares(&self, free: usize) -> [f64; MAX_PHASES] {
+        let geometry = &self.player.geometry;
+        let learned = geometry.learned.as_ref().expect("a trainee has a table");
+        let cells = geometry.cell_count;
+        let (earlier, later) = learned.share(free, cells);
+        let mut shares = [0.0; MAX_PHASES];
+        shares[earlier] = (cells - later) as f64 / cells as f64;
+        if later > 0 {
+            shares[earlier + 1] = later as f64 / cells as f64;
+        }
+        shares
+    }
+
+    /// The value of a position with these features and free cells, in
+    /// points.
+    fn value(&self, master: &[f64], features: &[usize], free: usize) -> f64 {
+        let stride = master.len() / self.phases();
+        self.shares(free)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &share)| share > 0.0)
+            .map(|(phase, share)| {
+                share
+                    * features
+                        .iter()
+                        .map(|&f| master[f + phase * stride])
+                        .sum::<f64>()
+            })
+            .sum()
+    }
+
+    /// The table's phases.
+    fn phases(&self) -> usize {
+        let learned = self.player.geometry.learned.as_ref();
+        learned.expect("a trainee has a table").phases
     }
 
     /// Moves the value of the previous position towards `target`.
     fn learn(&mut self, master: &mut [f64], target: f64, rate: f64) {
-        let error = target - value(master, &self.previous);
+        let error = target - self.value(master, &self.previous, self.previous_free);
+        let shares = self.shares(self.previous_free);
+        let stride = master.len() / self.phases();
         let learned = self
             .player
             .geometry
             .learned
             .as_mut()
             .expect("a trainee has a table");
-        for &f in &self.previous {
-            master[f] += rate * error;
-            learned.weights[f] = (master[f] * UNIT).round() as i32;
+        for (phase, &share) in shares.iter().enumerate().filter(|&(_, &s)| s > 0.0) {
+            for &f in &self.previous {
+                let f = f + phase * stride;
+                master[f] += rate * error * share;
+                learned.weights[f] = (master[f] * UNIT).round() as i32;
+            }
         }
     }
-}
-
-/// The value of a position with these features, in points.
-fn value(master: &[f64], features: &[usize]) -> f64 {
-    features.iter().map(|&f| master[f]).sum()
 }
 
 #[cfg(test)]
@@ -249,6 +318,25 @@ mod tests {
             continued, first,
             "continuing from a table trains it further"
         );
+    }
+
+    #[test]
+    fn a_one_phase_table_trains_on_as_several_phases_that_part_ways() {
+        let first = train(seven_colours(), &short(), None, 3, |_| {}).expect("trains");
+        let phased = Training {
+            phases: 3,
+            ..short()
+        };
+        let trained = train(seven_colours(), &phased, Some(&first), 3, |_| {}).expect("trains");
+        let geometry = Player::new(seven_colours()).geometry;
+        let table = Learned::from_bytes(&seven_colours(), &geometry, &trained).expect("a table");
+        assert_eq!(table.phases, 3);
+        let phases: Vec<&[i32]> = table.weights.chunks_exact(table.stride()).collect();
+        assert!(phases[0] != phases[1] && phases[1] != phases[2]);
+        let again = train(seven_colours(), &phased, Some(&trained), 3, |_| {}).expect("trains");
+        assert_ne!(again, trained, "a table of phases trains on");
+        let refused = train(seven_colours(), &short(), Some(&trained), 1, |_| {}).unwrap_err();
+        assert!(refused.contains("3 phases, not 1"), "{refused}");
     }
 
     #[test]

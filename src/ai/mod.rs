@@ -16,7 +16,8 @@
 //!    so does each chip that belongs to no budding line of its colour. For
 //!    the 7-colour game on 9 × 9 a learned value is added: the points
 //!    still to come, read off every window of five cells by a table that
-//!    self-play trained (`examples/train.rs`).
+//!    self-play trained (`examples/train.rs`), in three phases as the
+//!    board fills.
 //! 2. **Candidates:** the value of moving chip `a` to cell `t` is nearly the
 //!    value of lifting `a` plus the value of dropping its colour on `t`, both
 //!    read off per-window tallies, so every chip is paired cheaply with its
@@ -116,8 +117,9 @@ impl Default for Budget {
     /// Breadth was the lever: 48 × 12 (1,140 futures, 46 ms) scored 637.6 ±
     /// 33.9, no better; more samples on fewer candidates did worse at equal
     /// cost. (These figures predate the learned value; with it, the same games
-    /// score 742.6 ± 43.0: see [`Weights::learned`]. A move then took a median
-    /// of 34 ms of CPU on a 2.3 GHz Xeon, p99 59 ms.)
+    /// score 742.6 ± 43.0, and 837.2 ± 49.0 with its table in three phases:
+    /// see [`Weights::learned`]. A move then takes a median of 38 ms of CPU
+    /// on a 2.3 GHz Xeon, p99 64 ms.)
     fn default() -> Budget {
         Budget {
             candidates: 32,

@@ -624,6 +624,7 @@ pub(super) mod tests {
         let rules = rules();
         let geometry = Geometry::new(&rules, Weights::default());
         let compiled = Learned::compiled(&rules, &geometry).expect("trained for these rules");
+        assert_eq!(compiled.phases, 3);
         assert!(compiled.weights.iter().any(|&w| w != 0));
         let board = Board::new(9, 9);
         assert!(
