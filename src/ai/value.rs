@@ -173,8 +173,8 @@ impl Learned {
         Some(learned)
     }
 
-    /// The same table with `phases` phases, each phase a copy of the first
-    /// one's weights; `None` beyond [`MAX_PHASES`].
+    /// The same table with `phases` phases, each a copy of the first
+    /// phase's weights; `None` for no phase or more than [`MAX_PHASES`].
     pub(super) fn with_phases(mut self, phases: usize) -> Option<Learned> {
         if !(1..=MAX_PHASES).contains(&phases) {
             return None;
