@@ -6,8 +6,9 @@
 //! ```
 //!
 //! These two passes, of about half an hour each on one core, trained the
-//! table in the repository: the first a table of one phase, the second its
-//! copy in three phases (for a board more or less full) further.
+//! table in the repository: the first trains a table of one phase from
+//! zeros; the second copies it into three phases (weights for a board more
+//! or less full) and trains those on.
 //! The rules are the 7-colour game on 9 × 9 unless given; the table applies
 //! to the rules it was trained for only. The same options train the same
 //! table (one thread, game `g` seeded `--seed + g`). `--from` continues
