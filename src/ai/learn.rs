@@ -240,7 +240,7 @@ impl Trainee {
     /// The value of a position with these features and free cells, in
     /// points.
     fn value(&self, master: &[f64], features: &[usize], free: usize) -> f64 {
-        let stride = master.len() / self.phases();
+        let stride = self.stride();
         self.shares(free)
             .iter()
             .enumerate()
@@ -255,17 +255,17 @@ impl Trainee {
             .sum()
     }
 
-    /// The table's phases.
-    fn phases(&self) -> usize {
+    /// Weights of one phase of the table.
+    fn stride(&self) -> usize {
         let learned = self.player.geometry.learned.as_ref();
-        learned.expect("a trainee has a table").phases
+        learned.expect("a trainee has a table").stride()
     }
 
     /// Moves the value of the previous position towards `target`.
     fn learn(&mut self, master: &mut [f64], target: f64, rate: f64) {
         let error = target - self.value(master, &self.previous, self.previous_free);
         let shares = self.shares(self.previous_free);
-        let stride = master.len() / self.phases();
+        let stride = self.stride();
         let learned = self
             .player
             .geometry
