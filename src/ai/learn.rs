@@ -47,13 +47,13 @@ impl Default for Training {
     ///
     /// Training on did not make the sampling player stronger (paired with
     /// the compiled table game by game, `selfplay --games 100 --colors 7`).
-    /// A third pass of 200,000 games at half the rate (`--seed 200001`)
-    /// lifted the greedy trainee from about 258 points a game to 264, but
-    /// the player scored +39.8 ± 81.0 with it on `--seed 1` and −52.9 ±
-    /// 65.1 on `--seed 101`. 20,000 games of a sampling trainee
-    /// (`--candidates 16 --refined 4 --samples 4 --replies 2`, about 0.2 s a
-    /// game) made a table that scored −68.3 ± 73.4 on `--seed 1`'s first
-    /// 51 games.
+    /// A third pass, `--from` the compiled table `--phases 3 --seed 200001
+    /// --rate 0.00025` (200,000 games), lifted the greedy trainee from about
+    /// 258 points a game to 264, but the player scored +39.8 ± 81.0 with it
+    /// on `--seed 1` and −52.9 ± 65.1 on `--seed 101`. A sampling trainee,
+    /// `--phases 3 --seed 400001 --games 20000 --candidates 16 --refined 4
+    /// --samples 4 --replies 2 --depth 2` (about 0.2 s a game), made a
+    /// table that scored −68.3 ± 73.4 on `--seed 1`'s first 51 games.
     fn default() -> Training {
         Training {
             games: 200_000,
