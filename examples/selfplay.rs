@@ -18,6 +18,13 @@
 //! a set that `examples/tune.rs` printed; `--learned W` is
 //! `--weight learned=W`.
 //!
+//! `--trace FILE` writes every turn to FILE: the free cells before the
+//! move and after the throw, the empty regions left (how many, and the
+//! largest) and the points. The report then adds how the free cells drift
+//! in a turn, by the free cells it began with: the board fills where the
+//! change is negative and empties where it is positive, so a game settles
+//! about where the sign turns and is lost when it strays far below.
+//!
 //! `--against FILE` compares this run with an earlier one game by game:
 //! FILE holds that run's game lines (what it wrote to standard error), and
 //! the games of the same seed are paired. A game's score varies far more
@@ -25,6 +32,8 @@
 //! paired difference tells a change from noise with many fewer games than
 //! two means do. Pair runs of the same rules only.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,12 +45,17 @@ use stats::mean_and_error;
 
 #[path = "support/stats.rs"]
 mod stats;
+#[path = "support/trace.rs"]
+mod trace;
+
+use trace::{Step, drift, empty_regions, step_line};
 
 const USAGE: &str =
     "usage: selfplay [--games N] [--seed S] [--max-turns T] [--threads K] [--player-threads K]
                 [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]
-                [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE] [--against EARLIER-RUN]";
+                [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE] [--against EARLIER-RUN]
+                [--trace FILE]";
 
 /// What one game came to.
 struct Outcome {
@@ -55,6 +69,8 @@ struct Outcome {
     /// Processor time of every move (its thread's), in microseconds: what
     /// the move costs on this machine, however busy it is.
     move_cpu_micros: Vec<u32>,
+    /// Every turn, with `--trace`.
+    steps: Vec<Step>,
 }
 
 struct Options {
@@ -72,6 +88,8 @@ struct Options {
     table: Option<Vec<u8>>,
     /// An earlier run's games to pair these with, and the file named.
     against: Option<(String, Vec<Earlier>)>,
+    /// Where every turn is written, with the file's name.
+    trace: Option<(String, Mutex<BufWriter<File>>)>,
 }
 
 /// A game of an earlier run, read back from its game line.
@@ -96,6 +114,7 @@ fn parse() -> Result<Option<Options>, String> {
         weights: Weights::default(),
         table: None,
         against: None,
+        trace: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -132,6 +151,11 @@ fn parse() -> Result<Option<Options>, String> {
                 ));
             }
             options.against = Some((value, games));
+            continue;
+        }
+        if flag == "--trace" {
+            let file = File::create(&value).map_err(|e| format!("--trace {value}: {e}"))?;
+            options.trace = Some((value, Mutex::new(BufWriter::new(file))));
             continue;
         }
         if flag == "--preview" {
@@ -218,7 +242,9 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
     let mut turns = 0;
     let mut move_micros = Vec::new();
     let mut move_cpu_micros = Vec::new();
+    let mut steps = Vec::new();
     while !game.is_over() && turns < options.max_turns {
+        let free_before = game.board().free();
         let started = Instant::now();
         let cpu_started = thread_cpu_micros();
         let chosen = player
@@ -233,8 +259,20 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         let turn = game
             .play(chosen.from, chosen.to)
             .expect("the player's moves are legal");
-        without_bonus += points_without_bonus(&turn.events, rules.line);
+        let points = points_without_bonus(&turn.events, rules.line);
+        without_bonus += points;
         turns += 1;
+        if options.trace.is_some() {
+            let (regions, largest) = empty_regions(game.board());
+            steps.push(Step {
+                turn: turns,
+                free_before,
+                free_after: game.board().free(),
+                regions,
+                largest,
+                points,
+            });
+        }
     }
     Outcome {
         seed: game_seed,
@@ -244,6 +282,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         reached_cap: !game.is_over(),
         move_micros,
         move_cpu_micros,
+        steps,
     }
 }
 
@@ -275,6 +314,7 @@ fn main() -> ExitCode {
     };
     let next_game = AtomicUsize::new(0);
     let outcomes = Mutex::new(Vec::new());
+    let trace_error = Mutex::new(None);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..options.threads {
@@ -285,6 +325,18 @@ fn main() -> ExitCode {
                         break;
                     }
                     let outcome = play(&options, options.seed.wrapping_add(g));
+                    if let Some((_, file)) = &options.trace {
+                        let mut file = file.lock().expect("no thread panicked");
+                        let written = outcome.steps.iter().try_for_each(|step| {
+                            writeln!(file, "{}", step_line(g, outcome.seed, step))
+                        });
+                        if let Err(e) = written {
+                            trace_error
+                                .lock()
+                                .expect("no thread panicked")
+                                .get_or_insert(e);
+                        }
+                    }
                     eprintln!("{}", game_line(g, &outcome));
                     outcomes.lock().expect("no thread panicked").push(outcome);
                 }
@@ -292,6 +344,14 @@ fn main() -> ExitCode {
         }
     });
     let outcomes = outcomes.into_inner().expect("no thread panicked");
+    if let Some((name, file)) = &options.trace {
+        let flushed = file.lock().expect("no thread panicked").flush();
+        let error = trace_error.into_inner().expect("no thread panicked");
+        if let Some(e) = error.or(flushed.err()) {
+            eprintln!("--trace {name}: {e}; the trace is incomplete");
+            return ExitCode::FAILURE;
+        }
+    }
     report(&options, &outcomes, started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
@@ -425,6 +485,19 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
             None => println!("against {file}: no game of the same seed"),
         }
     }
+    if options.trace.is_some() {
+        println!("free cells at the start of a turn: turns, share freeing cells, mean change");
+        for row in drift(outcomes.iter().flat_map(|o| &o.steps)) {
+            println!(
+                "  {:3}-{:3}: {:7} {:6.3} {:+7.3}",
+                row.from,
+                row.from + trace::BAND - 1,
+                row.turns,
+                row.freeing,
+                row.change
+            );
+        }
+    }
     print_times(
         "ms per move, wall clock",
         outcomes.iter().flat_map(|o| o.move_micros.iter().copied()),
@@ -487,6 +560,7 @@ mod tests {
             reached_cap,
             move_micros: Vec::new(),
             move_cpu_micros: Vec::new(),
+            steps: Vec::new(),
         }
     }
 
