@@ -19,8 +19,9 @@
 //! `--weight learned=W`.
 //!
 //! `--trace FILE` writes every turn to FILE: the free cells before the
-//! move and after the throw, the empty regions left (how many, and the
-//! largest) and the points. The report then adds how the free cells drift
+//! move and at the end of the turn (after the throw, when the move scored
+//! nothing), the empty regions left (how many, and the largest) and the
+//! points. The report then adds how the free cells drift
 //! in a turn, by the free cells it began with: the board fills where the
 //! change is negative and empties where it is positive, so a game settles
 //! about where the sign turns and is lost when it strays far below.
