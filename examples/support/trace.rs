@@ -6,14 +6,15 @@ use clines::board::Board;
 /// Free cells per row of the drift table.
 pub const BAND: usize = 10;
 
-/// One turn of a game: the player's move and the computer's throw after it.
+/// One turn of a game: the player's move, and the computer's throw after it
+/// when the move scored nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// The turn's number, from 1.
     pub turn: u64,
     /// Free cells before the move.
     pub free_before: usize,
-    /// Free cells after the turn.
+    /// Free cells at the end of the turn.
     pub free_after: usize,
     /// Empty regions after the turn (cells joined side by side).
     pub regions: usize,

@@ -67,9 +67,9 @@ impl Default for Weights {
     ///   where a dying game is broken up: −224.0 ± 68.3 (48 games);
     /// - a bonus per line that one move completes (four chips of a colour
     ///   and a gap that another chip of it can reach): −211.5 ± 87.5 at 40 a
-    ///   line (36 games), −528.9 ± 50.4 at 400 (50 games). The player keeps
-    ///   such lines instead of completing them, since each is worth more
-    ///   standing;
+    ///   line (36 games), −528.9 ± 50.4 at 400 (50 games). Most likely the
+    ///   player keeps such lines instead of completing them, since each is
+    ///   worth more standing;
     /// - a penalty of 100 per line of four that no chip can complete: −74.4
     ///   ± 73.0 (100 games).
     ///
