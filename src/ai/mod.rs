@@ -125,6 +125,12 @@ impl Default for Budget {
     /// of each value `v`, so that a candidate's bad futures weigh more than
     /// its good ones, scored −144.8 ± 62.3 against the plain mean on
     /// `--seed 1`'s first 50 games (paired; on branch `exp26`).
+    ///
+    /// Nor did spending more on crowded boards, where games are lost: with
+    /// 25 free cells or fewer (about one move in fourteen), 36 samples a round
+    /// instead of 12 scored +0.9 ± 31.2 (CPU per move p99 103 ms), depth 3
+    /// −27.5 ± 28.1, and 64 candidates −38.3 ± 26.3 (paired, `--seed 1`'s
+    /// 100 games; on branch `exp27`).
     fn default() -> Budget {
         Budget {
             candidates: 32,

@@ -75,9 +75,9 @@ impl Default for Weights {
     ///
     /// Nor did a free cell worth 45 or 80 instead of 60 (`--weight free=…`,
     /// which moves where a game settles: `selfplay --trace`): 45 scored
-    /// +18.0 ± 71.1 on `--seed 1` and +58.0 ± 80.0 on `--seed 101`'s first
-    /// 50 games (+31.3 ± 54.3 over the 150), 80 scored −35.4 ± 79.1 on
-    /// `--seed 1`'s first 50.
+    /// +18.0 ± 71.1 on `--seed 1` and +13.4 ± 55.4 on `--seed 101` (+15.7 ±
+    /// 45.0 over the 200 games), 80 scored −35.4 ± 79.1 on `--seed 1`'s
+    /// first 50.
     fn default() -> Weights {
         Weights {
             free: 60.0,
