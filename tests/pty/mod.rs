@@ -625,6 +625,12 @@ impl Term {
         self.output().raw.len()
     }
 
+    /// Whether the program's side of the terminal has closed: it exited,
+    /// or the terminal was hung up.
+    pub fn closed(&self) -> bool {
+        self.output().closed
+    }
+
     /// How many times `needle` occurs in everything written so far.
     pub fn count_in_output(&self, needle: &[u8]) -> usize {
         count(&self.output().raw, needle)

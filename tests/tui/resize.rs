@@ -55,10 +55,20 @@ fn a_huge_resize_with_little_memory_keeps_the_game() {
             Some(key) => term.key(key),
         }
         let ended = |raw: &[u8]| pty::find(&raw[start..], pty::END_SYNC);
-        assert!(
-            term.wait_for_output(TIMEOUT, |raw| ended(raw).is_some()),
-            "no frame after {key:?} at 6000 x 6000"
-        );
+        if !term.wait_for_output(TIMEOUT, |raw| ended(raw).is_some()) {
+            // Whether the game died or stalled, and how far it got.
+            let written = term.output_len() - start;
+            let raw = term.raw_output();
+            let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(200)..]).into_owned();
+            let state = if term.closed() {
+                format!("the terminal closed, {:?}", term.wait_exit(TIMEOUT))
+            } else {
+                format!("still running after {TIMEOUT:?}")
+            };
+            panic!(
+                "no frame after {key:?} at 6000 x 6000: {written} bytes, {state}, ending {tail:?}"
+            );
+        }
         let raw = term.raw_output();
         let frame = &raw[start..start + ended(&raw).unwrap()];
         let text = String::from_utf8_lossy(frame);
