@@ -8,6 +8,7 @@
 use std::io;
 use std::sync::mpsc::Sender;
 use std::thread;
+use std::time::Duration;
 
 use crossterm::event;
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
@@ -73,7 +74,14 @@ pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterato
 
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a
 /// blocking read until one arrives. Started once the terminal is raw.
+///
+/// The terminal's event source, and with it the SIGWINCH handler, is made
+/// here, before this returns: made by the thread, it could come after the
+/// first frame on a busy machine, and a resize in between would be lost
+/// (SIGWINCH is ignored by default). Any failure to make it is the
+/// thread's first read's to report.
 pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
+    let _ = event::poll(Duration::ZERO);
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
             // A panic here must still end the game, or the loop would wait

@@ -189,6 +189,12 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     event::spawn_input(sender)?;
+    // A resize since the size was read, before the game listened for one,
+    // sent no event.
+    let now = guard.size().map(|(c, r)| (usize::from(c), usize::from(r)));
+    if let Some((c, r)) = now.filter(|&size| size != (cols, rows)) {
+        app.resize(c, r);
+    }
     let mut renderer = Renderer::new(color);
     let mut seed = config.seed;
     let mut new_game = |app: &mut App| {

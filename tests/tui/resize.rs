@@ -27,6 +27,30 @@ fn resize_to_too_small_and_back_keeps_the_game() {
 }
 
 #[test]
+fn a_resize_as_the_game_starts_is_not_lost() {
+    // The game reads the terminal's size, switches it to raw mode and the
+    // alternate screen, then listens for resizes. A resize as soon as it
+    // writes anything falls between the two: the game must still draw at
+    // the new size.
+    let seed = 43;
+    let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+    let mut term = Term::spawn(CLINES, Options::new(100, 50).arg(format!("--seed={seed}")));
+    assert!(
+        term.wait_for_output(TIMEOUT, |raw| !raw.is_empty()),
+        "the game wrote nothing"
+    );
+    term.resize(40, 30);
+    let view = View {
+        look,
+        ..View::new(batch(&[], seed, &[]), 40, 30)
+    };
+    term.expect("the opening board at 40 x 30", |screen| {
+        view.locate_cursor(screen)
+    });
+    quit_and_check(&mut term, 0);
+}
+
+#[test]
 fn a_huge_resize_with_little_memory_keeps_the_game() {
     // Under a 400 MB address-space limit, a 6000 × 6000 terminal: a 9 × 9
     // board of 666-character cells, 36 million characters. Stored cell by
