@@ -62,6 +62,26 @@ impl Default for Training {
     /// the greedy trainee stayed at 259 points a game, and the player
     /// scored 700.9 ± 42.1 on `--seed 1`, −136.3 ± 66.8 paired (the code is
     /// on branch `exp27`).
+    ///
+    /// Nor did other trainees or targets, each trained on from the compiled
+    /// table with `--phases 3` and paired on `--seed 1` (the code is on
+    /// branch `exp28`):
+    /// - a stronger trainee, `--candidates 16 --refined 8 --samples 8
+    ///   --replies 3 --depth 2` (about 460 points, 1.2 s a game): over
+    ///   2,000 games it did not improve (447 to 484 points a game in each
+    ///   250), and its table scored −149.3 ± 66.5 (first 76 games). Values
+    ///   learned under a stronger player than the greedy one make the
+    ///   search worse;
+    /// - the trainee playing by the static evaluation alone (`--blend 0`,
+    ///   182 points a game, 100,000 games), so that its table learns one
+    ///   fixed player's values: −56.1 ± 65.6, and −23.6 ± 64.1 on
+    ///   `--seed 101`;
+    /// - a lower expectile of the return instead of its mean, a warier
+    ///   value (steps up weighted 0.6, down 1.4; 100,000 games): the
+    ///   trainee fell to 224 points, and the player scored −96.6 ± 63.2;
+    /// - TD(λ) with λ = 0.5, each game learning from its λ-returns at its
+    ///   end: the trainee fell from about 258 points to 240 within 10,000
+    ///   games and stayed there over 50,000, so it was not played.
     fn default() -> Training {
         Training {
             games: 200_000,

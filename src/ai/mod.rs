@@ -131,6 +131,15 @@ impl Default for Budget {
     /// instead of 12 scored +0.9 ± 31.2 (CPU per move p99 103 ms), depth 3
     /// −27.5 ± 28.1, and 64 candidates −38.3 ± 26.3 (paired, `--seed 1`'s
     /// 100 games; on branch `exp27`).
+    ///
+    /// Nor did judging the sampled futures as a less perfect player would
+    /// play them (paired on `--seed 1`; on branch `exp28`): the last reply
+    /// valued as the mean of the replies' values weighted by softmax at a
+    /// temperature of 60 (one free cell) instead of their best, −40.4 ±
+    /// 61.6; the first reply drawn by softmax at a temperature of 100
+    /// instead of the best, −74.5 ± 60.9 (first 54 games). Depth 1 with 24
+    /// samples a round, the same work, scored −187.0 ± 62.1 (first 49
+    /// games): the second throw is worth its cost.
     fn default() -> Budget {
         Budget {
             candidates: 32,
