@@ -139,7 +139,9 @@ impl Default for Budget {
     /// 61.6; the first reply drawn by softmax at a temperature of 100
     /// instead of the best, −74.5 ± 60.9 (first 54 games). Depth 1 with 24
     /// samples a round, the same work, scored −187.0 ± 62.1 (first 49
-    /// games): the second throw is worth its cost.
+    /// games): the second throw is worth its cost. Nor did more breadth for
+    /// fewer samples: 48 candidates sampled 8 times a round instead of 32
+    /// sampled 12 times, the same first round, scored −100.8 ± 55.7.
     fn default() -> Budget {
         Budget {
             candidates: 32,
