@@ -576,14 +576,18 @@ impl Settings {
         let cells = self.cells.as_ref().map(parsed).transpose()?;
         let autoplay_delay = self.autoplay_delay()?;
         let colors = usize::from(rules.colors);
+        // `-l` and batch mode draw nothing: there every look setting must
+        // be valid in itself, but whether there are enough glyphs and colour
+        // numbers for the colours is no matter.
+        let draws = !self.list && !self.batch;
         let keys = distinct_keys(&self.keys)?;
         let font = font(&self.font)?;
         let mode = self.mode.as_ref().map(color_mode).transpose()?;
-        let (bw_font, mode) = self.bw_font(colors, mode, no_color)?;
+        let (bw_font, mode) = self.bw_font(colors, mode, no_color, draws)?;
         let mut warnings = Vec::new();
         let palette = match &self.palette {
             None => default_palette(colors),
-            Some(list) => palette(list, colors, &mut warnings)?,
+            Some(list) => palette(list, colors, draws, &mut warnings)?,
         };
         let command = if self.list {
             Command::List {
@@ -670,16 +674,18 @@ impl Settings {
     /// The black-and-white glyphs and the mode they leave. With more colours
     /// than the default glyphs cover and no `-F`, black and white is refused
     /// when asked for (`-m b` or `NO_COLOR`) and colour is chosen otherwise.
+    /// When nothing `draws`, the glyphs are checked only in themselves.
     fn bw_font(
         &self,
         colors: usize,
         mode: Option<ColorMode>,
         no_color: bool,
+        draws: bool,
     ) -> Result<(Vec<char>, Option<ColorMode>), String> {
         let needed = 2 * colors + 1;
         if let Some(font) = &self.bw_font {
             let glyphs = glyphs(font).map_err(|why| font.source.refuse(&why))?;
-            if glyphs.len() < needed {
+            if draws && glyphs.len() < needed {
                 return Err(font.source.refuse(&format!(
                     "expected at least {needed} glyphs for {colors} colours (the cursor, then a \
                      chip and its jumping glyph per colour), got {}",
@@ -689,7 +695,7 @@ impl Settings {
             return Ok((glyphs, mode));
         }
         let default: Vec<char> = DEFAULT_BW_FONT.chars().collect();
-        if default.len() >= needed {
+        if !draws || default.len() >= needed {
             return Ok((default, mode));
         }
         let why = match (mode, &self.mode) {

@@ -314,7 +314,11 @@ fn bad_config_files_are_refused_naming_file_and_key() {
         ("widht = 9\n", &["unknown key \"widht\"", "width"]),
         ("width = \"nine\"\n", &["width = \"nine\"", "whole number"]),
         ("colors = 0\n", &["colors = 0", "from 1 to 35"]),
-        ("palette = \"7,1\"\n", &["palette = \"7,1\"", "at least 6"]),
+        // Batch mode needs no particular number of colours, only good ones.
+        (
+            "palette = \"7,1,0\"\n",
+            &["palette = \"7,1,0\"", "1 to 255"],
+        ),
         ("width = [\n", &["invalid TOML at line"]),
     ];
     for (config, says) in cases {
@@ -489,6 +493,39 @@ fn duplicate_colours_warn_then_play() {
         "{stderr}"
     );
     assert!(text(&output.stdout).starts_with("score=0 "));
+}
+
+/// `-l` and batch mode draw nothing, so too few black-and-white glyphs or
+/// colour numbers for the colours stop only a game on the full screen.
+#[test]
+fn drawing_settings_stop_neither_batch_nor_list() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    fs::write(&file, "palette = [7, 9, 10, 11, 12, 13]\n").unwrap();
+    let no_color = [("NO_COLOR", "1")];
+    let short_palette = [("CLINES_CONFIG", file.to_str().unwrap())];
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let runs: [(&[&str], Env); 3] = [
+        (&["-c6"], &no_color),
+        (&["-c6", "-m", "b"], &[]),
+        (&["-c6"], &short_palette),
+    ];
+    for (args, env) in runs {
+        let batch = [&["--batch"], args].concat();
+        let output = clines(home.path(), &batch, env, "status\n");
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{batch:?}: {stderr}");
+        assert!(stderr.is_empty(), "{batch:?}: {stderr}");
+        assert_eq!(text(&output.stdout), "score=0 free=78 streak=0 over=no\n");
+        let list = [&["-l"], args].concat();
+        let output = clines(home.path(), &list, env, "");
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{list:?}: {stderr}");
+        assert!(stderr.contains("no records yet"), "{list:?}: {stderr}");
+    }
+    // The full screen still needs them: refused before any terminal check.
+    let output = clines(home.path(), &["-c6"], &no_color, "");
+    assert_refused(&output, &["-c 6", "NO_COLOR", "at least 13"]);
 }
 
 /// Whether `bytes` are plain printable text: ASCII from space to `~`, the

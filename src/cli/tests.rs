@@ -445,6 +445,48 @@ fn refused_in_any(args: &[&str]) {
 }
 
 #[test]
+fn glyph_and_colour_counts_matter_only_where_the_board_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_color = Environment {
+        no_color: true,
+        ..plain()
+    };
+    // Six numbers: enough for 5 colours, one short for 6.
+    let short_palette = with_config(dir.path(), "palette = [7, 9, 10, 11, 12, 13]\n");
+    let too_few: [(&[&str], &Environment); 5] = [
+        (&["-c6"], &no_color),
+        (&["-c6", "-mb"], &plain()),
+        (&["-c6", "-mb", "-F", "*OoVvAa.'Zz"], &plain()),
+        (&["-c6", "-o", "7,1,2,3,4,5"], &plain()),
+        (&["-c6"], &short_palette),
+    ];
+    for (args, env) in too_few {
+        // The full screen needs them...
+        assert!(play_in(args, env).is_err(), "{args:?} should be refused");
+        // ...while -l and batch mode draw nothing.
+        for mode in ["--batch", "-l"] {
+            let args: Vec<&str> = std::iter::once(mode).chain(args.iter().copied()).collect();
+            let parsed = parse_with(&args, env).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        }
+    }
+    // A value wrong in itself is refused in every mode.
+    let wrong: [&[&str]; 5] = [
+        &["-c6", "-F", "*Oo "],
+        &["-c6", "-o", "7,1,0"],
+        &["-c6", "-o", "7,red"],
+        &["-c6", "-m", "x"],
+        &["-c6", "-f", "IO"],
+    ];
+    for args in wrong {
+        for mode in ["--batch", "-l"] {
+            let args: Vec<&str> = std::iter::once(mode).chain(args.iter().copied()).collect();
+            refused_in_any(&args);
+        }
+    }
+}
+
+#[test]
 fn rule_error_requirement_leaves_out_flag_and_value() {
     let error = RuleError {
         rule: Rule::Next,

@@ -125,16 +125,19 @@ pub(super) fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, St
     Ok(numbers)
 }
 
-/// The palette: at least `colors + 1` numbers from 1 to 255, of which the
-/// first `colors + 1` are kept. Repeated colours are allowed with a warning.
+/// The palette: numbers from 1 to 255, of which the first `colors + 1` are
+/// kept. When the game `draws`, fewer than `colors + 1` are refused; `-l`
+/// and batch mode, which draw nothing, take any number. Repeated colours
+/// are allowed with a warning.
 pub(super) fn palette(
     list: &Setting<Vec<String>>,
     colors: usize,
+    draws: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, String> {
     let needed = colors + 1;
     let mut numbers = palette_numbers(list)?;
-    if numbers.len() < needed {
+    if draws && numbers.len() < needed {
         return Err(list.source.refuse(&format!(
             "expected at least {needed} colour numbers (the cursor, then one per colour \
              for {colors} colours), got {}",
