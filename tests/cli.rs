@@ -697,6 +697,38 @@ fn readme_config_example_is_accepted() {
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
 }
 
+/// The README says which options that take a value have no config key:
+/// exactly those clap knows to take a value whose long name, with `_` for
+/// `-`, is no key.
+#[test]
+fn readme_names_the_options_without_a_config_key() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md exists");
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = flat
+        .split("Every option that takes a value")
+        .nth(1)
+        .and_then(|rest| rest.split("has a key of the same name").next())
+        .expect("the README's sentence on config keys");
+    let named: BTreeSet<String> = sentence
+        .split('`')
+        .filter(|word| word.starts_with("--"))
+        .map(str::to_string)
+        .collect();
+    let keyless: BTreeSet<String> = Args::command()
+        .get_arguments()
+        .filter(|arg| arg.get_action().takes_values())
+        .filter_map(|arg| arg.get_long())
+        .filter(|long| !CONFIG_KEYS.contains(&long.replace('-', "_").as_str()))
+        .map(|long| format!("--{long}"))
+        .collect();
+    assert!(keyless.contains("--seed"), "{keyless:?}");
+    assert_eq!(
+        named, keyless,
+        "options the README names as keyless (left) and those with no key (right) differ"
+    );
+}
+
 /// A section of the man page, from its `.SH` line to the next.
 fn man_section(name: &str) -> String {
     let page = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/clines.6"))
