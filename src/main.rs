@@ -32,11 +32,21 @@ fn clines_main() -> i32 {
     runtime::panic_if_asked("start");
     let args: Vec<_> = std::env::args_os().collect();
     if cli::asks_only_version(&args) {
-        // As clap does: a closed output is no reason to fail.
-        let _ = io::stdout().write_all(cli::version_line().as_bytes());
-        return SUCCESS;
+        return print("the version", cli::version_line().as_bytes());
     }
-    let command = cli::parse(args).unwrap_or_else(|e| e.exit());
+    let command = match cli::parse(args) {
+        Ok(command) => command,
+        // Help and version go to standard output, where a failed write
+        // must be told (clap's `exit` would say nothing and exit 0).
+        Err(e) if !e.use_stderr() => {
+            let what = match e.kind() {
+                clap::error::ErrorKind::DisplayVersion => "the version",
+                _ => "the help",
+            };
+            return print(what, e.render().to_string().as_bytes());
+        }
+        Err(e) => e.exit(),
+    };
     match command {
         Command::Batch {
             rules,
@@ -111,40 +121,39 @@ fn clines_main() -> i32 {
             }
         }
         Command::Completions(shell) => {
-            let mut stdout = io::stdout().lock();
-            let written = stdout
-                .write_all(&cli::completion_script(shell))
-                .and_then(|()| stdout.flush());
-            match written {
-                Ok(()) => SUCCESS,
-                // A reader that stops early (`| head`) is done with us.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
-                // A full disk must not leave a packager a cut-off script.
-                Err(e) => {
-                    report(&format!("clines: writing the completion script: {e}"));
-                    FAILURE
-                }
-            }
+            print("the completion script", &cli::completion_script(shell))
         }
         Command::List {
             score_dir,
             rules,
             preview,
-        } => {
-            match records::list(score_dir.as_deref(), &RuleSet::new(rules, preview)) {
-                Ok(listing) => {
-                    for warning in &listing.warnings {
-                        report(&format!("clines: {warning}"));
-                    }
-                    // `clines -l | head` closing the pipe early is not an error.
-                    let _ = io::stdout().write_all(listing.text.as_bytes());
-                    SUCCESS
+        } => match records::list(score_dir.as_deref(), &RuleSet::new(rules, preview)) {
+            Ok(listing) => {
+                for warning in &listing.warnings {
+                    report(&format!("clines: {warning}"));
                 }
-                Err(e) => {
-                    report(&format!("clines: {e}"));
-                    FAILURE
-                }
+                print("the records", listing.text.as_bytes())
             }
+            Err(e) => {
+                report(&format!("clines: {e}"));
+                FAILURE
+            }
+        },
+    }
+}
+
+/// Writes `bytes`, which are `what` (`the help`), on standard output and
+/// says whether that worked. A reader that stops early (`| head`) is done
+/// with us: no failure. Any other failed write (a full disk) is reported,
+/// as a cut-off help, listing or script must not look like success.
+fn print(what: &str, bytes: &[u8]) -> i32 {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
+        Err(e) => {
+            report(&format!("clines: writing {what}: {e}"));
+            FAILURE
         }
     }
 }

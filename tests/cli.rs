@@ -893,3 +893,46 @@ fn completions_on_a_full_disk_fail() {
         "{stderr}"
     );
 }
+
+/// Help, the version and the records that cannot be written whole are an
+/// error, as the completion script is, not silence with status 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn help_version_and_records_on_a_full_disk_fail() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    fs::write(scores.join("zed.toml"), "score = 12\nset_at = 1\n").unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["-h"], "the help"),
+        (&["--help"], "the help"),
+        (&["-v"], "the version"),
+        (&["-lv"], "the version"),
+        (&["-l"], "the records"),
+    ];
+    for (args, what) in cases {
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_clines"))
+            .args(args)
+            .env_clear()
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("CLINES_SCORE_DIR", &scores)
+            .stdin(Stdio::null())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!("clines: writing {what}: No space left on device (os error 28)\n"),
+            "{args:?}"
+        );
+    }
+}
