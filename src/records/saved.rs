@@ -7,7 +7,8 @@
 //! under the same directory lock (a temporary file, fsynced, renamed over
 //! it), so a crash leaves the old save or the new one. A file that
 //! cannot be read back as a game of these rules is reported and set aside
-//! under a `.bad` name, never in the way of a new game.
+//! under a `.bad` name (`.bad.1`, `.bad.2`, … when that is taken, so that
+//! no earlier one is lost), never in the way of a new game.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read};
@@ -30,6 +31,9 @@ const MAX_SAVE_BYTES: u64 = 8 << 20;
 pub(super) const SAVE_EXTENSION: &str = ".game";
 /// A save's permissions: the player's alone.
 const SAVE_MODE: u32 = 0o600;
+/// How many names a bad save may try (`.bad`, `.bad.1`, …) before it is
+/// left where it is: a bound on the search, far above any real count.
+const MAX_BAD_COPIES: u32 = 10_000;
 
 /// A game to go on with: the engine's state and what the front end must
 /// remember about it.
@@ -161,12 +165,27 @@ impl SaveSlot {
         }
     }
 
-    /// Moves an unusable save out of the way, to `<name>.bad`.
+    /// Moves an unusable save out of the way, to `<name>.bad`, or when
+    /// that is taken by an earlier bad save, to the first free name of
+    /// `<name>.bad.1`, `<name>.bad.2`, …: no copy is ever replaced.
     fn set_aside(&self, why: String) -> BadSave {
-        let mut aside = self.path.clone().into_os_string();
-        aside.push(".bad");
-        let aside = PathBuf::from(aside);
-        let set_aside = fs::rename(&self.path, &aside).ok().map(|()| aside);
+        let mut set_aside = None;
+        for n in 0..MAX_BAD_COPIES {
+            let mut aside = self.path.clone().into_os_string();
+            aside.push(".bad");
+            if n > 0 {
+                aside.push(format!(".{n}"));
+            }
+            let aside = PathBuf::from(aside);
+            match move_to_new_name(&self.path, &aside) {
+                Ok(()) => {
+                    set_aside = Some(aside);
+                    break;
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(_) => break,
+            }
+        }
         BadSave {
             path: self.path.clone(),
             why,
@@ -327,6 +346,23 @@ fn read_limited(path: &Path) -> io::Result<String> {
     Ok(text)
 }
 
+/// Moves `from` to `to`, failing with [`io::ErrorKind::AlreadyExists`]
+/// when something is at `to`: a rename would replace it. A hard link
+/// makes the new name only if it is free, even with another process at
+/// the same work; on a file system without hard links (or for a directory)
+/// the name is looked at first and then renamed to.
+fn move_to_new_name(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::hard_link(from, to) {
+        Ok(()) => fs::remove_file(from),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
+        Err(_) => match fs::symlink_metadata(to) {
+            Ok(_) => Err(io::ErrorKind::AlreadyExists.into()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => fs::rename(from, to),
+            Err(e) => Err(e),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,5 +455,48 @@ mod tests {
             assert!(!slot.path().exists());
             assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
         }
+    }
+
+    #[test]
+    fn every_bad_save_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let name = slot.path().file_name().unwrap().to_str().unwrap();
+        let texts = ["first bad save", "second bad save", "third bad save"];
+        for text in texts {
+            fs::write(slot.path(), text).unwrap();
+            slot.load().unwrap_err();
+        }
+        for (aside, text) in ["bad", "bad.1", "bad.2"].iter().zip(texts) {
+            let aside = dir.path().join(format!("{name}.{aside}"));
+            assert_eq!(fs::read_to_string(&aside).unwrap(), text, "{aside:?}");
+        }
+        // A gap left by a copy the player removed is filled first.
+        fs::remove_file(dir.path().join(format!("{name}.bad.1"))).unwrap();
+        fs::write(slot.path(), "fourth bad save").unwrap();
+        let bad = slot.load().unwrap_err();
+        let aside = dir.path().join(format!("{name}.bad.1"));
+        assert_eq!(bad.set_aside.as_ref(), Some(&aside));
+        assert!(bad.to_string().contains(".bad.1"), "{bad}");
+        assert_eq!(fs::read_to_string(&aside).unwrap(), "fourth bad save");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_bad_save_that_is_a_directory_is_moved_aside_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        fs::create_dir(slot.path()).unwrap();
+        let mut first = slot.path().as_os_str().to_owned();
+        first.push(".bad");
+        fs::write(&first, "an earlier bad save").unwrap();
+        let bad = slot.load().unwrap_err();
+        let aside = bad.set_aside.expect("moved aside");
+        assert!(
+            aside.to_str().unwrap().ends_with(".game.bad.1"),
+            "{aside:?}"
+        );
+        assert!(aside.is_dir());
+        assert_eq!(fs::read_to_string(&first).unwrap(), "an earlier bad save");
     }
 }
