@@ -150,6 +150,38 @@ fn list_fails_when_the_score_directory_cannot_be_read() {
     }
 }
 
+/// A relative `CLINES_SCORE_DIR` would put records wherever clines was
+/// started: refused, as the config file's `score_dir` refuses one, even
+/// where it names a directory with records.
+#[test]
+fn list_refuses_a_relative_score_dir_variable() {
+    let home = tempfile::tempdir().unwrap();
+    let scores = home.path().join("scores");
+    fs::create_dir(&scores).unwrap();
+    fs::write(scores.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    for relative in ["scores", "./scores"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_clines"))
+            .arg("-l")
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("CLINES_SCORE_DIR", relative)
+            .env_remove("CLINES_CONFIG")
+            .output()
+            .expect("clines runs");
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        assert_eq!(text(&output.stdout), "");
+        assert_eq!(
+            text(&output.stderr),
+            format!(
+                "clines: no directory for records: CLINES_SCORE_DIR=\"{relative}\": expected an \
+                 absolute directory path, not one relative to where clines is started\n"
+            )
+        );
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn list_falls_back_to_the_data_directory() {

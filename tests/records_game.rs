@@ -454,6 +454,35 @@ fn an_unusable_score_directory_is_reported_at_exit() {
     assert!(!after_leaving(&term).contains("saved!"));
 }
 
+/// A relative `CLINES_SCORE_DIR` would put records wherever clines was
+/// started: it is refused, the game plays without records, and the end
+/// says why none was saved.
+#[test]
+fn a_relative_score_dir_variable_is_refused_at_exit() {
+    let sandbox = Sandbox::new();
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .current_dir(sandbox.home())
+            .env("CLINES_SCORE_DIR", "rel")
+            .separate_stderr(),
+    );
+    let score = play_until_scored(&mut term, 100, 50);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], score);
+    let stderr = term.stderr();
+    assert!(
+        stderr.contains(
+            "the record could not be saved: no directory for records: \
+             CLINES_SCORE_DIR=\"rel\": expected an absolute directory path"
+        ),
+        "stderr: {stderr:?}"
+    );
+    assert!(!after_leaving(&term).contains("saved!"));
+    assert!(!sandbox.home().join("rel").exists(), "records written");
+}
+
 /// With a fixed seed, records are off: no `hi` line though a record
 /// exists, and nothing written.
 #[test]

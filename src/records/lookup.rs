@@ -1,15 +1,46 @@
 //! Where the records live.
 
 use std::ffi::OsString;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+use crate::text;
 
 /// The environment variable naming the score directory; it overrides the
 /// config file and the platform default.
 pub const SCORE_DIR_ENV: &str = "CLINES_SCORE_DIR";
 
 /// Why there is no score directory at all.
-pub(super) const NO_DIRECTORY: &str = "no directory for records: \
-     set CLINES_SCORE_DIR or score_dir in the config file (no home directory was found)";
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoScoreDir {
+    /// Neither `$CLINES_SCORE_DIR` nor `score_dir` names one, and no home
+    /// directory was found to hold the platform's.
+    NoHome,
+    /// `$CLINES_SCORE_DIR` holds this relative path, which would put the
+    /// records wherever clines was started; refused, as the config file's
+    /// `score_dir` refuses one.
+    Relative(OsString),
+}
+
+impl fmt::Display for NoScoreDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no directory for records: ")?;
+        match self {
+            NoScoreDir::NoHome => f.write_str(
+                "set CLINES_SCORE_DIR or score_dir in the config file \
+                 (no home directory was found)",
+            ),
+            NoScoreDir::Relative(value) => write!(
+                f,
+                "{SCORE_DIR_ENV}={}: expected an absolute directory path, not one \
+                 relative to where clines is started",
+                text::quote(&value.to_string_lossy())
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NoScoreDir {}
 
 /// The folder of the platform data directory that holds the records, so
 /// that they never mix with other files (on macOS the data directory is
@@ -40,8 +71,9 @@ impl ScoreDir {
 
 /// Where records live: `$CLINES_SCORE_DIR`, else the config file's
 /// `score_dir`, else the `scores` folder of the platform data directory;
-/// `None` when none is known (no home directory).
-pub fn score_dir(config_score_dir: Option<&Path>) -> Option<ScoreDir> {
+/// an error when none is known (no home directory) or the variable holds a
+/// relative path.
+pub fn score_dir(config_score_dir: Option<&Path>) -> Result<ScoreDir, NoScoreDir> {
     resolve_score_dir(
         std::env::var_os(SCORE_DIR_ENV),
         config_score_dir,
@@ -51,19 +83,28 @@ pub fn score_dir(config_score_dir: Option<&Path>) -> Option<ScoreDir> {
 
 /// [`score_dir`] with its inputs given: the environment variable's value and
 /// a way to find the platform data directory, asked only when needed. An
-/// empty variable counts as unset.
+/// empty variable counts as unset; a relative one is refused rather than
+/// passed over, so that the player learns why no record is kept.
 pub fn resolve_score_dir(
     env_value: Option<OsString>,
     config_score_dir: Option<&Path>,
     platform_data_dir: impl FnOnce() -> Option<PathBuf>,
-) -> Option<ScoreDir> {
+) -> Result<ScoreDir, NoScoreDir> {
     match (env_value, config_score_dir) {
-        (Some(dir), _) if !dir.is_empty() => Some(ScoreDir::new(dir)),
-        (_, Some(dir)) => Some(ScoreDir::new(dir)),
-        _ => platform_data_dir().map(|data| ScoreDir {
-            path: data.join(SCORES_FOLDER),
-            legacy: Some(data),
-        }),
+        (Some(dir), _) if !dir.is_empty() => {
+            if Path::new(&dir).is_absolute() {
+                Ok(ScoreDir::new(dir))
+            } else {
+                Err(NoScoreDir::Relative(dir))
+            }
+        }
+        (_, Some(dir)) => Ok(ScoreDir::new(dir)),
+        _ => platform_data_dir()
+            .map(|data| ScoreDir {
+                path: data.join(SCORES_FOLDER),
+                legacy: Some(data),
+            })
+            .ok_or(NoScoreDir::NoHome),
     }
 }
 
@@ -83,19 +124,45 @@ mod tests {
         let unused = || -> Option<PathBuf> { panic!("platform directory asked for") };
         assert_eq!(
             resolve_score_dir(Some("/env/dir".into()), Some(config), unused),
-            Some(ScoreDir::new("/env/dir"))
+            Ok(ScoreDir::new("/env/dir"))
         );
         assert_eq!(
             resolve_score_dir(Some("".into()), Some(config), unused),
-            Some(ScoreDir::new("/config/dir"))
+            Ok(ScoreDir::new("/config/dir"))
         );
         assert_eq!(
             resolve_score_dir(None, None, platform),
-            Some(ScoreDir {
+            Ok(ScoreDir {
                 path: PathBuf::from("/platform/dir/scores"),
                 legacy: Some(PathBuf::from("/platform/dir")),
             })
         );
-        assert_eq!(resolve_score_dir(None, None, || None), None);
+        assert_eq!(
+            resolve_score_dir(None, None, || None),
+            Err(NoScoreDir::NoHome)
+        );
+    }
+
+    #[test]
+    fn a_relative_score_dir_variable_is_refused() {
+        let config = Path::new("/config/dir");
+        let unused = || -> Option<PathBuf> { panic!("platform directory asked for") };
+        for relative in ["rel", "./scores", "../x", "scores/", "~/scores"] {
+            // Neither the config's directory nor the platform's stands in:
+            // the player asked for this one.
+            assert_eq!(
+                resolve_score_dir(Some(relative.into()), Some(config), unused),
+                Err(NoScoreDir::Relative(relative.into())),
+            );
+        }
+        let refusal = resolve_score_dir(Some("my scores".into()), None, unused).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "no directory for records: CLINES_SCORE_DIR=\"my scores\": expected an absolute \
+             directory path, not one relative to where clines is started"
+        );
+        // Escaped: the value could hold anything.
+        let refusal = resolve_score_dir(Some("a\u{1b}[2J".into()), None, unused).unwrap_err();
+        assert!(!refusal.to_string().contains('\u{1b}'), "{refusal}");
     }
 }

@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::format::{SkipReason, Skipped, read_record, record_name};
-use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::lookup::{NoScoreDir, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::sys;
 use super::user::{check_user_name, current_user};
@@ -172,8 +172,8 @@ pub struct Listing {
 /// Why `clines -l` cannot list the records.
 #[derive(Debug)]
 pub enum ListError {
-    /// No score directory is known.
-    NoDirectory,
+    /// No score directory is known, for this reason.
+    NoDirectory(NoScoreDir),
     /// The score directory is a file or something else.
     NotADirectory(PathBuf),
     /// Reading the score directory failed.
@@ -188,7 +188,7 @@ pub enum ListError {
 impl fmt::Display for ListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ListError::NoDirectory => write!(f, "{NO_DIRECTORY}"),
+            ListError::NoDirectory(why) => write!(f, "{why}"),
             ListError::NotADirectory(path) => write!(
                 f,
                 "the score directory {} is not a directory",
@@ -209,7 +209,7 @@ impl std::error::Error for ListError {}
 /// [`score_dir`]), marking the current user's when their name is known and
 /// safe.
 pub fn list(config_score_dir: Option<&Path>, rules: &RuleSet) -> Result<Listing, ListError> {
-    let dir = score_dir(config_score_dir).ok_or(ListError::NoDirectory)?;
+    let dir = score_dir(config_score_dir).map_err(ListError::NoDirectory)?;
     list_dir(&dir, rules, current_user().ok().as_deref())
 }
 

@@ -13,7 +13,7 @@ use super::format::{
     Contents, Kind, Record, RecordFile, SkipReason, Skipped, read_file, read_record, record_name,
 };
 use super::hi_line::BoardRecords;
-use super::lookup::{NO_DIRECTORY, ScoreDir, score_dir};
+use super::lookup::{NoScoreDir, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::saved::SAVE_EXTENSION;
 use super::scan::scan_all;
@@ -60,8 +60,8 @@ impl SaveOutcome {
 /// involved; [`SaveError::cause`] is the reason alone.
 #[derive(Debug)]
 pub enum SaveError {
-    /// No score directory is known.
-    NoDirectory,
+    /// No score directory is known, for this reason.
+    NoDirectory(NoScoreDir),
     /// A file operation failed.
     Io {
         /// What was being done, e.g. "creating the score directory".
@@ -110,7 +110,7 @@ pub struct SaveCause<'a>(&'a SaveError);
 impl fmt::Display for SaveCause<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            SaveError::NoDirectory => write!(f, "{NO_DIRECTORY}"),
+            SaveError::NoDirectory(why) => write!(f, "{why}"),
             SaveError::Io {
                 action,
                 path,
@@ -156,8 +156,8 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Save
 /// panic path can hold its own copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
-    /// The score directory, or `None` when none could be found.
-    dir: Option<ScoreDir>,
+    /// The score directory, or why none could be found.
+    dir: Result<ScoreDir, NoScoreDir>,
     /// The player; always a safe file name.
     user: String,
     /// The rule set whose record is read and saved.
@@ -177,7 +177,7 @@ impl Store {
     pub fn in_score_dir(dir: ScoreDir, user: &str) -> Result<Store, UserError> {
         check_user_name(user)?;
         Ok(Store {
-            dir: Some(dir),
+            dir: Ok(dir),
             user: user.to_string(),
             rules: RuleSet::default(),
         })
@@ -202,7 +202,7 @@ impl Store {
 
     /// The score directory, if one is known.
     pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_ref().map(|dir| dir.path.as_path())
+        self.dir.as_ref().ok().map(|dir| dir.path.as_path())
     }
 
     /// The player's name.
@@ -221,7 +221,7 @@ impl Store {
     /// directory that cannot be used is reported when no other file gives
     /// a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
-        let Some(dir) = &self.dir else {
+        let Ok(dir) = &self.dir else {
             return Ok(None);
         };
         let read = |kind| {
@@ -249,6 +249,7 @@ impl Store {
         let entries = self
             .dir
             .as_ref()
+            .ok()
             .and_then(|dir| scan_all(dir, &self.rules).ok())
             .map(|scan| scan.entries)
             .unwrap_or_default();
@@ -270,7 +271,10 @@ impl Store {
     /// atomically (`replace_atomically`), so a crash at any moment leaves
     /// either the old records or the new ones.
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
-        let dir = self.dir.as_ref().ok_or(SaveError::NoDirectory)?;
+        let dir = self
+            .dir
+            .as_ref()
+            .map_err(|why| SaveError::NoDirectory(why.clone()))?;
         let lock = DirLock::acquire(&dir.path)?;
         lock.remove_stale_temps();
         let target = self.file(&dir.path, Kind::Toml);
@@ -888,7 +892,7 @@ mod tests {
         );
 
         let no_dir = Store {
-            dir: None,
+            dir: Err(NoScoreDir::NoHome),
             user: "alice".to_string(),
             rules: RuleSet::default(),
         };

@@ -136,6 +136,7 @@ pub struct Options {
     separate_stderr: bool,
     record_frames: bool,
     emulated: Option<(u16, u16)>,
+    current_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -151,6 +152,7 @@ impl Options {
             separate_stderr: false,
             record_frames: false,
             emulated: None,
+            current_dir: None,
         }
     }
 
@@ -200,6 +202,13 @@ impl Options {
     /// are then read as bytes.
     pub fn emulate(mut self, cols: u16, rows: u16) -> Options {
         self.emulated = Some((cols, rows));
+        self
+    }
+
+    /// Starts the program in `dir` rather than the test's working directory,
+    /// for what a relative path would reach.
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Options {
+        self.current_dir = Some(dir.into());
         self
     }
 
@@ -353,6 +362,9 @@ impl Term {
         }
         for key in &options.env_remove {
             command.env_remove(key);
+        }
+        if let Some(dir) = &options.current_dir {
+            command.current_dir(dir);
         }
         let stderr = if options.separate_stderr {
             Stdio::piped()
