@@ -740,6 +740,44 @@ fn preview_cells_shows_where_the_throw_lands_and_a_taken_cell_moves_its_chip() {
     }
 }
 
+/// `next` answers the throw as planned, as the manual says: a planned cell
+/// that `put` fills is still named, and its chip lands elsewhere at the
+/// throw, as when a move fills it.
+#[test]
+fn next_after_put_shows_the_throw_as_planned() {
+    let mut game = Batch::start(&["-p", "cells", "--seed", "4"]);
+    let answer = game.ask("next");
+    let next = planned(&answer, true);
+    let (px, py) = next[0].0.unwrap();
+    let before = game.board(9);
+    let put = if next[0].1 == '1' { '2' } else { '1' };
+    assert_eq!(game.ask(&format!("put {px} {py} {put}")), "ok");
+    assert_eq!(game.ask("next"), answer, "the plan stays as it was");
+    let (x, y, _) = chips_of(&before)[0];
+    let to = (0..81)
+        .map(|i| (i % 9, i / 9))
+        .find(|&p| p != (px, py) && cell(&before, p) == '.' && next.iter().all(|n| n.0 != Some(p)))
+        .unwrap();
+    let answer = game.ask(&format!("move {x} {y} {} {}", to.0, to.1));
+    assert_eq!(answer, "ok removed=0 points=0 score=0");
+    let after = game.board(9);
+    assert_eq!(cell(&after, (px, py)), put, "the chip put there stays");
+    for &(pos, c) in &next[1..] {
+        assert_eq!(cell(&after, pos.unwrap()), c, "{after:?}");
+    }
+    let mut expected = moved(&before, (x, y), to);
+    expected[py].replace_range(px..px + 1, &put.to_string());
+    let elsewhere: Vec<(usize, usize, char)> = chips_of(&after)
+        .into_iter()
+        .filter(|&(x, y, _)| {
+            cell(&expected, (x, y)) == '.' && next.iter().all(|p| p.0 != Some((x, y)))
+        })
+        .collect();
+    assert_eq!(elsewhere.len(), 1, "{after:?}");
+    assert_eq!(elsewhere[0].2, next[0].1);
+    assert!(game.finish().success());
+}
+
 #[test]
 fn next_is_refused_without_a_preview_and_after_the_end() {
     let mut game = Batch::start(&["--seed", "7"]);
