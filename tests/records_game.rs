@@ -435,17 +435,11 @@ fn an_unusable_score_directory_is_reported_at_exit() {
     let not_a_dir = sandbox.home().join("file");
     fs::write(&not_a_dir, "").expect("write a file");
     let score_dir = not_a_dir.join("scores");
-    let mut term = Term::spawn(
-        CLINES,
+    let (term, stderr) = score_then_quit(
         Options::new(100, 50)
             .sandbox(&sandbox)
-            .env("CLINES_SCORE_DIR", &score_dir)
-            .separate_stderr(),
+            .env("CLINES_SCORE_DIR", &score_dir),
     );
-    let score = play_until_scored(&mut term, 100, 50);
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], score);
-    let stderr = term.stderr();
     assert!(
         stderr.contains("the record could not be saved")
             && stderr.contains(&score_dir.display().to_string()),
@@ -460,18 +454,12 @@ fn an_unusable_score_directory_is_reported_at_exit() {
 #[test]
 fn a_relative_score_dir_variable_is_refused_at_exit() {
     let sandbox = Sandbox::new();
-    let mut term = Term::spawn(
-        CLINES,
+    let (term, stderr) = score_then_quit(
         Options::new(100, 50)
             .sandbox(&sandbox)
             .current_dir(sandbox.home())
-            .env("CLINES_SCORE_DIR", "rel")
-            .separate_stderr(),
+            .env("CLINES_SCORE_DIR", "rel"),
     );
-    let score = play_until_scored(&mut term, 100, 50);
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], score);
-    let stderr = term.stderr();
     assert!(
         stderr.contains(
             "the record could not be saved: no directory for records: \
@@ -481,6 +469,18 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
     );
     assert!(!after_leaving(&term).contains("saved!"));
     assert!(!sandbox.home().join("rel").exists(), "records written");
+}
+
+/// Plays a 100 × 50 game with `options` until it scores, quits with `q`
+/// and checks the exit; returns the terminal and what the game wrote on
+/// standard error.
+fn score_then_quit(options: Options) -> (Term, String) {
+    let mut term = Term::spawn(CLINES, options.separate_stderr());
+    let score = play_until_scored(&mut term, 100, 50);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], score);
+    let stderr = term.stderr();
+    (term, stderr)
 }
 
 /// With a fixed seed, records are off: no `hi` line though a record
