@@ -142,6 +142,17 @@ impl Default for Budget {
     /// games): the second throw is worth its cost. Nor did more breadth for
     /// fewer samples: 48 candidates sampled 8 times a round instead of 32
     /// sampled 12 times, the same first round, scored −100.8 ± 55.7.
+    ///
+    /// Nor did depth 3 at about the same work (paired on `--seed 1`):
+    /// 8 samples a round scored −106.4 ± 100.7 (first 25 games), 12
+    /// samples with 3 replies −142.6 ± 124.6 (first 21). Nor did letting a
+    /// scoring move compete in the sampled search with the moves that
+    /// score nothing, instead of taking it at once, so that the player
+    /// could put a sixth chip on a line before completing it (12 points
+    /// instead of 5): with points weighted 5 it scored −97.5 ± 100.1 (first
+    /// 24 games); with the weights as they are, four traced games took 52
+    /// ms a move and made longer lines no more often (36 of 444 removals,
+    /// 35 of 457 before; on branch `exp29`).
     fn default() -> Budget {
         Budget {
             candidates: 32,
