@@ -41,9 +41,29 @@ const MAX_BAD_COPIES: u32 = 10_000;
 pub struct SavedGame {
     /// The engine's state.
     pub state: GameState,
-    /// Whether help (a hint, autoplay, an undo) was used, so that the game
-    /// still keeps no record when it goes on.
-    pub assisted: bool,
+    /// Why the game keeps no record, so that it still keeps none when it
+    /// goes on, and the player is told the right reason.
+    pub no_record: NoRecord,
+}
+
+/// Why a game keeps no record: each reason that applies. A game with none
+/// of them keeps its record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoRecord {
+    /// The built-in player helped (a hint or autoplay).
+    pub helped: bool,
+    /// A move was taken back.
+    pub undone: bool,
+    /// The game began from a fixed seed (`--seed`), so its throws can be
+    /// known beforehand.
+    pub seeded: bool,
+}
+
+impl NoRecord {
+    /// Whether any reason applies.
+    pub fn any(self) -> bool {
+        self.helped || self.undone || self.seeded
+    }
 }
 
 /// Where one user's saved game of one rule set lives.
@@ -94,7 +114,17 @@ struct SaveFile {
     preview: String,
     score: u64,
     streak: u32,
+    /// Whether the game keeps no record, for any reason. The first saves
+    /// kept only this, and read as games the built-in player helped in; it
+    /// is still written for the versions that read only this.
     assisted: bool,
+    /// Why it keeps none; absent from the first saves.
+    #[serde(default)]
+    helped: bool,
+    #[serde(default)]
+    undone: bool,
+    #[serde(default)]
+    seeded: bool,
     /// The board, one string per row, in the headless `board` notation.
     board: Vec<String>,
     /// The generator's key, 64 hexadecimal digits.
@@ -233,9 +263,16 @@ impl SaveSlot {
         };
         // The engine checks what the file alone cannot.
         crate::game::Game::from_state(state.clone())?;
+        // A save that names no reason comes from the first version, which
+        // read its one flag as help from the built-in player.
+        let named = file.helped || file.undone || file.seeded;
         Ok(SavedGame {
             state,
-            assisted: file.assisted,
+            no_record: NoRecord {
+                helped: file.helped || (file.assisted && !named),
+                undone: file.undone,
+                seeded: file.seeded,
+            },
         })
     }
 }
@@ -255,7 +292,10 @@ fn file_of(game: &SavedGame) -> SaveFile {
         preview: state.preview.to_string(),
         score: state.score,
         streak: state.streak,
-        assisted: game.assisted,
+        assisted: game.no_record.any(),
+        helped: game.no_record.helped,
+        undone: game.no_record.undone,
+        seeded: game.no_record.seeded,
         board: state
             .cells
             .chunks(rules.width)
@@ -397,7 +437,11 @@ mod tests {
             let game = played(preview);
             let saved = SavedGame {
                 state: game.state(),
-                assisted: true,
+                no_record: NoRecord {
+                    helped: preview == Preview::Off,
+                    undone: preview == Preview::Colors,
+                    seeded: preview != Preview::Colors,
+                },
             };
             slot.save(&saved).unwrap();
             assert!(
@@ -417,12 +461,76 @@ mod tests {
     }
 
     #[test]
+    fn each_reason_for_no_record_comes_back_and_a_first_save_still_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let state = played(Preview::Off).state();
+        let reasons = [
+            NoRecord::default(),
+            NoRecord {
+                helped: true,
+                ..NoRecord::default()
+            },
+            NoRecord {
+                undone: true,
+                ..NoRecord::default()
+            },
+            NoRecord {
+                seeded: true,
+                ..NoRecord::default()
+            },
+        ];
+        for no_record in reasons {
+            let saved = SavedGame {
+                state: state.clone(),
+                no_record,
+            };
+            slot.save(&saved).unwrap();
+            let text = fs::read_to_string(slot.path()).unwrap();
+            // Versions that read only the one flag still keep no record.
+            assert!(
+                text.contains(&format!("assisted = {}\n", no_record.any())),
+                "{text}"
+            );
+            assert_eq!(slot.load().unwrap(), Some(saved));
+        }
+        // A save of the first format, with the one flag alone, resumes as
+        // it did: a flagged game as one the built-in player helped in.
+        for (assisted, no_record) in [(false, reasons[0]), (true, reasons[1])] {
+            let mut file = file_of(&SavedGame {
+                state: state.clone(),
+                no_record: NoRecord::default(),
+            });
+            file.assisted = assisted;
+            let text: String = toml::to_string(&file)
+                .unwrap()
+                .lines()
+                .filter(|line| {
+                    !["helped", "undone", "seeded"]
+                        .iter()
+                        .any(|key| line.starts_with(&format!("{key} = ")))
+                })
+                .map(|line| format!("{line}\n"))
+                .collect();
+            assert!(!text.contains("seeded"), "{text}");
+            fs::write(slot.path(), &text).unwrap();
+            assert_eq!(
+                slot.load().unwrap(),
+                Some(SavedGame {
+                    state: state.clone(),
+                    no_record,
+                })
+            );
+        }
+    }
+
+    #[test]
     fn a_corrupt_or_foreign_save_is_set_aside_and_reported() {
         let dir = tempfile::tempdir().unwrap();
         let slot = slot(dir.path(), Preview::Off);
         let good = toml::to_string(&file_of(&SavedGame {
             state: played(Preview::Off).state(),
-            assisted: false,
+            no_record: NoRecord::default(),
         }))
         .unwrap();
         // The first character of the board's first row.

@@ -19,7 +19,7 @@ use crate::ai::Move;
 use crate::board::Pos;
 use crate::cli::DEFAULT_AUTOPLAY_DELAY;
 use crate::game::{Event, Game, MoveError, Planned};
-use crate::records::{BoardRecords, HiLine};
+use crate::records::{BoardRecords, HiLine, NoRecord};
 
 use super::Ending;
 use super::animation::{Animation, Shown};
@@ -141,6 +141,7 @@ pub struct Live {
     score: AtomicU64,
     assisted: AtomicBool,
     undone: AtomicBool,
+    seeded: AtomicBool,
 }
 
 impl Live {
@@ -172,11 +173,33 @@ impl Live {
         self.undone.store(true, Ordering::SeqCst);
     }
 
+    /// Whether the game began from a fixed seed in an earlier session
+    /// (it was saved and resumed), which disqualifies it from the records.
+    pub fn seeded(&self) -> bool {
+        self.seeded.load(Ordering::SeqCst)
+    }
+
+    /// Notes that the game began from a fixed seed: it keeps no record.
+    pub fn mark_seeded(&self) {
+        self.seeded.store(true, Ordering::SeqCst);
+    }
+
+    /// Why the game keeps no record, as far as this session knows (records
+    /// are off altogether for a game seeded in this session).
+    pub fn no_record(&self) -> NoRecord {
+        NoRecord {
+            helped: self.assisted(),
+            undone: self.undone(),
+            seeded: self.seeded(),
+        }
+    }
+
     /// A new game begins: no score, no help yet.
     fn reset(&self) {
         self.set_score(0);
         self.assisted.store(false, Ordering::SeqCst);
         self.undone.store(false, Ordering::SeqCst);
+        self.seeded.store(false, Ordering::SeqCst);
     }
 
     /// Keeps the engine's score current as it changes.
@@ -459,11 +482,17 @@ impl App {
     }
 
     /// A game resumed from a save: shown as it stands, no opening replayed;
-    /// `assisted` when help was used before it was saved.
-    pub fn resumed(mut self, assisted: bool) -> App {
+    /// `no_record` says why it kept no record before it was saved.
+    pub fn resumed(mut self, no_record: NoRecord) -> App {
         self.show_engine();
-        if assisted {
+        if no_record.helped {
             self.live.mark_assisted();
+        }
+        if no_record.undone {
+            self.live.mark_undone();
+        }
+        if no_record.seeded {
+            self.live.mark_seeded();
         }
         self
     }
@@ -684,7 +713,7 @@ impl App {
     /// was taken back), the score will not be kept, so the line shows the
     /// records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
-        let kept = if self.live.assisted() || self.live.undone() {
+        let kept = if self.live.no_record().any() {
             0
         } else {
             self.animation.score()
@@ -1275,7 +1304,7 @@ mod tests {
 
     #[test]
     fn an_assisted_game_shows_the_records_it_keeps() {
-        for help in [Live::mark_assisted, Live::mark_undone] {
+        for help in [Live::mark_assisted, Live::mark_undone, Live::mark_seeded] {
             a_game_with_help_shows_the_records_it_keeps(help);
         }
     }

@@ -109,8 +109,9 @@ pub struct Outcome {
     pub score: u64,
     /// How it ended.
     pub ending: Ending,
-    /// Whether the built-in player helped or a move was taken back (no
-    /// record is kept then).
+    /// Whether the game keeps no record for how it was played: the
+    /// built-in player helped, a move was taken back, or it was begun with
+    /// `--seed` before it was saved and resumed.
     pub assisted: bool,
 }
 
@@ -298,10 +299,10 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
     let resumed = saved.and_then(|saved| {
         Game::from_state(saved.state)
             .ok()
-            .map(|game| (game, saved.assisted))
+            .map(|game| (game, saved.no_record))
     });
-    let (game, opening, assisted) = match resumed {
-        Some((game, assisted)) => (game, Vec::new(), Some(assisted)),
+    let (game, opening, no_record) = match resumed {
+        Some((game, no_record)) => (game, Vec::new(), Some(no_record)),
         None => {
             let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
             (game, opening, None)
@@ -317,8 +318,8 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
-    match assisted {
-        Some(assisted) => app.resumed(assisted),
+    match no_record {
+        Some(no_record) => app.resumed(no_record),
         None => app,
     }
 }
@@ -335,6 +336,9 @@ fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
 /// Printed instead of saving when a move was taken back.
 const UNDONE: &str = "No record kept: a move was taken back in this game.";
+/// Printed instead of saving when a game begun with `--seed` went on
+/// without it.
+const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Saves the game to go on with next time when it was left unfinished on
 /// purpose (the save key) or by the terminal closing; any other ending
@@ -376,9 +380,11 @@ fn game_kept(
         };
     };
     if left && !game.is_over() {
+        let mut no_record = live.no_record();
+        no_record.seeded |= seeded;
         let saved = SavedGame {
             state: game.state(),
-            assisted: live.assisted() || live.undone() || seeded,
+            no_record,
         };
         slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
             format!(
@@ -425,7 +431,7 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     let outcome = Outcome {
         score: session.live.score(),
         ending,
-        assisted: session.live.assisted() || session.live.undone(),
+        assisted: session.live.no_record().any(),
     };
     if session.ended.swap(true, Ordering::SeqCst) {
         return outcome;
@@ -452,6 +458,7 @@ fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
         RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
         RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
         RecordKeeping::KeptIn(_) if live.undone() => (Some(UNDONE), None),
+        RecordKeeping::KeptIn(_) if live.seeded() => (Some(SEEDED), None),
         // Nothing to save, and no record to create at 0.
         RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
         RecordKeeping::KeptIn(store) => match store.save(live.score()) {
@@ -947,9 +954,53 @@ mod tests {
         assert_eq!(keep_record(&undone), (Some(UNDONE), None));
         let outcome = end_session(&undone, Ending::Quit);
         assert!(outcome.assisted);
-        let helped = session(40, RecordKeeping::KeptIn(store));
+        let helped = session(40, RecordKeeping::KeptIn(store.clone()));
         helped.live.mark_assisted();
         assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
+        let seeded = session(40, RecordKeeping::KeptIn(store));
+        seeded.live.mark_seeded();
+        assert_eq!(keep_record(&seeded), (Some(SEEDED), None));
+        assert!(end_session(&seeded, Ending::Quit).assisted);
+        assert_eq!(stored(dir.path()), None);
+    }
+
+    #[test]
+    fn a_saved_game_goes_on_keeping_no_record_for_the_same_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        let marks = [
+            (Live::mark_assisted as fn(&Live), ASSISTED),
+            (Live::mark_undone, UNDONE),
+            (Live::mark_seeded, SEEDED),
+        ];
+        for (mark, says) in marks {
+            let played = app(100, 50);
+            mark(&played.live());
+            assert_eq!(
+                game_kept(Some(&slot), &played, Ending::Saved, false),
+                Ok(Some(SAVED))
+            );
+            let saved = slot.load().unwrap().expect("the save");
+            let resumed = app(100, 50).resumed(saved.no_record);
+            let session = Session {
+                live: resumed.live(),
+                records: RecordKeeping::KeptIn(store.clone()),
+                ended: AtomicBool::new(false),
+            };
+            session.live.set_score(40);
+            assert_eq!(keep_record(&session), (Some(says), None));
+        }
+        // Seeded in this session (records off), then resumed without it.
+        game_kept(Some(&slot), &app(100, 50), Ending::Saved, true).unwrap();
+        let saved = slot.load().unwrap().expect("the save");
+        assert_eq!(
+            saved.no_record,
+            crate::records::NoRecord {
+                seeded: true,
+                ..Default::default()
+            }
+        );
         assert_eq!(stored(dir.path()), None);
     }
 
