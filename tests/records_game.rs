@@ -445,7 +445,39 @@ fn an_unusable_score_directory_is_reported_at_exit() {
             && stderr.contains(&score_dir.display().to_string()),
         "stderr: {stderr:?}"
     );
+    assert!(!stderr.contains("saved game"), "stderr: {stderr:?}");
     assert!(!after_leaving(&term).contains("saved!"));
+}
+
+/// A score directory that is a plain file holds no saved game: quitting
+/// says nothing about one. A seeded game keeps no record and says
+/// nothing; a scoring game says once that its record could not be saved.
+#[test]
+fn a_score_directory_that_is_a_file_holds_no_saved_game() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.home().join("file");
+    fs::write(&file, "").expect("write a file");
+    let options = || {
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .env("CLINES_SCORE_DIR", &file)
+            .separate_stderr()
+    };
+    let mut term = Term::spawn(CLINES, options().args(["--seed", "1"]));
+    term.expect_text("|");
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert_eq!(term.stderr(), "", "a seeded game has nothing to report");
+
+    let (_, stderr) = score_then_quit(options());
+    assert!(!stderr.contains("saved game"), "stderr: {stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "stderr: {stderr:?}");
+    assert!(
+        stderr.contains("the record could not be saved")
+            && stderr.contains(&file.display().to_string()),
+        "stderr: {stderr:?}"
+    );
+    assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
 }
 
 /// A relative `CLINES_SCORE_DIR` would put records wherever clines was

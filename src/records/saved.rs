@@ -162,12 +162,13 @@ impl SaveSlot {
         &self.path
     }
 
-    /// The saved game, `Ok(None)` when there is none. One that cannot be
-    /// used is moved aside and reported.
+    /// The saved game, `Ok(None)` when there is none, also when the score
+    /// directory is not a directory (saving the record says so). One that
+    /// cannot be used is moved aside and reported.
     pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if is_absent(&e) => return Ok(None),
             Err(e) => return Err(self.set_aside(format!("cannot read it: {e}"))),
         };
         self.parse(&text)
@@ -187,10 +188,11 @@ impl SaveSlot {
         replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE)
     }
 
-    /// Removes the save, if any: its game has ended.
+    /// Removes the save, if any: its game has ended. With no score
+    /// directory there is none, and nothing to report.
     pub fn remove(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            Err(e) if !is_absent(&e) => Err(e),
             _ => Ok(()),
         }
     }
@@ -369,6 +371,16 @@ fn plan(entries: &[String]) -> Result<Vec<Planned>, String> {
             Ok(Planned { color, pos })
         })
         .collect()
+}
+
+/// Whether `e`, from opening or removing a save, means that there is none:
+/// no such file, or a score directory (or one above it) that is not a
+/// directory, where no save can be.
+fn is_absent(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+    )
 }
 
 /// The file at `path` as text, refusing one larger than any save, and not
@@ -588,6 +600,20 @@ mod tests {
         assert!(bad.to_string().contains(".bad.1"), "{bad}");
         assert_eq!(fs::read_to_string(&aside).unwrap(), "fourth bad save");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_score_directory_that_is_a_file_holds_no_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        for score_dir in [file.clone(), file.join("scores")] {
+            let slot = slot(&score_dir, Preview::Off);
+            assert_eq!(slot.load().unwrap(), None);
+            slot.remove().unwrap();
+        }
+        assert_eq!(fs::read(&file).unwrap(), b"");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]
