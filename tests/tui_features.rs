@@ -530,6 +530,44 @@ fn help_on_a_small_terminal_says_how_large_it_must_be() {
     quit(&mut term);
 }
 
+/// F1 on the too-small screen leaves its message readable: the help, which
+/// would cover it, does not open, and a help already open is withdrawn
+/// when the terminal shrinks, so that no key closes it unseen.
+#[test]
+fn f1_leaves_the_too_small_screen_readable() {
+    const RESIZE: &str = "Please resize the window again";
+    let mut term = spawn(80, 24, &["--seed", "55"]);
+    term.expect_text("|");
+    for help_first in [false, true] {
+        if help_first {
+            term.send(b"\x1bOP");
+            term.expect_text("Keys (any key closes this)");
+        }
+        term.resize(40, 12);
+        term.expect_text(RESIZE);
+        // F1, then a redraw that shows the F1 has been handled.
+        let repaints = term.count_in_output(b"\x1b[2J");
+        term.send(b"\x1bOP");
+        term.key(Key::Ctrl('l'));
+        assert!(
+            term.wait_for_output(TIMEOUT, |raw| {
+                raw.windows(4).filter(|w| w == b"\x1b[2J").count() > repaints
+            }),
+            "no redraw:\n{}",
+            term.contents()
+        );
+        let text = term.contents();
+        assert!(
+            text.contains(RESIZE) && !text.contains("Keys") && !text.contains("Help"),
+            "{text}"
+        );
+        term.resize(80, 24);
+        term.expect_screen("the board", |s| row_text(s, 0).starts_with("|---"));
+        assert!(!term.contents().contains("Keys"), "{}", term.contents());
+    }
+    quit(&mut term);
+}
+
 #[test]
 fn new_game_after_game_over_in_colour_and_mono() {
     // A 2 × 2 board filled by the opening: game over at once. At 80 × 24

@@ -288,9 +288,10 @@ impl App {
         self.size = (cols, rows);
         let rules = self.game.rules();
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
-        // The too-small screen cannot show the new-game question, and a key
-        // must not answer it unseen.
-        if self.layout.is_err() && self.overlay == Overlay::ConfirmNewGame {
+        // The too-small screen cannot show the new-game question or the
+        // help without covering its own message, and a key must not answer
+        // or close them unseen.
+        if self.layout.is_err() {
             self.overlay = Overlay::None;
         }
         self.requests.repaint = true;
@@ -379,6 +380,9 @@ impl App {
             Action::Suspend => self.requests.suspend = true,
             // An overlay takes the next key at once, animation or not.
             _ if self.overlay != Overlay::None => self.close_overlay(action),
+            // Over the too-small screen the help would hide the size it
+            // asks for: F1 waits for a board.
+            Action::Help if self.layout.is_err() => {}
             Action::Help => self.overlay = Overlay::Help,
             // Starting or stopping autoplay does not wait for the move on
             // screen, but on the game-over box it is any key.
@@ -946,6 +950,19 @@ mod tests {
         app.act(Action::Undo, later);
         assert_eq!(app.planned, planned);
         assert!(!app.assist.autoplay);
+    }
+
+    #[test]
+    fn the_help_stays_off_the_too_small_screen() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
+        app.act(Action::Help, now);
+        app.resize(10, 5);
+        assert_eq!(app.overlay, Overlay::None, "withdrawn");
+        app.act(Action::Help, now);
+        assert_eq!(app.overlay, Overlay::None, "not opened");
+        app.resize(80, 24);
+        app.act(Action::Help, now);
+        assert_eq!(app.overlay, Overlay::Help);
     }
 
     #[test]
