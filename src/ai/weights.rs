@@ -79,6 +79,15 @@ impl Default for Weights {
     /// 45.0 over the 200 games), 80 scored −35.4 ± 79.1 on `--seed 1`'s
     /// first 50.
     ///
+    /// Nor did any single weight moved up or down on its own (`--weight`,
+    /// paired on `--seed 1`, first 40 games unless said): `potential` 1.5
+    /// scored −6.0 ± 63.0 (100 games) and 0.6 −117.7 ± 78.7; `orphan` 25
+    /// −11.5 ± 75.4 and 5 −85.8 ± 95.8; `component` 16 −323.5 ± 155.1 (11
+    /// games) and 4 −94.3 ± 91.1 (31); `outside` 12 −283.1 ± 138.0 (16) and
+    /// 3 −139.0 ± 119.4 (25); `reward_steepness` 6 −461.4 ± 61.4 and 4
+    /// −224.1 ± 84.7; `points` 5 −16.2 ± 79.5. The steepness and the
+    /// connectivity terms are where these weights are most finely set.
+    ///
     /// The value of a lost game matters little: `--weight loss=-20000`
     /// scored the same as −1,000,000 in each of `--seed 1`'s first 36 games.
     fn default() -> Weights {
