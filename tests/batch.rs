@@ -654,6 +654,21 @@ fn chips_of(board: &[String]) -> Vec<(usize, usize, char)> {
     chips
 }
 
+/// The chips of `after` on cells that were empty in `before` and that no
+/// chip of the throw `next` was planned for: those that landed off plan.
+fn landed_off_plan(
+    before: &[String],
+    after: &[String],
+    next: &[(Option<(usize, usize)>, char)],
+) -> Vec<(usize, usize, char)> {
+    chips_of(after)
+        .into_iter()
+        .filter(|&(x, y, _)| {
+            cell(before, (x, y)) == '.' && next.iter().all(|p| p.0 != Some((x, y)))
+        })
+        .collect()
+}
+
 /// `board` with the chip at `from` moved to `to`.
 fn moved(board: &[String], from: (usize, usize), to: (usize, usize)) -> Vec<String> {
     let mut board = board.to_vec();
@@ -712,12 +727,7 @@ fn preview_cells_shows_where_the_throw_lands_and_a_taken_cell_moves_its_chip() {
             assert_eq!(cell(&after, pos.unwrap()), c, "seed {seed}: {after:?}");
         }
         let moved = moved(&before, (x, y), (tx, ty));
-        let elsewhere: Vec<(usize, usize, char)> = chips_of(&after)
-            .into_iter()
-            .filter(|&(x, y, _)| {
-                cell(&moved, (x, y)) == '.' && next.iter().all(|p| p.0 != Some((x, y)))
-            })
-            .collect();
+        let elsewhere = landed_off_plan(&moved, &after, &next);
         assert_eq!(elsewhere.len(), 1, "seed {seed}: {after:?}");
         assert_eq!(elsewhere[0].2, next[0].1);
 
@@ -767,12 +777,7 @@ fn next_after_put_shows_the_throw_as_planned() {
     }
     let mut expected = moved(&before, (x, y), to);
     expected[py].replace_range(px..px + 1, &put.to_string());
-    let elsewhere: Vec<(usize, usize, char)> = chips_of(&after)
-        .into_iter()
-        .filter(|&(x, y, _)| {
-            cell(&expected, (x, y)) == '.' && next.iter().all(|p| p.0 != Some((x, y)))
-        })
-        .collect();
+    let elsewhere = landed_off_plan(&expected, &after, &next);
     assert_eq!(elsewhere.len(), 1, "{after:?}");
     assert_eq!(elsewhere[0].2, next[0].1);
     assert!(game.finish().success());
