@@ -17,19 +17,21 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::{StringValueParser, TypedValueParser};
+use clap::builder::{PossibleValuesParser, StringValueParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use crate::board::MAX_COLORS;
-use crate::game::{Rule, RuleError, Rules};
+use crate::game::{Preview, Rule, RuleError, Rules};
 use crate::text;
 
 use config::{Config, ConfigLocation};
 use help::{AFTER_HELP, SYNOPSIS};
 use setting::{Setting, Source};
-use values::{color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed};
+use values::{
+    COLOR_MODES, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed,
+};
 
 pub use cells::CellShape;
 pub use command::{
@@ -263,8 +265,24 @@ pub fn completion_script(shell: CompletionShell) -> Vec<u8> {
         CompletionShell::Fish => clap_complete::Shell::Fish,
     };
     let mut script = Vec::new();
-    clap_complete::generate(generator, &mut Args::command(), "clines", &mut script);
+    clap_complete::generate(generator, &mut completion_command(), "clines", &mut script);
     script
+}
+
+/// The command as the completion scripts see it: the options that take
+/// one of a few names offer them. Parsing checks those names itself, with
+/// messages of its own, so they are declared here only.
+fn completion_command() -> clap::Command {
+    Args::command()
+        .mut_arg("preview", |arg| {
+            arg.value_parser(PossibleValuesParser::new(Preview::NAMES))
+        })
+        .mut_arg("cells", |arg| {
+            arg.value_parser(PossibleValuesParser::new(CellShape::NAMES))
+        })
+        .mut_arg("mode", |arg| {
+            arg.value_parser(PossibleValuesParser::new(COLOR_MODES))
+        })
 }
 
 /// Autoplay's pause before each move, unless told.

@@ -860,6 +860,41 @@ fn completion_scripts_offer_every_option_and_every_shell() {
     }
 }
 
+/// The options that take one of a few names offer those names, not file
+/// names.
+#[test]
+fn completion_scripts_offer_the_names_an_option_takes() {
+    let home = tempfile::tempdir().unwrap();
+    let names = [
+        ("preview", ["off", "colors", "cells"].as_slice()),
+        ("cells", &["square", "wide"]),
+        ("mode", &["c", "b"]),
+    ];
+    for shell in ["bash", "zsh", "fish"] {
+        let output = clines(home.path(), &["--completions", shell], &[], "");
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let script = text(&output.stdout);
+        for (option, names) in names {
+            let offer = match shell {
+                "bash" => format!("compgen -W \"{}\"", names.join(" ")),
+                "zsh" => format!(":({})'", names.join(" ")),
+                _ => format!(
+                    "-r -f -a \"{}\"",
+                    names
+                        .iter()
+                        .map(|name| format!("{name}\\t''"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ),
+            };
+            assert!(
+                script.contains(&offer),
+                "the {shell} script does not offer {offer:?} for --{option}"
+            );
+        }
+    }
+}
+
 #[test]
 fn completions_need_no_config_file() {
     let home = tempfile::tempdir().unwrap();

@@ -20,11 +20,14 @@ pub(super) fn font(font: &Setting<String>) -> Result<[char; 3], String> {
         .map_err(|why| font.source.refuse(&why))
 }
 
+/// The names `-m` accepts: colour, black and white.
+pub(super) const COLOR_MODES: [&str; 2] = ["c", "b"];
+
 /// The `-m` mode: `c` or `b`.
 pub(super) fn color_mode(mode: &Setting<String>) -> Result<ColorMode, String> {
     match mode.value.as_str() {
-        "c" => Ok(ColorMode::Color),
-        "b" => Ok(ColorMode::Mono),
+        m if m == COLOR_MODES[0] => Ok(ColorMode::Color),
+        m if m == COLOR_MODES[1] => Ok(ColorMode::Mono),
         _ => Err(mode
             .source
             .refuse("the mode must be c (colour) or b (black and white)")),
