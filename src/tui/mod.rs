@@ -112,7 +112,7 @@ pub struct Outcome {
     /// Whether the game keeps no record for how it was played: the
     /// built-in player helped, a move was taken back, or it was begun with
     /// `--seed` before it was saved and resumed.
-    pub assisted: bool,
+    pub keeps_no_record: bool,
 }
 
 /// Why the game could not run.
@@ -431,7 +431,7 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
     let outcome = Outcome {
         score: session.live.score(),
         ending,
-        assisted: session.live.no_record().any(),
+        keeps_no_record: session.live.no_record().any(),
     };
     if session.ended.swap(true, Ordering::SeqCst) {
         return outcome;
@@ -892,7 +892,7 @@ mod tests {
             Outcome {
                 score: 30,
                 ending: Ending::Signal(signal_hook::consts::SIGHUP),
-                assisted: false,
+                keeps_no_record: false,
             }
         );
         assert_eq!(stored(dir.path()), Some(30));
@@ -953,14 +953,14 @@ mod tests {
         undone.live.mark_undone();
         assert_eq!(keep_record(&undone), (Some(UNDONE), None));
         let outcome = end_session(&undone, Ending::Quit);
-        assert!(outcome.assisted);
+        assert!(outcome.keeps_no_record);
         let helped = session(40, RecordKeeping::KeptIn(store.clone()));
         helped.live.mark_assisted();
         assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
         let seeded = session(40, RecordKeeping::KeptIn(store));
         seeded.live.mark_seeded();
         assert_eq!(keep_record(&seeded), (Some(SEEDED), None));
-        assert!(end_session(&seeded, Ending::Quit).assisted);
+        assert!(end_session(&seeded, Ending::Quit).keeps_no_record);
         assert_eq!(stored(dir.path()), None);
     }
 
