@@ -20,7 +20,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, StringValueParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueHint};
 
 use crate::board::MAX_COLORS;
 use crate::game::{Preview, Rule, RuleError, Rules};
@@ -271,9 +271,11 @@ pub fn completion_script(shell: CompletionShell) -> Vec<u8> {
 
 /// The command as the completion scripts see it: the options that take
 /// one of a few names offer them. Parsing checks those names itself, with
-/// messages of its own, so they are declared here only.
+/// messages of its own, so they are declared here only. No option takes a
+/// file, so the others (numbers, keys, glyphs, colours) offer no file
+/// names.
 fn completion_command() -> clap::Command {
-    Args::command()
+    let command = Args::command()
         .mut_arg("preview", |arg| {
             arg.value_parser(PossibleValuesParser::new(Preview::NAMES))
         })
@@ -282,7 +284,15 @@ fn completion_command() -> clap::Command {
         })
         .mut_arg("mode", |arg| {
             arg.value_parser(PossibleValuesParser::new(COLOR_MODES))
-        })
+        });
+    let free_values: Vec<clap::Id> = command
+        .get_arguments()
+        .filter(|arg| arg.get_action().takes_values() && arg.get_possible_values().is_empty())
+        .map(|arg| arg.get_id().clone())
+        .collect();
+    free_values.into_iter().fold(command, |command, id| {
+        command.mut_arg(id, |arg| arg.value_hint(ValueHint::Other))
+    })
 }
 
 /// Autoplay's pause before each move, unless told.

@@ -895,6 +895,37 @@ fn completion_scripts_offer_the_names_an_option_takes() {
     }
 }
 
+/// No option takes a file, so no script offers file names: not after a
+/// number, keys, glyphs or a palette either.
+#[test]
+fn completion_scripts_offer_no_file_names() {
+    let home = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish"] {
+        let output = clines(home.path(), &["--completions", shell], &[], "");
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let script = text(&output.stdout);
+        let offers_files: Vec<&str> = match shell {
+            "bash" => script
+                .lines()
+                .filter(|l| l.contains("compgen -f"))
+                .collect(),
+            "zsh" => script
+                .lines()
+                .filter(|l| l.contains(":_default") || l.contains("_files"))
+                .collect(),
+            _ => script
+                .lines()
+                .filter(|l| l.contains(" -r") && !l.contains(" -r -f"))
+                .collect(),
+        };
+        assert!(
+            offers_files.is_empty(),
+            "the {shell} script offers file names: {offers_files:#?}"
+        );
+        assert!(script.contains("width"), "the {shell} script lacks --width");
+    }
+}
+
 #[test]
 fn completions_need_no_config_file() {
     let home = tempfile::tempdir().unwrap();
