@@ -379,7 +379,7 @@ impl App {
             Action::Repaint => self.requests.repaint = true,
             Action::Suspend => self.requests.suspend = true,
             // An overlay takes the next key at once, animation or not.
-            _ if self.overlay != Overlay::None => self.close_overlay(action),
+            _ if self.overlay != Overlay::None => self.close_overlay(action, now),
             // Over the too-small screen the help would hide the size it
             // asks for: F1 waits for a board.
             Action::Help if self.layout.is_err() => {}
@@ -453,13 +453,18 @@ impl App {
         }
     }
 
-    /// The key that closes the overlay: the new-game key confirms a new
-    /// game; every other key only closes it.
-    fn close_overlay(&mut self, action: Action) {
+    /// The key that closes the overlay at time `now`: the new-game key
+    /// confirms a new game; every other key only closes it. Autoplay, which
+    /// waited under the overlay, shows its move for the whole delay again,
+    /// so that the player sees it before it is made.
+    fn close_overlay(&mut self, action: Action, now: Instant) {
         if self.overlay == Overlay::ConfirmNewGame && action == Action::NewGame {
             self.requests.new_game = true;
         }
         self.overlay = Overlay::None;
+        if let Some((chosen, _)) = self.assist.planned {
+            self.assist.planned = Some((chosen, now + self.assist.delay));
+        }
     }
 
     /// Takes back the last move (or beeps when there is none): the board,
@@ -557,9 +562,11 @@ impl App {
     }
 
     /// Autoplay's part of [`App::advance`], once nothing animates: make the
-    /// planned move when its time has come, or ask for the next one.
+    /// planned move when its time has come, or ask for the next one. It
+    /// waits while the help or a question covers the board.
     fn autoplay(&mut self, now: Instant) {
         let ready = self.assist.autoplay
+            && self.overlay == Overlay::None
             && self.layout.is_ok()
             && !self.animation.over()
             && !self.game.is_over()
@@ -655,7 +662,7 @@ impl App {
             if self.overlay == Overlay::None {
                 self.perform(action, now);
             } else {
-                self.close_overlay(action);
+                self.close_overlay(action, now);
             }
         }
     }
@@ -668,7 +675,11 @@ impl App {
             return Some(at);
         }
         let layout = self.layout.as_ref().ok()?;
-        let planned = self.assist.planned.map(|(_, at)| at);
+        let planned = self
+            .assist
+            .planned
+            .filter(|_| self.overlay == Overlay::None)
+            .map(|(_, at)| at);
         let jump = self.input.selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = layout::next_jump_change(layout, tick)?;
@@ -1239,6 +1250,44 @@ mod tests {
         // Starting again asks at once.
         app.act(Action::Autoplay, later);
         app.advance(later);
+        assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn autoplay_waits_under_the_help_and_shows_its_move_again_after() {
+        let delay = Duration::from_secs(5);
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, delay);
+        app.advance(now);
+        let chosen = answer(&mut app, now);
+        let before = app.game.board().clone();
+        app.act(Action::Help, now);
+        // Only the selected chip's jump wakes the loop under the help (the
+        // box covers a corner), and no move is made.
+        let jump = app.deadline(now).expect("the chip jumps");
+        assert!(jump < now + delay, "{jump:?}");
+        app.advance(jump);
+        assert_ne!(app.deadline(jump), Some(now + delay));
+        let later = now + Duration::from_secs(60);
+        app.advance(later);
+        assert_eq!(*app.game.board(), before);
+        assert_eq!(app.take_request(), None);
+        // Closed, the move is shown for the whole delay again, then made.
+        app.act(Action::Other, later);
+        assert_eq!(app.overlay, Overlay::None);
+        assert_eq!(app.input.selected.map(|(pos, _)| pos), Some(chosen.from));
+        assert_eq!(app.assist.planned.map(|(_, at)| at), Some(later + delay));
+        app.advance(later + delay - Duration::from_millis(1));
+        assert_eq!(*app.game.board(), before);
+        app.advance(later + delay);
+        assert_ne!(*app.game.board(), before);
+        // Nor does it ask under the help once the move is on the board.
+        let after_move = later + Duration::from_secs(60);
+        app.act(Action::Help, after_move);
+        app.advance(after_move);
+        assert_eq!(app.take_request(), None);
+        app.act(Action::Other, after_move);
+        app.advance(after_move);
         assert!(app.take_request().is_some());
     }
 
