@@ -351,6 +351,13 @@ fn q_saves_the_record() {
     scoring_game_ended_by(|term| term.key(Key::Char('q')));
 }
 
+/// Keys typed in the same burst as `q` come after the game has ended: a
+/// hint, autoplay or an undo there does not take the record away.
+#[test]
+fn keys_typed_with_q_keep_the_record() {
+    scoring_game_ended_by(|term| term.send(b"q?au"));
+}
+
 /// SIGHUP, as when the terminal is closed: the record is saved without
 /// the terminal's help. A symlink planted at the record's place is
 /// replaced by the record, and what it pointed to is left alone.

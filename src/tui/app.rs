@@ -367,8 +367,13 @@ impl App {
     }
 
     /// Handles one action at time `now`. Quitting and repainting happen at
-    /// once; anything else waits while an animation runs.
+    /// once; anything else waits while an animation runs. Once the game has
+    /// ended (quit, saved), keys typed after in the same burst do nothing:
+    /// a hint or an undo there would take the record away.
     pub fn act(&mut self, action: Action, now: Instant) {
+        if self.requests.ending.is_some() {
+            return;
+        }
         match action {
             Action::Interrupt => self.end(Ending::Quit),
             Action::Quit if self.overlay == Overlay::None => self.end(Ending::Quit),
@@ -1251,6 +1256,34 @@ mod tests {
         app.act(Action::Autoplay, later);
         app.advance(later);
         assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn keys_after_quitting_or_saving_change_nothing() {
+        for ending in [Action::Quit, Action::SaveQuit, Action::Interrupt] {
+            for after in [
+                Action::Hint,
+                Action::Autoplay,
+                Action::Undo,
+                Action::NewGame,
+            ] {
+                let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+                app.act(Action::Click { row: 1, col: 1 }, now);
+                app.act(Action::Click { row: 21, col: 21 }, now);
+                app.advance(now + Duration::from_secs(10));
+                let board = app.game.board().clone();
+                app.act(ending, now + Duration::from_secs(10));
+                let ended = app.ending();
+                assert!(ended.is_some(), "{ending:?}");
+                app.act(after, now + Duration::from_secs(10));
+                app.advance(now + Duration::from_secs(20));
+                assert_eq!(app.ending(), ended, "{ending:?} then {after:?}");
+                assert!(!app.live.assisted(), "{ending:?} then {after:?}");
+                assert_eq!(*app.game.board(), board, "{ending:?} then {after:?}");
+                assert_eq!(app.take_request(), None, "{ending:?} then {after:?}");
+                assert!(!app.requests.new_game, "{ending:?} then {after:?}");
+            }
+        }
     }
 
     #[test]
