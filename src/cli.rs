@@ -574,11 +574,11 @@ impl Settings {
                 .or(config.palette),
             preview: args
                 .preview
-                .map(|v| Setting::flag("-p", v.clone(), v))
+                .map(|v| Setting::flag("-p", v.clone(), text::excerpt(&v)))
                 .or(config.preview),
             cells: args
                 .cells
-                .map(|v| Setting::flag("--cells", v.clone(), v))
+                .map(|v| Setting::flag("--cells", v.clone(), text::excerpt(&v)))
                 .or(config.cells),
             new: args.new,
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
