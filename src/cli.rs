@@ -597,7 +597,7 @@ impl Settings {
     /// asks for black and white when no mode is forced.
     fn resolve(self, no_color: bool) -> Result<Parsed, String> {
         let rules = self.rules()?;
-        self.overridden.check(rules.cells()).map_err(|e| {
+        self.overridden.check().map_err(|e| {
             format!("{e} (a config file value must be right even where an option overrides it)")
         })?;
         let preview = self.preview.as_ref().map(parsed).transpose()?;

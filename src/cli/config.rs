@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
-use crate::game::Rule;
+use crate::game::{MAX_SIDE, Rule};
 use crate::{files, text};
 
 use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
@@ -114,10 +114,11 @@ impl Config {
 
     /// Checks the values that options replaced, each on its own: a bad
     /// value in the file is an error even when it is not used. What depends
-    /// on other settings is judged by the game in use: `next` and `first`
-    /// against its `cells`; how many glyphs or colours are enough is left
-    /// to the values in use.
-    pub(super) fn check(&self, cells: usize) -> Result<(), String> {
+    /// on other settings is left to the values in use: `next` and `first`
+    /// need only fit the largest board (the file may set up a larger board
+    /// than the one the options ask for), and how many glyphs or colours
+    /// are enough is not asked.
+    pub(super) fn check(&self) -> Result<(), String> {
         let within =
             |setting: &Option<Setting<usize>>, min: usize, max: usize, cells: &str| match setting {
                 Some(s) if !(min..=max).contains(&s.value) => Err(s.source.refuse(&format!(
@@ -136,7 +137,12 @@ impl Config {
         for (rule, setting) in rules {
             match rule.fixed_max() {
                 Some(max) => within(setting, rule.min(), max, "")?,
-                None => within(setting, rule.min(), cells, " (the number of cells)")?,
+                None => within(
+                    setting,
+                    rule.min(),
+                    MAX_SIDE * MAX_SIDE,
+                    " (the cells of the largest board)",
+                )?,
             }
         }
         within(&self.autoplay_delay, 0, MAX_AUTOPLAY_DELAY_MS, "")?;

@@ -594,6 +594,29 @@ fn flags_override_the_config() {
     assert!(play_in(&[], &env).unwrap().0.is_default());
 }
 
+/// A file may set up a larger board than the options ask for: its `next`
+/// and `first`, replaced by options, need not fit the smaller board, but
+/// one in use must.
+#[test]
+fn a_replaced_next_or_first_need_not_fit_the_board_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = with_config(
+        dir.path(),
+        "width = 20\nheight = 20\nnext = 50\nfirst = 60\n",
+    );
+    let rules = play_in(&["-w5", "-t5", "-n3", "-N3"], &env).unwrap().0;
+    assert_eq!((rules.cells(), rules.next, rules.first), (25, 3, 3));
+    refused_in(
+        &["-w5", "-t5", "-N3"],
+        &env,
+        &[
+            "next = 50",
+            "from 0 to 25 (the number of cells)",
+            "config.toml",
+        ],
+    );
+}
+
 #[test]
 fn a_bad_config_value_is_refused_even_when_a_flag_overrides_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -610,8 +633,12 @@ fn a_bad_config_value_is_refused_even_when_a_flag_overrides_it() {
         ),
         ("colors = 36", &["-c3"], &["colors = 36", "from 1 to 35"]),
         ("line = 1", &["-i4"], &["line = 1", "from 2 to 1000"]),
-        ("next = 82", &["-n2"], &["next = 82", "from 0 to 81"]),
-        ("first = 0", &["-N2"], &["first = 0", "from 1 to 81"]),
+        (
+            "next = 1000001",
+            &["-n2"],
+            &["next = 1000001", "from 0 to 1000000"],
+        ),
+        ("first = 0", &["-N2"], &["first = 0", "from 1 to 1000000"]),
         (
             "autoplay_delay = 10001",
             &["--autoplay-delay=5"],
