@@ -209,7 +209,15 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             ))
         }
         "put" => {
-            let [x, y, c] = numbers(args, "put X Y C")?;
+            const USAGE: &str = "usage: put X Y C (X and Y whole numbers from 0; C a colour \
+                                 as a number, or as board shows it: . for empty, 1-9, a-z)";
+            let usage = || USAGE.to_string();
+            let &[x, y, c] = args else {
+                return Err(usage());
+            };
+            let x: usize = x.parse().map_err(|_| usage())?;
+            let y: usize = y.parse().map_err(|_| usage())?;
+            let c = color_value(c).ok_or_else(usage)?;
             let colors = game.rules().colors;
             if c > usize::from(colors) {
                 return Err(format!("colour {c} is not 0 (empty) or 1 to {colors}"));
@@ -322,6 +330,19 @@ fn board(game: &Game) -> Result<String, String> {
         text.push('\n');
     }
     Ok(text)
+}
+
+/// A colour as `put` takes it: a whole number (0 for empty), or the
+/// character `board` shows for it.
+fn color_value(text: &str) -> Option<usize> {
+    if let Ok(number) = text.parse() {
+        return Some(number);
+    }
+    match text.as_bytes() {
+        [b'.'] => Some(0),
+        &[letter @ b'a'..=b'z'] => Some(usize::from(letter - b'a') + 10),
+        _ => None,
+    }
 }
 
 /// The character for a cell's contents in `board` output.

@@ -280,6 +280,36 @@ fn game_over_when_the_throw_fills_the_board() {
     assert!(game.finish().success());
 }
 
+/// `put` takes a colour as a number or as `board` and `next` show it, so
+/// what a script reads it can write back.
+#[test]
+fn put_takes_colours_as_board_shows_them() {
+    let mut game = Batch::start(&["--seed", "3", "-c", "35", "-p", "colors"]);
+    assert_eq!(game.ask("clear"), "ok");
+    let shown = game.ask("next");
+    let letters: Vec<&str> = shown.split(' ').skip(1).collect();
+    assert_eq!(letters.len(), 3, "{shown}");
+    for (x, letter) in letters.iter().enumerate() {
+        assert_eq!(game.ask(&format!("put {x} 0 {letter}")), "ok", "{letter}");
+    }
+    for (x, color) in ["a", "z", "35", "9", "10"].iter().enumerate() {
+        assert_eq!(game.ask(&format!("put {x} 1 {color}")), "ok", "{color}");
+    }
+    assert_eq!(game.ask("put 0 2 7"), "ok");
+    assert_eq!(game.ask("put 0 2 ."), "ok");
+    let board = game.board(9);
+    assert_eq!(board[0][..3], letters.concat(), "{board:?}");
+    assert_eq!(&board[1][..5], "azz9a", "{board:?}");
+    assert_eq!(&board[2][..1], ".", "{board:?}");
+    for bad in ["A", "ab", "-1", "?"] {
+        let answer = game.ask(&format!("put 0 0 {bad}"));
+        assert!(
+            answer.starts_with("error: usage: put X Y C") && answer.contains("a-z"),
+            "{bad}: {answer}"
+        );
+    }
+}
+
 #[test]
 fn every_error_answers_one_line_and_changes_nothing() {
     let mut game = Batch::start(&["--seed", "7"]);
