@@ -79,22 +79,20 @@ fn clines_main() -> i32 {
             autoplay_delay,
             new,
         } => {
-            // Decided on the options as given, before any seed is drawn. A
-            // preview makes the game easier: its records are kept apart.
-            let records = if records::records_enabled(seed) {
-                match Store::open(score_dir.as_deref()) {
-                    Ok(store) => {
-                        tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview)))
-                    }
-                    Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
-                }
-            } else {
-                tui::RecordKeeping::Off
-            };
+            let store = Store::open(score_dir.as_deref());
             // Saves need the user and directory only, whatever the records.
-            let saves = Store::open(score_dir.as_deref())
+            let saves = store
+                .as_ref()
                 .ok()
-                .and_then(|store| records::SaveSlot::new(&store, rules, preview));
+                .and_then(|store| records::SaveSlot::new(store, rules, preview));
+            // Opened even with --seed, for a saved game that goes on. A
+            // preview makes the game easier: its records are kept apart.
+            let records = match store {
+                Ok(store) => {
+                    tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview)))
+                }
+                Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
+            };
             let config = tui::PlayConfig {
                 rules,
                 preview,
@@ -103,6 +101,8 @@ fn clines_main() -> i32 {
                 seed: seed.unwrap_or_else(os_seed),
                 appearance,
                 records,
+                // Decided on the options as given, before any seed is drawn.
+                new_games_keep_records: records::records_enabled(seed),
                 autoplay,
                 autoplay_delay,
             };

@@ -189,6 +189,12 @@ fn plan(seen: &Seen) -> Option<(Pos, Pos)> {
 /// Plays the game in `term` (full mode, `cols` × `rows`) until it scores;
 /// returns the score.
 fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
+    play_until_score_above(term, cols, rows, 0)
+}
+
+/// Plays the game in `term` (full mode, `cols` × `rows`) until its score
+/// is above `above`; returns the score.
+fn play_until_score_above(term: &mut Term, cols: u16, rows: u16, above: u64) -> u64 {
     let s = cell_size(cols, rows);
     assert!(s >= 4, "the player reads full mode only");
     let started = Instant::now();
@@ -199,7 +205,7 @@ fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
         })
     });
     for _ in 0..MAX_MOVES {
-        if seen.score > 0 {
+        if seen.score > above {
             return seen.score;
         }
         assert!(
@@ -356,6 +362,35 @@ fn q_saves_the_record() {
 #[test]
 fn keys_typed_with_q_keep_the_record() {
     scoring_game_ended_by(|term| term.send(b"q?au"));
+}
+
+/// A saved game that had no help goes on keeping its record even when
+/// `--seed` is given: the seed did not make it. The player is told the seed
+/// was not used.
+#[test]
+fn a_saved_game_goes_on_keeping_its_record_under_seed() {
+    let sandbox = Sandbox::new();
+    let (mut term, score) = scoring_game(&sandbox, &[]);
+    term.key(Key::Char('s'));
+    check_exit(&mut term, &["Game saved", "New record saved!"], score);
+    let file = record_file(&sandbox);
+    assert_eq!(stored_score(&file), score);
+
+    // The saved game comes back with its score: it has scored already.
+    let (mut term, resumed) = scoring_game(&sandbox, &["--seed", "9"]);
+    assert_eq!(resumed, score);
+    term.expect_text(&format!("=[ hi : {score} ]="));
+    let more = play_until_score_above(&mut term, 100, 50, score);
+    term.key(Key::Char('q'));
+    check_exit(
+        &mut term,
+        &[
+            "The saved game went on: --seed was not used",
+            "New record saved!",
+        ],
+        more,
+    );
+    assert_eq!(stored_score(&file), more);
 }
 
 /// SIGHUP, as when the terminal is closed: the record is saved without

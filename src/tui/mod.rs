@@ -59,6 +59,10 @@ pub struct PlayConfig {
     pub appearance: Appearance,
     /// Whether and where the record is kept.
     pub records: RecordKeeping,
+    /// Whether a game started here keeps a record (none does with
+    /// `--seed`). A saved game that goes on keeps one or not by what
+    /// happened in it, whatever this says.
+    pub new_games_keep_records: bool,
     /// Where a game of these rules is saved to go on with later; `None`
     /// when there is no place for it.
     pub saves: Option<SaveSlot>,
@@ -170,10 +174,13 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         return Err(Error::TooSmall(too_small.to_string()));
     }
     let color = view::use_color(config.appearance.mode);
-    let mut app = first_game(&config, color, (cols, rows));
+    let (mut app, resumed) = first_game(&config, color, (cols, rows));
     let session = Arc::new(Session {
         live: app.live(),
-        records: config.records,
+        records: match config.records {
+            _ if !resumed && !config.new_games_keep_records => RecordKeeping::Off,
+            records => records,
+        },
         ended: AtomicBool::new(false),
     });
     let for_panic = Arc::clone(&session);
@@ -207,12 +214,11 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         }
         seed = seed.wrapping_add(1);
         let (game, opening) = Game::with_preview(rules, config.preview, seed);
-        app.restart(
-            game,
-            opening,
-            board_records(&session.records),
-            Instant::now(),
-        );
+        let records = board_records(&session.records).filter(|_| config.new_games_keep_records);
+        app.restart(game, opening, records, Instant::now());
+        if !config.new_games_keep_records {
+            app.live().mark_seeded();
+        }
     };
     let result = event_loop(
         &mut app,
@@ -225,6 +231,9 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     );
     signals.close();
     drop(guard);
+    if resumed && !config.new_games_keep_records {
+        let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
+    }
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
@@ -283,10 +292,11 @@ fn check_terminal() -> Result<(), Error> {
     Ok(())
 }
 
-/// The app for the session's first game: the saved game of these rules,
-/// unless `--new` was given or there is none (a save that cannot be used
-/// is reported and set aside), else a new game.
-fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
+/// The app for the session's first game, and whether it is a saved one
+/// going on: the saved game of these rules, unless `--new` was given or
+/// there is none (a save that cannot be used is reported and set aside),
+/// else a new game.
+fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, bool) {
     let rules = config.rules;
     let saved = match &config.saves {
         Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
@@ -308,19 +318,21 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> App {
             (game, opening, None)
         }
     };
+    let records = board_records(&config.records)
+        .filter(|_| no_record.is_some() || config.new_games_keep_records);
     let app = App::new(
         game,
         opening,
         view::Style::new(&config.appearance, rules.colors, color),
         config.appearance.keys,
-        board_records(&config.records),
+        records,
         size,
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
     match no_record {
-        Some(no_record) => app.resumed(no_record),
-        None => app,
+        Some(no_record) => (app.resumed(no_record), true),
+        None => (app, false),
     }
 }
 
@@ -331,6 +343,10 @@ fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords
         RecordKeeping::Off | RecordKeeping::Unavailable(_) => None,
     }
 }
+
+/// Printed when a saved game went on although `--seed` asked for a game.
+const SEED_NOT_USED: &str =
+    "The saved game went on: --seed was not used (with --new it starts afresh).";
 
 /// Printed instead of saving when the built-in player helped.
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
