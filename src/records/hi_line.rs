@@ -54,11 +54,12 @@ const CUT_MARK: char = '~';
 impl HiLine {
     /// [`HiLine::full_text`] in at most `room` columns (names are ASCII, one
     /// column a character): someone else's name is cut first, then left
-    /// out for the best score alone, then the line itself is cut.
+    /// out for the best score alone, then the line itself is cut after the
+    /// score, or left out where the score would be cut.
     pub fn full_text_within(&self, room: usize) -> String {
         let text = self.full_text();
         let HiLine::Other { name, score, you } = self else {
-            return cut(text, room);
+            return cut_after_score(text, room);
         };
         let len = text.chars().count();
         if len <= room {
@@ -75,24 +76,31 @@ impl HiLine {
             }
             .full_text();
         }
-        cut(HiLine::Own { score: *score }.full_text(), room)
+        cut_after_score(HiLine::Own { score: *score }.full_text(), room)
     }
 
-    /// [`HiLine::mini_text`] in at most `room` columns.
+    /// [`HiLine::mini_text`] in at most `room` columns: cut after the
+    /// score, or left out where the score would be cut.
     pub fn mini_text_within(&self, room: usize) -> String {
-        cut(self.mini_text(), room)
+        cut_after_score(self.mini_text(), room)
     }
 }
 
-/// `text` in at most `room` characters, ending with [`CUT_MARK`] when cut.
-fn cut(text: String, room: usize) -> String {
-    if text.chars().count() <= room {
+/// `text`, a line whose only digits are a score, in at most `room`
+/// characters: whole, or cut after the score and ending with [`CUT_MARK`],
+/// or empty, since a cut score would show a wrong one.
+fn cut_after_score(text: String, room: usize) -> String {
+    if text.len() <= room {
         return text;
     }
-    let mut kept: String = text.chars().take(room.saturating_sub(1)).collect();
-    if room > 0 {
-        kept.push(CUT_MARK);
+    let score_end = text
+        .rfind(|c: char| c.is_ascii_digit())
+        .map_or(0, |at| at + 1);
+    if room <= score_end {
+        return String::new();
     }
+    let mut kept = text[..room - 1].to_string();
+    kept.push(CUT_MARK);
     kept
 }
 
@@ -197,13 +205,15 @@ mod tests {
         );
         assert_eq!(other.full_text_within(25), "=[ hi -- b~:300 you:12 ]=");
         assert_eq!(other.full_text_within(24), "=[ hi : 300 ]=");
-        assert_eq!(other.full_text_within(10), "=[ hi : 3~");
+        assert_eq!(other.full_text_within(12), "=[ hi : 300~");
+        assert_eq!(other.full_text_within(11), "");
         assert_eq!(other.full_text_within(0), "");
         let own = HiLine::Own { score: 250 };
         assert_eq!(own.full_text_within(14), "=[ hi : 250 ]=");
         assert_eq!(own.full_text_within(13), "=[ hi : 250 ~");
         assert_eq!(own.mini_text_within(12), "[ hi : 250 ]");
         assert_eq!(own.mini_text_within(11), "[ hi : 250~");
+        assert_eq!(own.mini_text_within(10), "");
         for room in 0..40 {
             assert!(other.full_text_within(room).chars().count() <= room);
             assert!(other.mini_text_within(room).chars().count() <= room);

@@ -717,6 +717,11 @@ mod tests {
         let mini = Layout::fit(CellShape::Square, 19, 19, 9, 9).unwrap();
         scene.layout = &mini;
         let rows = screen_rows(&render(&scene, &style(true), 19, 19));
+        // A score that does not fit is left out, never cut.
+        assert_eq!(rows[18], "|-----------------|");
+        let just = HiLine::Own { score: 123_456_789 };
+        scene.records = Some(&just);
+        let rows = screen_rows(&render(&scene, &style(true), 19, 19));
         assert_eq!(rows[18], "|[ hi : 123456789~|");
     }
 
