@@ -182,6 +182,35 @@ fn list_refuses_a_relative_score_dir_variable() {
     }
 }
 
+/// A relative `HOME` would put the default records directory wherever
+/// clines is started: it is refused, and nothing is read there.
+#[cfg(target_os = "linux")]
+#[test]
+fn list_refuses_a_records_directory_under_a_relative_home() {
+    let cwd = tempfile::tempdir().unwrap();
+    let scores = cwd.path().join("home/.local/share/clines/scores");
+    fs::create_dir_all(&scores).unwrap();
+    fs::write(scores.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_clines"))
+        .arg("-l")
+        .current_dir(cwd.path())
+        .env("HOME", "home")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("CLINES_SCORE_DIR")
+        .env_remove("CLINES_CONFIG")
+        .output()
+        .expect("clines runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(
+        text(&output.stderr),
+        "clines: no directory for records: set CLINES_SCORE_DIR or score_dir in the config \
+         file (the data directory found from HOME, \"home/.local/share/clines\", is relative \
+         to where clines is started)\n"
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn list_falls_back_to_the_data_directory() {

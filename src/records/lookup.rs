@@ -20,6 +20,9 @@ pub enum NoScoreDir {
     /// records wherever clines was started; refused, as the config file's
     /// `score_dir` refuses one.
     Relative(OsString),
+    /// The platform's data directory, found from a relative `$HOME`, is
+    /// this relative path: it too would follow where clines was started.
+    RelativeHome(PathBuf),
 }
 
 impl fmt::Display for NoScoreDir {
@@ -35,6 +38,12 @@ impl fmt::Display for NoScoreDir {
                 "{SCORE_DIR_ENV}={}: expected an absolute directory path, not one \
                  relative to where clines is started",
                 text::quote(&value.to_string_lossy())
+            ),
+            NoScoreDir::RelativeHome(data) => write!(
+                f,
+                "set CLINES_SCORE_DIR or score_dir in the config file (the data directory \
+                 found from HOME, {}, is relative to where clines is started)",
+                text::quote(&data.to_string_lossy())
             ),
         }
     }
@@ -99,12 +108,14 @@ pub fn resolve_score_dir(
             }
         }
         (_, Some(dir)) => Ok(ScoreDir::new(dir)),
-        _ => platform_data_dir()
-            .map(|data| ScoreDir {
+        _ => match platform_data_dir() {
+            Some(data) if data.is_relative() => Err(NoScoreDir::RelativeHome(data)),
+            Some(data) => Ok(ScoreDir {
                 path: data.join(SCORES_FOLDER),
                 legacy: Some(data),
-            })
-            .ok_or(NoScoreDir::NoHome),
+            }),
+            None => Err(NoScoreDir::NoHome),
+        },
     }
 }
 
@@ -140,6 +151,26 @@ mod tests {
         assert_eq!(
             resolve_score_dir(None, None, || None),
             Err(NoScoreDir::NoHome)
+        );
+    }
+
+    #[test]
+    fn a_data_directory_from_a_relative_home_is_refused() {
+        let relative = || Some(PathBuf::from("home/.local/share/clines"));
+        let refusal = resolve_score_dir(None, None, relative).unwrap_err();
+        assert_eq!(
+            refusal,
+            NoScoreDir::RelativeHome("home/.local/share/clines".into())
+        );
+        assert!(
+            refusal.to_string().contains("CLINES_SCORE_DIR"),
+            "{refusal}"
+        );
+        // The variable or the config file still name one.
+        let config = Path::new("/config/dir");
+        assert_eq!(
+            resolve_score_dir(None, Some(config), relative),
+            Ok(ScoreDir::new("/config/dir"))
         );
     }
 
