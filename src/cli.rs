@@ -683,7 +683,19 @@ impl Settings {
                 Rule::Next => &self.next,
                 Rule::First => &self.first,
             };
-            setting.source.refuse(&error.requirement())
+            let refusal = setting.source.refuse(&error.requirement());
+            // A board too small for the default throw is most likely too
+            // small for the default opening too: name both at once.
+            let opening = Rules { next: 0, ..rules }.validate().err();
+            match opening.filter(|e| e.rule == Rule::First && error.rule == Rule::Next) {
+                Some(first) if matches!(self.first.source, Source::Default { .. }) => {
+                    format!(
+                        "{refusal}; and {}",
+                        self.first.source.refuse(&first.requirement())
+                    )
+                }
+                _ => refusal,
+            }
         })?;
         Ok(rules)
     }
