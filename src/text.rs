@@ -59,12 +59,17 @@ fn head(text: &str) -> (&str, bool) {
     }
 }
 
+/// Characters that take room on screen but draw nothing, although they
+/// are neither white space nor unprintable: fillers and the blank braille
+/// pattern. Messages show them escaped; glyphs may not be one.
+pub const BLANKS: [char; 5] = ['\u{115f}', '\u{1160}', '\u{2800}', '\u{3164}', '\u{ffa0}'];
+
 /// `text` with what a terminal would act on or not show escaped. Rust's
 /// own test of what is printable decides: it escapes control, format,
-/// separator and unassigned characters. A combining mark is kept only on a
-/// letter shown as itself; at the start or after an escape it would land
-/// on something else. Quotes and backslashes stay as they are unless
-/// `quoting`.
+/// separator and unassigned characters; [`BLANKS`] are escaped too. A
+/// combining mark is kept only on a letter shown as itself; at the start
+/// or after an escape it would land on something else. Quotes and
+/// backslashes stay as they are unless `quoting`.
 fn visible(text: &str, quoting: bool) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut after_plain = false;
@@ -73,6 +78,7 @@ fn visible(text: &str, quoting: bool) -> String {
         let plain = match c {
             '\'' => true,
             '"' | '\\' => !quoting,
+            _ if BLANKS.contains(&c) => false,
             _ if escaped.len() == 1 => true,
             // Escaped on its own but printable after a letter: a combining
             // mark.
@@ -80,6 +86,8 @@ fn visible(text: &str, quoting: bool) -> String {
         };
         if plain {
             shown.push(c);
+        } else if BLANKS.contains(&c) {
+            shown.extend(c.escape_unicode());
         } else {
             shown.extend(escaped);
         }
@@ -103,7 +111,8 @@ mod tests {
 
     #[test]
     fn what_a_terminal_acts_on_is_escaped() {
-        let hostile = "\u{1b}]0;pwned\u{7}\r\n\t\u{9b}\u{202e}\u{200b}\u{2028}\u{a0}\u{301}";
+        let hostile =
+            "\u{1b}]0;pwned\u{7}\r\n\t\u{9b}\u{202e}\u{200b}\u{2028}\u{a0}\u{301}\u{2800}\u{3164}";
         for shown in [escape(hostile), excerpt(hostile), quote(hostile)] {
             assert!(
                 shown.chars().all(|c| (' '..='~').contains(&c) || c == '…'),
@@ -111,6 +120,7 @@ mod tests {
             );
             assert!(shown.contains("\\u{1b}]0;pwned\\u{7}"), "{shown}");
             assert!(shown.contains("\\u{202e}"), "{shown}");
+            assert!(shown.contains("\\u{2800}\\u{3164}"), "{shown}");
         }
     }
 

@@ -304,13 +304,13 @@ fn invisible_glyphs_are_refused() {
     let cases = [
         ("   ", "' ' (U+0020) is blank"),
         ("I\u{a0}o", "'\\u{a0}' (U+00A0) is blank"),
-        ("I\u{2800}o", "(U+2800) is blank"),
+        ("I\u{2800}o", "'\\u{2800}' (U+2800) is blank"),
         ("I\u{3000}o", "(U+3000) is blank"),
         ("I\u{2028}o", "(U+2028) is a line separator"),
         ("I\u{2029}o", "is a line separator"),
         ("I\u{200b}o", "(U+200B) takes no column"),
         ("I\u{feff}o", "zero-width"),
-        ("I\u{ffa0}o", "zero-width"),
+        ("I\u{ffa0}o", "'\\u{ffa0}' (U+FFA0) is blank"),
         ("I\u{1b}o", "'\\u{1b}' (U+001B) is a control character"),
     ];
     for (font, says) in cases {

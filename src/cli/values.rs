@@ -44,15 +44,12 @@ pub(super) fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
     {
         None => Ok(glyphs),
         Some((g, why)) => Err(format!(
-            "{g:?} (U+{:04X}) {why}; every glyph must be visible and take one column",
+            "'{}' (U+{:04X}) {why}; every glyph must be visible and take one column",
+            text::escape(&g.to_string()),
             u32::from(g)
         )),
     }
 }
-
-/// Blank glyphs that are not Unicode white space: they take a column and
-/// draw nothing, so a chip drawn with one would vanish.
-const BLANK_GLYPHS: [char; 1] = ['\u{2800}'];
 
 /// Why `glyph` cannot draw a chip or the cursor, if it cannot.
 pub(super) fn unfit_glyph(glyph: char) -> Option<&'static str> {
@@ -60,7 +57,8 @@ pub(super) fn unfit_glyph(glyph: char) -> Option<&'static str> {
         Some("is a control character")
     } else if matches!(glyph, '\u{2028}' | '\u{2029}') {
         Some("is a line separator, which breaks the grid")
-    } else if glyph.is_whitespace() || BLANK_GLYPHS.contains(&glyph) {
+    } else if glyph.is_whitespace() || text::BLANKS.contains(&glyph) {
+        // A chip drawn with it would vanish.
         Some("is blank and would draw nothing")
     } else {
         match glyph.width() {
