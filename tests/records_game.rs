@@ -572,7 +572,11 @@ fn records_are_off_with_a_seed() {
             term.contents()
         );
         term.key(Key::Char('q'));
-        check_exit(&mut term, &[], score);
+        check_exit(
+            &mut term,
+            &["No record kept: this game was started with --seed."],
+            score,
+        );
         let names: Vec<_> = fs::read_dir(sandbox.score_dir())
             .expect("the score directory")
             .map(|entry| entry.expect("an entry").file_name())

@@ -332,7 +332,12 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, b
     .with_autoplay(config.autoplay, config.autoplay_delay);
     match no_record {
         Some(no_record) => (app.resumed(no_record), true),
-        None => (app, false),
+        None => {
+            if !config.new_games_keep_records {
+                app.live().mark_seeded();
+            }
+            (app, false)
+        }
     }
 }
 
@@ -352,8 +357,8 @@ const SEED_NOT_USED: &str =
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
 /// Printed instead of saving when a move was taken back.
 const UNDONE: &str = "No record kept: a move was taken back in this game.";
-/// Printed instead of saving when a game begun with `--seed` went on
-/// without it.
+/// Printed instead of saving for a game begun with `--seed`, also when it
+/// went on without it.
 const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Saves the game to go on with next time when it was left unfinished on
@@ -470,6 +475,9 @@ fn end_session(session: &Session, ending: Ending) -> Outcome {
 fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
     let live = &session.live;
     match &session.records {
+        // Records are off for a game begun with --seed; one that scored
+        // says so, as any game that scored and keeps no record does.
+        RecordKeeping::Off if live.score() > 0 => (Some(SEEDED), None),
         RecordKeeping::Off => (None, None),
         RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
         RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
@@ -978,6 +986,11 @@ mod tests {
         assert_eq!(keep_record(&seeded), (Some(SEEDED), None));
         assert!(end_session(&seeded, Ending::Quit).keeps_no_record);
         assert_eq!(stored(dir.path()), None);
+        // Begun with --seed, records are off: a score says why it is not
+        // kept, and no score needs no word.
+        let off = session(40, RecordKeeping::Off);
+        assert_eq!(keep_record(&off), (Some(SEEDED), None));
+        assert_eq!(keep_record(&session(0, RecordKeeping::Off)), (None, None));
     }
 
     #[test]
