@@ -352,6 +352,14 @@ fn sigint_saves_the_record() {
     scoring_game_ended_by(|term| term.signal(libc::SIGINT));
 }
 
+/// Signals that would kill an unprepared program end the game as SIGTERM
+/// does: a CPU-time limit's SIGXCPU, a stray SIGUSR1.
+#[test]
+fn other_ending_signals_save_the_record() {
+    scoring_game_ended_by(|term| term.signal(libc::SIGXCPU));
+    scoring_game_ended_by(|term| term.signal(libc::SIGUSR1));
+}
+
 #[test]
 fn q_saves_the_record() {
     scoring_game_ended_by(|term| term.key(Key::Char('q')));

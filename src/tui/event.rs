@@ -11,7 +11,10 @@ use std::thread;
 use std::time::Duration;
 
 use crossterm::event;
-use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::consts::{
+    SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM,
+    SIGXCPU, SIGXFSZ,
+};
 use signal_hook::iterator::Signals;
 
 use crate::ai::Move;
@@ -32,7 +35,7 @@ pub enum Message {
     Input(event::Event),
     /// Reading the terminal failed: it has most likely been closed.
     InputFailed,
-    /// A signal asking the game to end (SIGINT, SIGQUIT, SIGTERM, SIGHUP).
+    /// A signal asking the game to end (one of [`QUIT_SIGNALS`]).
     Signal(i32),
     /// SIGTSTP: stop until continued, giving the terminal back meanwhile.
     Suspend,
@@ -45,8 +48,13 @@ pub enum Message {
     PlayerFailed,
 }
 
-/// The signals that end the game the way `q` does.
-pub const QUIT_SIGNALS: [i32; 4] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP];
+/// The signals that end the game the way `q` does: the ones meant to end a
+/// program, and the others that would kill it where nobody handles them
+/// (a CPU-time limit's SIGXCPU, a stray SIGUSR1 or alarm), which would leave
+/// the terminal raw and the record unsaved. SIGPROF is left to profilers.
+pub const QUIT_SIGNALS: [i32; 10] = [
+    SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ,
+];
 
 /// Starts the thread that feeds `sender` the signals that end, suspend or
 /// continue the game; it sleeps until one arrives. Started before the terminal is
