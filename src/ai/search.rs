@@ -213,20 +213,40 @@ fn run_samples(
     for helper in helpers.iter_mut() {
         helper.position.clone_from(&main.position);
     }
-    // Contiguous shares, so that each thread writes its own slice.
+    // Contiguous shares, one a thread; each helper hands back its values.
     let share = jobs.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let mut shares = jobs.chunks(share).zip(values.chunks_mut(share));
         let (main_jobs, main_values) = shares.next().expect("at least one job");
-        for ((jobs, values), helper) in shares.zip(helpers.iter_mut()) {
-            scope.spawn(move || {
-                for (job, value) in jobs.iter().zip(values.iter_mut()) {
-                    *value = sample_after(geometry, helper, sampling, best[job.0], job.1);
-                }
-            });
-        }
+        let spawned: Vec<_> = shares
+            .zip(helpers.iter_mut())
+            .map(|((jobs, values), helper)| {
+                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let sample = |&(i, k): &(usize, usize)| {
+                        sample_after(geometry, helper, sampling, best[i], k)
+                    };
+                    jobs.iter().map(sample).collect::<Vec<f64>>()
+                });
+                (jobs, values, thread)
+            })
+            .collect();
         for (job, value) in main_jobs.iter().zip(main_values.iter_mut()) {
             *value = sample_after(geometry, main, sampling, best[job.0], job.1);
+        }
+        for (jobs, values, thread) in spawned {
+            match thread {
+                Ok(thread) => match thread.join() {
+                    Ok(computed) => values.copy_from_slice(&computed),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                // A thread the system refused (a process limit): its share
+                // is the main thread's, with the same values.
+                Err(_) => {
+                    for (job, value) in jobs.iter().zip(values.iter_mut()) {
+                        *value = sample_after(geometry, main, sampling, best[job.0], job.1);
+                    }
+                }
+            }
         }
     });
 }

@@ -131,6 +131,9 @@ pub enum Error {
     Unusable(String),
     /// Reading or writing the terminal failed.
     Io(io::Error),
+    /// A thread the game needs (signals, input) could not be started: a
+    /// process or memory limit. The terminal was not touched, or restored.
+    Thread(io::Error),
 }
 
 impl fmt::Display for Error {
@@ -138,6 +141,7 @@ impl fmt::Display for Error {
         match self {
             Error::TooSmall(message) | Error::Unusable(message) => f.write_str(message),
             Error::Io(e) => write!(f, "terminal: {e}"),
+            Error::Thread(e) => write!(f, "cannot start a thread of the game: {e}"),
         }
     }
 }
@@ -146,7 +150,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::TooSmall(_) | Error::Unusable(_) => None,
-            Error::Io(e) => Some(e),
+            Error::Io(e) | Error::Thread(e) => Some(e),
         }
     }
 }
@@ -188,7 +192,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         end_session(&for_panic, Ending::Panic);
     });
     let (sender, receiver) = mpsc::channel();
-    let signals = event::spawn_signals(sender.clone())?;
+    let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
     let mut guard = terminal::Guard::enter()?;
     #[cfg(debug_assertions)]
     crate::runtime::panic_if_asked("game");
@@ -196,7 +200,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    event::spawn_input(sender)?;
+    event::spawn_input(sender).map_err(Error::Thread)?;
     // A resize since the size was read, before the game listened for one,
     // sent no event.
     let now = guard.size().map(|(c, r)| (usize::from(c), usize::from(r)));

@@ -55,16 +55,25 @@ impl PlayerThread {
         }
     }
 
-    /// Hands `request` to the thread, starting it if needed.
+    /// Hands `request` to the thread, starting it if needed. Where no
+    /// thread can be started (a process or memory limit), the answer is
+    /// worked out here, the game waiting meanwhile.
     pub fn ask(&mut self, request: Request) -> io::Result<()> {
         let requests = match &self.requests {
             Some(requests) => requests,
             None => {
                 let (sender, receiver) = mpsc::channel();
                 let (rules, seed, to_loop) = (self.rules, self.seed, self.to_loop.clone());
-                thread::Builder::new()
+                let spawned = thread::Builder::new()
                     .name("player".into())
-                    .spawn(move || answer(rules, seed, &receiver, &to_loop))?;
+                    .spawn(move || answer(rules, seed, &receiver, &to_loop));
+                if spawned.is_err() {
+                    let message = reply(&mut Player::new(self.rules), self.seed, &request);
+                    return self
+                        .to_loop
+                        .send(message)
+                        .map_err(|_| io::Error::other("the game has stopped"));
+                }
                 self.requests.insert(sender)
             }
         };
@@ -84,21 +93,27 @@ fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sende
         while let Ok(newer) = requests.try_recv() {
             request = newer;
         }
-        let seed = ai::board_seed(&request.board, seed);
-        let chosen = catch_unwind(AssertUnwindSafe(|| {
-            player.choose_seeing(&request.board, &request.planned, seed)
-        }));
-        let message = match chosen {
-            Ok(chosen) => Message::Suggestion(Suggestion {
-                id: request.id,
-                chosen,
-            }),
-            Err(_) => Message::PlayerFailed,
-        };
+        let message = reply(&mut player, seed, &request);
         let failed = matches!(message, Message::PlayerFailed);
         if to_loop.send(message).is_err() || failed {
             return;
         }
+    }
+}
+
+/// The player's answer to `request`, or [`Message::PlayerFailed`] if it
+/// panicked.
+fn reply(player: &mut Player, seed: u64, request: &Request) -> Message {
+    let seed = ai::board_seed(&request.board, seed);
+    let chosen = catch_unwind(AssertUnwindSafe(|| {
+        player.choose_seeing(&request.board, &request.planned, seed)
+    }));
+    match chosen {
+        Ok(chosen) => Message::Suggestion(Suggestion {
+            id: request.id,
+            chosen,
+        }),
+        Err(_) => Message::PlayerFailed,
     }
 }
 
