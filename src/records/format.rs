@@ -18,7 +18,7 @@ const CSCORE_VERSION: u32 = 1;
 const CSCORE_LEN: usize = 12;
 /// A record file holding thousands of rule sets is still shorter than
 /// this; a longer one is not ours.
-const MAX_RECORD_BYTES: u64 = 256 * 1024;
+pub(super) const MAX_RECORD_BYTES: u64 = 256 * 1024;
 
 /// A stored best score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

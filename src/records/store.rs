@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::format::{
-    Contents, Kind, Record, RecordFile, SkipReason, Skipped, read_file, read_record, record_name,
+    Contents, Kind, MAX_RECORD_BYTES, Record, RecordFile, SkipReason, Skipped, read_file,
+    read_record, record_name,
 };
 use super::hi_line::BoardRecords;
 use super::lookup::{NoScoreDir, ScoreDir, score_dir};
@@ -81,6 +82,13 @@ pub enum SaveError {
     /// The stored record is unreadable, so it is left as it is rather than
     /// risk replacing a higher score.
     StoredUnreadable(Skipped),
+    /// The record file would grow past what clines reads
+    /// ([`MAX_RECORD_BYTES`]), so it is left as it is: written, it would
+    /// lose every record in it.
+    TooLong {
+        /// The record file.
+        path: PathBuf,
+    },
     /// The record could not be put into TOML.
     Encoding {
         /// The record file it was meant for.
@@ -132,6 +140,12 @@ impl fmt::Display for SaveCause<'_> {
                 "the stored record {} is {}; it was left as it is",
                 text::path(&skipped.path),
                 skipped.reason
+            ),
+            SaveError::TooLong { path } => write!(
+                f,
+                "{} would grow past {MAX_RECORD_BYTES} bytes, more than clines reads; \
+                 it was left as it is",
+                text::path(path)
             ),
             SaveError::Encoding { path, source } => {
                 write!(f, "encoding {} as TOML: {source}", text::path(path))
@@ -287,6 +301,9 @@ impl Store {
             };
             file.set(&self.rules, score, now_secs()).map_err(encoding)?;
             let text = file.to_text().map_err(encoding)?;
+            if text.len() as u64 > MAX_RECORD_BYTES {
+                return Err(SaveError::TooLong { path: target });
+            }
             replace_atomically(&lock, &target, text.as_bytes(), RECORD_MODE)?;
         }
         Ok(outcome)
@@ -578,6 +595,41 @@ mod tests {
         expected.push("alice.toml".to_string());
         expected.sort();
         assert_eq!(names, expected);
+    }
+
+    /// A record that would make the file longer than clines reads is not
+    /// written: the file, and every record in it, stays.
+    #[test]
+    fn a_record_file_never_grows_past_what_is_read() {
+        let dir = temp_dir();
+        let path = dir.path().join("alice.toml");
+        let mut text = String::new();
+        let mut width = 1;
+        while text.len() < MAX_RECORD_BYTES as usize - 100 {
+            text.push_str(&format!(
+                "[rules.w{width}-t9-c5-i5-n3-N3]\nscore = 7\nset_at = 1\n"
+            ));
+            width += 1;
+        }
+        fs::write(&path, &text).unwrap();
+        let rules = |width| {
+            let rules = crate::game::Rules {
+                width,
+                ..crate::game::Rules::default()
+            };
+            RuleSet::new(rules, crate::game::Preview::Off)
+        };
+        let alice = store(dir.path(), "alice").with_rules(rules(width));
+        let refused = alice.save(10).unwrap_err();
+        assert!(matches!(refused, SaveError::TooLong { .. }), "{refused}");
+        assert!(
+            refused.to_string().contains("more than clines reads"),
+            "{refused}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        // The records in it are still read.
+        let kept = store(dir.path(), "alice").with_rules(rules(1));
+        assert_eq!(kept.save(5).unwrap(), SaveOutcome::NotBeaten { record: 7 });
     }
 
     #[test]
