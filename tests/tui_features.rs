@@ -750,14 +750,37 @@ fn a_saved_game_resumes_and_ends_with_q_or_starts_afresh_with_new() {
         let mut fresh = screen.spawn(&sandbox, &["-p", "cells", "--seed", "71", "--new"]);
         screen.expect_board(&fresh, &opening, "a new game with --new");
         quit(&mut fresh);
-        assert_eq!(saves(&sandbox).len(), 0, "the game --new began has ended");
-        // q ends the resumed game too.
+        assert_eq!(
+            saves(&sandbox).len(),
+            1,
+            "the game --new began did not go on from the save"
+        );
+        // q ends the resumed game, and with it its save.
         quit(&mut term);
         assert_eq!(saves(&sandbox).len(), 0);
         let mut term = screen.spawn(&sandbox, &args);
         screen.expect_board(&term, &opening, "a new game");
         quit(&mut term);
     }
+}
+
+/// Two games of the same rules in two terminals: the one that did not go
+/// on from a save leaves the other's save alone when it ends.
+#[test]
+fn a_game_leaves_a_save_it_did_not_go_on_from() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "73"];
+    let opening = board(&args, &[], 9);
+    let mut first = screen.spawn(&sandbox, &args);
+    screen.expect_board(&first, &opening, "the first game");
+    let mut second = screen.spawn(&sandbox, &args);
+    screen.expect_board(&second, &opening, "the second game");
+    second.key(Key::Char('s'));
+    assert!(second.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+    quit(&mut first);
+    assert_eq!(saves(&sandbox).len(), 1, "the second game's save is kept");
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod terminal;
 mod terminfo;
 mod view;
 
+use std::cell::Cell;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -209,11 +210,15 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let mut renderer = Renderer::new(color);
     let mut seed = config.seed;
+    // Whether the game on screen went on from the save in the slot: only
+    // then is that save its own, to remove when it ends. Another game of
+    // the same rules, in another terminal, may have saved there since.
+    let owns_save = Cell::new(resumed);
     let mut new_game = |app: &mut App| {
         // The game that ends keeps its record as if it had been quit, and
         // its save goes.
         let _ = keep_record(&session);
-        if let Some(slot) = &config.saves {
+        if let Some(slot) = config.saves.as_ref().filter(|_| owns_save.replace(false)) {
             let _ = slot.remove();
         }
         seed = seed.wrapping_add(1);
@@ -244,7 +249,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // A seeded game's throws can be known beforehand: it goes on, even
     // without --seed, keeping no record.
     let seeded = matches!(session.records, RecordKeeping::Off);
-    keep_game(config.saves.as_ref(), &app, ending, seeded);
+    keep_game(config.saves.as_ref(), &app, ending, seeded, owns_save.get());
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -367,11 +372,12 @@ const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Saves the game to go on with next time when it was left unfinished on
 /// purpose (the save key) or by the terminal closing; any other ending
-/// removes the save, as the game is over. Says what became of it. A
-/// `seeded` game is saved as one that keeps no record.
-fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool) {
+/// removes the save, as the game is over, if the game `owns_save` (went
+/// on from it). Says what became of it. A `seeded` game is saved as one
+/// that keeps no record.
+fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool, owns_save: bool) {
     // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match game_kept(slot, app, ending, seeded) {
+    match game_kept(slot, app, ending, seeded, owns_save) {
         Ok(Some(notice)) => {
             let _ = writeln!(io::stdout(), "{notice}");
         }
@@ -390,6 +396,7 @@ fn game_kept(
     app: &App,
     ending: Ending,
     seeded: bool,
+    owns_save: bool,
 ) -> Result<Option<&'static str>, String> {
     let left = matches!(
         ending,
@@ -418,6 +425,8 @@ fn game_kept(
                 e.cause()
             )
         })
+    } else if !owns_save {
+        Ok(None)
     } else {
         slot.remove().map(|()| None).map_err(|e| {
             format!(
@@ -1011,7 +1020,7 @@ mod tests {
             let played = app(100, 50);
             mark(&played.live());
             assert_eq!(
-                game_kept(Some(&slot), &played, Ending::Saved, false),
+                game_kept(Some(&slot), &played, Ending::Saved, false, false),
                 Ok(Some(SAVED))
             );
             let saved = slot.load().unwrap().expect("the save");
@@ -1025,7 +1034,7 @@ mod tests {
             assert_eq!(keep_record(&session), (Some(says), None));
         }
         // Seeded in this session (records off), then resumed without it.
-        game_kept(Some(&slot), &app(100, 50), Ending::Saved, true).unwrap();
+        game_kept(Some(&slot), &app(100, 50), Ending::Saved, true, false).unwrap();
         let saved = slot.load().unwrap().expect("the save");
         assert_eq!(
             saved.no_record,
@@ -1038,12 +1047,34 @@ mod tests {
     }
 
     #[test]
+    fn a_game_ending_removes_only_the_save_it_went_on_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        // Another game's save, made after this one started.
+        game_kept(Some(&slot), &app(100, 50), Ending::Saved, false, false).unwrap();
+        assert_eq!(
+            game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, false),
+            Ok(None)
+        );
+        assert!(slot.load().unwrap().is_some(), "another game's save stays");
+        assert_eq!(
+            game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, true),
+            Ok(None)
+        );
+        assert!(slot.load().unwrap().is_none(), "its own save goes");
+    }
+
+    #[test]
     fn a_game_left_with_nowhere_to_save_it_says_so() {
         let app = app(100, 50);
         for ending in [Ending::Saved, Ending::Signal(signal_hook::consts::SIGHUP)] {
-            assert_eq!(game_kept(None, &app, ending, false), Err(NOT_SAVED.into()));
+            assert_eq!(
+                game_kept(None, &app, ending, false, false),
+                Err(NOT_SAVED.into())
+            );
         }
-        assert_eq!(game_kept(None, &app, Ending::Quit, false), Ok(None));
+        assert_eq!(game_kept(None, &app, Ending::Quit, false, false), Ok(None));
     }
 
     #[test]
