@@ -530,6 +530,33 @@ fn a_score_directory_that_is_a_file_holds_no_saved_game() {
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
 }
 
+/// `s` where the game cannot be saved: the game goes on, a box says why,
+/// and any key goes back to it; `q` then quits as usual.
+#[test]
+fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.home().join("file");
+    fs::write(&file, "").expect("write a file");
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .env("CLINES_SCORE_DIR", &file)
+        .args(["--seed", "2"]);
+    let mut term = Term::spawn(CLINES, options);
+    term.expect_text("|");
+    term.key(Key::Char('s'));
+    term.expect_text("The game could not be saved:");
+    term.expect_text("any key goes back to it.");
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| {
+        !s.contents().contains("could not be saved")
+    });
+    assert!(!term.closed(), "the game goes on");
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert!(!after_leaving(&term).contains("Game saved"));
+    assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
+}
+
 /// A relative `CLINES_SCORE_DIR` would put records wherever clines was
 /// started: it is refused, the game plays without records, and the end
 /// says why none was saved.

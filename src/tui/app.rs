@@ -101,7 +101,7 @@ struct LoopRequests {
 }
 
 /// A box over the board that takes the next key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Overlay {
     /// Nothing over the board.
     None,
@@ -109,6 +109,8 @@ enum Overlay {
     Help,
     /// The new-game key again starts a new game; any other key goes back.
     ConfirmNewGame,
+    /// These lines (the save key failed, and why); any key closes them.
+    Notice(Vec<String>),
 }
 
 /// The game on screen.
@@ -281,6 +283,21 @@ impl App {
     /// Ends the game (quit key, signal).
     pub fn end(&mut self, ending: Ending) {
         self.requests.ending.get_or_insert(ending);
+    }
+
+    /// The game could not be saved, for `reason`: it goes on rather than
+    /// end, and a box says why, cut into lines that fit the terminal; any
+    /// key closes it.
+    pub fn save_failed(&mut self, reason: &str) {
+        if self.requests.ending == Some(Ending::Saved) {
+            self.requests.ending = None;
+        }
+        let width = self.size.0.saturating_sub(4).max(1);
+        let chars: Vec<char> = reason.chars().collect();
+        let mut lines = vec!["The game could not be saved:".to_string()];
+        lines.extend(chars.chunks(width).map(|line| line.iter().collect()));
+        lines.push("any key goes back to it.".to_string());
+        self.overlay = Overlay::Notice(lines);
     }
 
     /// The terminal changed size: lay the board out again and repaint.
@@ -721,9 +738,15 @@ impl App {
                 view::draw(&scene, &self.style, &mut frame);
             }
         }
-        if self.overlay == Overlay::Help {
-            let lines = help::lines(&self.keys, self.game.rules().line);
-            help::draw(&lines, self.style.board, self.size, &mut frame);
+        match &self.overlay {
+            Overlay::Help => {
+                let lines = help::lines(&self.keys, self.game.rules().line);
+                help::draw(&lines, self.style.board, self.size, &mut frame);
+            }
+            Overlay::Notice(lines) if self.layout.is_ok() => {
+                view::draw_box(lines, self.style.board, &mut frame);
+            }
+            _ => {}
         }
         frame
     }
@@ -999,7 +1022,7 @@ mod tests {
         // The quit key too only closes it; Ctrl-C quits.
         app.act(Action::Help, now);
         app.act(Action::Quit, now);
-        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        assert_eq!((app.ending(), &app.overlay), (None, &Overlay::None));
         app.act(Action::Help, now);
         app.act(Action::Interrupt, now);
         assert_eq!(app.ending(), Some(Ending::Quit));
@@ -1026,7 +1049,7 @@ mod tests {
         assert!(!app.take_new_game(), "any other key goes back");
         app.act(Action::NewGame, now);
         app.act(Action::Quit, now);
-        assert_eq!((app.ending(), app.overlay), (None, Overlay::None));
+        assert_eq!((app.ending(), &app.overlay), (None, &Overlay::None));
         assert!(!app.take_new_game(), "the quit key too goes back");
         app.act(Action::NewGame, now);
         app.act(Action::NewGame, now);

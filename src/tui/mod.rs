@@ -229,6 +229,14 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
             app.live().mark_seeded();
         }
     };
+    // A seeded game's throws can be known beforehand: it goes on, even
+    // without --seed, keeping no record.
+    let seeded = matches!(session.records, RecordKeeping::Off);
+    let mut save = |app: &App| {
+        save_game(config.saves.as_ref(), app, seeded)
+            .map(|_| ())
+            .map_err(|problem| problem.reason)
+    };
     let result = event_loop(
         &mut app,
         &receiver,
@@ -236,7 +244,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         &mut renderer,
         &mut out,
         &mut guard,
-        &mut new_game,
+        &mut Files {
+            new_game: &mut new_game,
+            save: &mut save,
+        },
     );
     signals.close();
     drop(guard);
@@ -246,9 +257,6 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    // A seeded game's throws can be known beforehand: it goes on, even
-    // without --seed, keeping no record.
-    let seeded = matches!(session.records, RecordKeeping::Off);
     keep_game(config.saves.as_ref(), &app, ending, seeded, owns_save.get());
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
@@ -388,9 +396,8 @@ fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool, o
     }
 }
 
-/// [`keep_game`]'s work: what to tell the player, or what went wrong.
-/// With no `slot` (no user name or directory to save under), a game left
-/// to go on with is lost, and the player is told.
+/// [`keep_game`]'s work: what to tell the player, or what went wrong. The
+/// save key's game was saved by the loop already ([`save_game`]).
 fn game_kept(
     slot: Option<&SaveSlot>,
     app: &App,
@@ -398,34 +405,23 @@ fn game_kept(
     seeded: bool,
     owns_save: bool,
 ) -> Result<Option<&'static str>, String> {
-    let left = matches!(
-        ending,
-        Ending::Saved | Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
-    );
     let game = app.game();
-    let live = app.live();
+    if game.is_over() {
+        // Nothing to go on with.
+    } else if ending == Ending::Saved {
+        return Ok(Some(SAVED));
+    } else if matches!(
+        ending,
+        Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
+    ) {
+        return save_game(slot, app, seeded)
+            .map(Some)
+            .map_err(|problem| problem.to_string());
+    }
     let Some(slot) = slot else {
-        return if left && !game.is_over() {
-            Err(NOT_SAVED.to_string())
-        } else {
-            Ok(None)
-        };
+        return Ok(None);
     };
-    if left && !game.is_over() {
-        let mut no_record = live.no_record();
-        no_record.seeded |= seeded;
-        let saved = SavedGame {
-            state: game.state(),
-            no_record,
-        };
-        slot.save(&saved).map(|()| Some(SAVED)).map_err(|e| {
-            format!(
-                "clines: the game could not be saved in {}: {}",
-                slot.path().display(),
-                e.cause()
-            )
-        })
-    } else if !owns_save {
+    if !owns_save {
         Ok(None)
     } else {
         slot.remove().map(|()| None).map_err(|e| {
@@ -437,9 +433,53 @@ fn game_kept(
     }
 }
 
-/// Printed when a game left to go on with has nowhere to be saved.
-const NOT_SAVED: &str = "clines: the game could not be saved: there is no user name or \
-                         score directory to keep it under";
+/// Saves the game on screen in `slot` to go on with later, `seeded` saying
+/// that it keeps no record; the notice to print, or what went wrong. With
+/// no `slot` (no user name or directory to save under), there is nowhere.
+fn save_game(
+    slot: Option<&SaveSlot>,
+    app: &App,
+    seeded: bool,
+) -> Result<&'static str, SaveProblem> {
+    let Some(slot) = slot else {
+        return Err(SaveProblem {
+            place: String::new(),
+            reason: NOWHERE_TO_SAVE.to_string(),
+        });
+    };
+    let mut no_record = app.live().no_record();
+    no_record.seeded |= seeded;
+    let saved = SavedGame {
+        state: app.game().state(),
+        no_record,
+    };
+    slot.save(&saved).map(|()| SAVED).map_err(|e| SaveProblem {
+        place: format!(" in {}", slot.path().display()),
+        reason: e.cause().to_string(),
+    })
+}
+
+/// Why a game could not be saved.
+#[derive(Debug, PartialEq, Eq)]
+struct SaveProblem {
+    /// ` in FILE`, or empty when there was no file to save in.
+    place: String,
+    /// What went wrong, as the save key's box shows it.
+    reason: String,
+}
+
+impl fmt::Display for SaveProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "clines: the game could not be saved{}: {}",
+            self.place, self.reason
+        )
+    }
+}
+
+/// Why a game has nowhere to be saved.
+const NOWHERE_TO_SAVE: &str = "there is no user name or score directory to keep it under";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -544,7 +584,7 @@ fn event_loop<W: Write>(
     renderer: &mut Renderer,
     out: &mut W,
     terminal: &mut dyn JobControl,
-    new_game: &mut dyn FnMut(&mut App),
+    files: &mut Files,
 ) -> io::Result<Ending> {
     // From a suspension until the SIGCONT that ends it, the terminal is the
     // shell's: nothing is drawn.
@@ -552,11 +592,18 @@ fn event_loop<W: Write>(
     loop {
         let now = Instant::now();
         app.advance(now);
-        if let Some(ending) = app.ending() {
-            return Ok(ending);
+        match app.ending() {
+            // The save key: the game ends only once it is saved; if it
+            // cannot be, it goes on, and a box says why.
+            Some(Ending::Saved) if !app.game().is_over() => match (files.save)(app) {
+                Ok(()) => return Ok(Ending::Saved),
+                Err(problem) => app.save_failed(&problem),
+            },
+            Some(ending) => return Ok(ending),
+            None => {}
         }
         if app.take_new_game() {
-            new_game(app);
+            (files.new_game)(app);
         }
         if let Some(request) = app.take_request() {
             player.ask(request)?;
@@ -603,6 +650,16 @@ fn event_loop<W: Write>(
             handle(app, message)?;
         }
     }
+}
+
+/// What the event loop asks of the files around the game.
+struct Files<'a> {
+    /// Puts a new game in place of the one on screen, whose record is kept
+    /// and whose save goes.
+    new_game: &'a mut dyn FnMut(&mut App),
+    /// Saves the game on screen to go on with later; what went wrong if it
+    /// could not.
+    save: &'a mut dyn FnMut(&App) -> Result<(), String>,
 }
 
 /// Applies one message from the sources to the game.
@@ -769,10 +826,13 @@ mod tests {
             &mut Renderer::new(true),
             &mut screen,
             &mut shell,
-            &mut |app: &mut App| {
-                new_games += 1;
-                let (game, opening) = Game::new(Rules::default(), 4);
-                app.restart(game, opening, None, Instant::now());
+            &mut Files {
+                new_game: &mut |app: &mut App| {
+                    new_games += 1;
+                    let (game, opening) = Game::new(Rules::default(), 4);
+                    app.restart(game, opening, None, Instant::now());
+                },
+                save: &mut |_: &App| Ok(()),
             },
         );
         (ending, screen.frames, shell.suspends, new_games)
@@ -1019,10 +1079,7 @@ mod tests {
         for (mark, says) in marks {
             let played = app(100, 50);
             mark(&played.live());
-            assert_eq!(
-                game_kept(Some(&slot), &played, Ending::Saved, false, false),
-                Ok(Some(SAVED))
-            );
+            assert_eq!(save_game(Some(&slot), &played, false), Ok(SAVED));
             let saved = slot.load().unwrap().expect("the save");
             let resumed = app(100, 50).resumed(saved.no_record);
             let session = Session {
@@ -1034,7 +1091,7 @@ mod tests {
             assert_eq!(keep_record(&session), (Some(says), None));
         }
         // Seeded in this session (records off), then resumed without it.
-        game_kept(Some(&slot), &app(100, 50), Ending::Saved, true, false).unwrap();
+        save_game(Some(&slot), &app(100, 50), true).unwrap();
         let saved = slot.load().unwrap().expect("the save");
         assert_eq!(
             saved.no_record,
@@ -1052,7 +1109,7 @@ mod tests {
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
         // Another game's save, made after this one started.
-        game_kept(Some(&slot), &app(100, 50), Ending::Saved, false, false).unwrap();
+        save_game(Some(&slot), &app(100, 50), false).unwrap();
         assert_eq!(
             game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, false),
             Ok(None)
@@ -1068,13 +1125,72 @@ mod tests {
     #[test]
     fn a_game_left_with_nowhere_to_save_it_says_so() {
         let app = app(100, 50);
-        for ending in [Ending::Saved, Ending::Signal(signal_hook::consts::SIGHUP)] {
+        let nowhere = format!("clines: the game could not be saved: {NOWHERE_TO_SAVE}");
+        for ending in [
+            Ending::TerminalLost,
+            Ending::Signal(signal_hook::consts::SIGHUP),
+        ] {
             assert_eq!(
                 game_kept(None, &app, ending, false, false),
-                Err(NOT_SAVED.into())
+                Err(nowhere.clone())
             );
         }
         assert_eq!(game_kept(None, &app, Ending::Quit, false, false), Ok(None));
+        assert_eq!(
+            save_game(None, &app, false).unwrap_err().reason,
+            NOWHERE_TO_SAVE
+        );
+    }
+
+    /// The save key's game is saved by the loop before it ends; where that
+    /// fails, the game goes on, and a box says why.
+    #[test]
+    fn the_save_key_ends_the_game_only_once_it_is_saved() {
+        let key = |c| {
+            Message::Input(Event::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )))
+        };
+        let mut app = app(100, 50);
+        let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
+        let mut shell = Shell {
+            sender: sender.clone(),
+            suspends: 0,
+            size_after_stop: None,
+        };
+        let mut screen = Screen {
+            pending: Vec::new(),
+            frames: Vec::new(),
+            sender: sender.clone(),
+            // The second frame is the box: one q closes it, one quits.
+            script: vec![(1, vec![key('s')]), (2, vec![key('q'), key('q')])],
+            gone_after: None,
+        };
+        let mut tries = 0;
+        let ending = event_loop(
+            &mut app,
+            &receiver,
+            &mut player,
+            &mut Renderer::new(true),
+            &mut screen,
+            &mut shell,
+            &mut Files {
+                new_game: &mut |_: &mut App| {},
+                save: &mut |_: &App| {
+                    tries += 1;
+                    Err("the disk is full".to_string())
+                },
+            },
+        );
+        // The save failed: the box showed why, and q (which closed it) did
+        // not end the game; the q after it did.
+        assert_eq!(tries, 1);
+        let shown = String::from_utf8_lossy(&screen.frames.concat()).into_owned();
+        assert!(shown.contains("The game could not be saved:"), "{shown}");
+        assert!(shown.contains("the disk is full"), "{shown}");
+        assert_eq!(ending.unwrap(), Ending::Quit);
     }
 
     #[test]
