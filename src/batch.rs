@@ -55,7 +55,8 @@ pub fn run<R: BufRead, W: Write>(
                 continue;
             }
         };
-        let line = line.trim();
+        // Some editors begin a file with a byte-order mark.
+        let line = line.trim_start_matches('\u{feff}').trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -199,7 +200,7 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             let [x1, y1, x2, y2] = numbers(args, "move X1 Y1 X2 Y2")?;
             let turn = game
                 .play(Pos::new(x1, y1), Pos::new(x2, y2))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| move_error(game, e))?;
             let over = if game.is_over() { " over" } else { "" };
             Ok(format!(
                 "ok removed={} points={} score={}{over}",
@@ -215,15 +216,16 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             let &[x, y, c] = args else {
                 return Err(usage());
             };
-            let x: usize = x.parse().map_err(|_| usage())?;
-            let y: usize = y.parse().map_err(|_| usage())?;
+            let x = coordinate(x).ok_or_else(usage)?;
+            let y = coordinate(y).ok_or_else(usage)?;
             let c = color_value(c).ok_or_else(usage)?;
             let colors = game.rules().colors;
             if c > usize::from(colors) {
                 return Err(format!("colour {c} is not 0 (empty) or 1 to {colors}"));
             }
             let color = (c > 0).then_some(c as Color);
-            game.put(Pos::new(x, y), color).map_err(|e| e.to_string())?;
+            game.put(Pos::new(x, y), color)
+                .map_err(|e| move_error(game, e))?;
             Ok("ok".into())
         }
         "clear" => {
@@ -246,6 +248,20 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             "unknown command {} (commands: board status move put clear hint next undo quit)",
             text::quote(command)
         )),
+    }
+}
+
+/// What went wrong with a move or a `put`; off the board, it says where the
+/// board is.
+fn move_error(game: &Game, error: MoveError) -> String {
+    let board = game.board();
+    match error {
+        MoveError::OffBoard => format!(
+            "{error} (X from 0 to {}, Y from 0 to {})",
+            board.width() - 1,
+            board.height() - 1
+        ),
+        _ => error.to_string(),
     }
 }
 
@@ -311,14 +327,24 @@ fn no_args(command: &str, args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// Exactly `N` non-negative whole numbers, or the command's usage.
+/// Exactly `N` coordinates, or the command's usage.
 fn numbers<const N: usize>(args: &[&str], usage: &str) -> Result<[usize; N], String> {
-    let bad = || format!("usage: {usage} (whole numbers, 0-based)");
+    let bad = || format!("usage: {usage} (whole numbers from 0)");
     let values: Vec<usize> = args
         .iter()
-        .map(|a| a.parse().map_err(|_| bad()))
+        .map(|a| coordinate(a).ok_or_else(bad))
         .collect::<Result<_, _>>()?;
     values.try_into().map_err(|_| bad())
+}
+
+/// A coordinate: a whole number from 0; one too large to hold is as far
+/// off the board as any.
+fn coordinate(text: &str) -> Option<usize> {
+    match text.parse::<usize>() {
+        Ok(number) => Some(number),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Some(usize::MAX),
+        Err(_) => None,
+    }
 }
 
 /// `h` lines of `w` characters: `.` for empty, `1`–`9` then `a`–`z`.

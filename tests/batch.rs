@@ -165,6 +165,19 @@ fn answers_come_one_line_at_a_time() {
     assert!(game.finish().success());
 }
 
+/// A script saved by an editor that begins files with a byte-order mark
+/// still reads.
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_ignored() {
+    let output = run_all(&["--seed", "1"], "\u{feff}status\n");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        text(&output.stdout).starts_with("score=0 free="),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
 #[test]
 fn line_of_five_then_the_streak_bonus() {
     let mut game = Batch::start(&["--seed", "2"]);
@@ -253,7 +266,10 @@ fn game_over_when_the_computer_cannot_throw() {
     assert_eq!(board, ["123", "45.", "2.1"]);
     assert_eq!(game.ask("move 0 0 2 1"), "error: game over");
     assert_eq!(game.ask("hint"), "error: game over");
-    assert_eq!(game.ask("put 3 0 1"), "error: off the board");
+    assert_eq!(
+        game.ask("put 3 0 1"),
+        "error: off the board (X from 0 to 2, Y from 0 to 2)"
+    );
     assert_eq!((game.board(3), game.ask("status")), (board, status));
     // Setting up a position starts play again from it, and status agrees.
     assert_eq!(game.ask("put 0 0 0"), "ok");
@@ -333,8 +349,9 @@ fn every_error_answers_one_line_and_changes_nothing() {
         ("quit now", "usage: quit"),
         ("move 9 0 5 5", "off the board"),
         ("move 6 6 5 9", "off the board"),
-        ("move 99999999999999999999 0 1 1", "usage: move"),
-        ("put 9 9 1", "off the board"),
+        ("move 99999999999999999999 0 1 1", "off the board"),
+        ("put 0 99999999999999999999 1", "off the board"),
+        ("put 9 9 1", "off the board (X from 0 to 8, Y from 0 to 8)"),
         ("move 5 5 5 6", "no chip there"),
         ("move 6 6 1 1", "target occupied"),
         ("move 6 6 6 6", "target occupied"),
