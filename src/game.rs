@@ -483,7 +483,7 @@ impl Game {
             self.computer_turn(self.rules.next, &mut events, true);
         } else {
             self.board.remove(&chips);
-            self.score += points;
+            self.score = self.score.saturating_add(points);
             self.streak += 1;
             events.push(Event::Removed {
                 chips,
@@ -663,7 +663,7 @@ impl Game {
             let points = board::points(removed.len(), self.rules.line, 0);
             let chips = chips(&self.board, &removed);
             self.board.remove_cells(&removed);
-            self.score += points;
+            self.score = self.score.saturating_add(points);
             events.push(Event::Removed {
                 chips,
                 points,
@@ -867,6 +867,18 @@ mod tests {
         assert_eq!((game.score(), game.streak()), (5, 1));
         assert_eq!(game.board().chips().collect::<Vec<_>>(), [chip(8, 8, 2)]);
         assert!(!game.is_over());
+    }
+
+    /// A saved game can be edited by hand: a score near the largest stays
+    /// there instead of wrapping round to 0 (or panicking).
+    #[test]
+    fn the_score_stops_at_the_largest_number() {
+        let mut setup = four_in_row(0, 1).to_vec();
+        setup.extend([(4, 2, 1), (8, 8, 2)]);
+        let mut game = game_with(Rules::default(), 1, &setup);
+        game.score = u64::MAX - 1;
+        game.play(at(4, 2), at(4, 0)).unwrap();
+        assert_eq!(game.score(), u64::MAX);
     }
 
     #[test]
