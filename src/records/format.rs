@@ -297,7 +297,7 @@ pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, Ski
 
 /// Whether opening with `O_NOFOLLOW` failed because the path is a symlink:
 /// `ELOOP` on Linux and most systems, `EMLINK` on FreeBSD.
-fn refused_symlink(error: &io::Error) -> bool {
+pub(super) fn refused_symlink(error: &io::Error) -> bool {
     matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
 }
 

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Color, Pos};
 use crate::game::{GameState, Planned, Preview, Rules};
 
+use super::format::refused_symlink;
 use super::store::{DirLock, SaveError, Store, replace_atomically};
 
 /// What the first line of every save says, so that another program's file
@@ -169,6 +170,9 @@ impl SaveSlot {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Ok(None),
+            Err(e) if refused_symlink(&e) => {
+                return Err(self.set_aside("it is a symbolic link, not followed".into()));
+            }
             Err(e) => return Err(self.set_aside(format!("cannot read it: {e}"))),
         };
         self.parse(&text)
@@ -632,5 +636,18 @@ mod tests {
         );
         assert!(aside.is_dir());
         assert_eq!(fs::read_to_string(&first).unwrap(), "an earlier bad save");
+    }
+
+    #[test]
+    fn a_save_that_is_a_symlink_is_named_as_one_and_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, "not a save").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, slot.path()).unwrap();
+        let bad = slot.load().unwrap_err();
+        assert_eq!(bad.why, "it is a symbolic link, not followed");
+        assert!(bad.set_aside.is_some());
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "not a save");
     }
 }
