@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Color, Pos};
 use crate::game::{GameState, Planned, Preview, Rules};
+use crate::text;
 
 use super::format::refused_symlink;
 use super::store::{DirLock, SaveError, Store, replace_atomically};
@@ -239,7 +240,7 @@ impl SaveSlot {
             }
         })?;
         if file.format != FORMAT {
-            return Err(format!("an unknown format, {:?}", file.format));
+            return Err(format!("an unknown format, {}", text::quote(&file.format)));
         }
         let rules = Rules {
             width: file.width,
@@ -264,7 +265,7 @@ impl SaveSlot {
             word_pos: file
                 .word_pos
                 .parse()
-                .map_err(|_| format!("generator position {:?}", file.word_pos))?,
+                .map_err(|_| format!("generator position {}", text::quote(&file.word_pos)))?,
             plan: file.plan.as_deref().map(plan).transpose()?,
         };
         // The engine checks what the file alone cannot.
@@ -336,14 +337,14 @@ fn cells(rows: &[String], rules: &Rules) -> Result<Vec<Color>, String> {
                 .to_digit(36)
                 .filter(|&d| d > 0)
                 .map(|d| d as Color)
-                .ok_or_else(|| format!("{c:?} on the board")),
+                .ok_or_else(|| format!("'{}' on the board", text::escape(&c.to_string()))),
         })
         .collect()
 }
 
 /// The generator's key from 64 hexadecimal digits.
 fn key(hex: &str) -> Result<[u8; 32], String> {
-    let bad = || format!("generator key {hex:?}");
+    let bad = || format!("generator key {}", text::quote(hex));
     if hex.len() != 64 || !hex.is_ascii() {
         return Err(bad());
     }
@@ -359,7 +360,7 @@ fn plan(entries: &[String]) -> Result<Vec<Planned>, String> {
     entries
         .iter()
         .map(|entry| {
-            let bad = || format!("planned chip {entry:?}");
+            let bad = || format!("planned chip {}", text::quote(entry));
             let words: Vec<&str> = entry.split(' ').collect();
             let [x, y, c] = words[..] else {
                 return Err(bad());
@@ -566,6 +567,14 @@ mod tests {
                 good.replace("word_pos = \"", "word_pos = \"x"),
                 "generator position",
             ),
+            // A long value is cut, and a control character escaped.
+            (
+                good.replace(
+                    "word_pos = \"",
+                    &format!("word_pos = \"\\u001b{}", "7".repeat(300)),
+                ),
+                "generator position \"\\u{1b}7777",
+            ),
             (good[..good.len() / 2].to_string(), "damaged"),
         ];
         for (text, says) in cases {
@@ -574,6 +583,7 @@ mod tests {
             let message = bad.to_string();
             assert!(message.contains(says), "{message}");
             assert!(message.contains("a new game starts"), "{message}");
+            assert!(message.len() < 300, "{message}");
             let aside = bad.set_aside.expect("moved aside");
             assert_eq!(fs::read_to_string(&aside).unwrap(), text);
             assert!(!slot.path().exists());
