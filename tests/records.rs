@@ -160,26 +160,45 @@ fn list_refuses_a_relative_score_dir_variable() {
     fs::create_dir(&scores).unwrap();
     fs::write(scores.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
     for relative in ["scores", "./scores"] {
-        let output = Command::new(env!("CARGO_BIN_EXE_clines"))
-            .arg("-l")
-            .current_dir(home.path())
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_DATA_HOME", home.path().join("data"))
-            .env("CLINES_SCORE_DIR", relative)
-            .env_remove("CLINES_CONFIG")
-            .output()
-            .expect("clines runs");
-        assert_eq!(output.status.code(), Some(1), "{output:?}");
-        assert_eq!(text(&output.stdout), "");
-        assert_eq!(
-            text(&output.stderr),
-            format!(
+        let (config, data) = (home.path().join("config"), home.path().join("data"));
+        let env = [
+            ("HOME", home.path().as_os_str()),
+            ("XDG_CONFIG_HOME", config.as_os_str()),
+            ("XDG_DATA_HOME", data.as_os_str()),
+            ("CLINES_SCORE_DIR", relative.as_ref()),
+        ];
+        list_refused(
+            home.path(),
+            &env,
+            &format!(
                 "clines: no directory for records: CLINES_SCORE_DIR=\"{relative}\": expected an \
                  absolute directory path, not one relative to where clines is started\n"
-            )
+            ),
         );
     }
+}
+
+/// Runs `clines -l` in `cwd` with `env` alone naming places (the other
+/// variables that could are removed), and checks that it fails with
+/// `message` and lists nothing.
+fn list_refused(cwd: &Path, env: &[(&str, &std::ffi::OsStr)], message: &str) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    command.arg("-l").current_dir(cwd);
+    for name in [
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "CLINES_SCORE_DIR",
+        "CLINES_CONFIG",
+    ] {
+        command.env_remove(name);
+    }
+    let output = command
+        .envs(env.iter().copied())
+        .output()
+        .expect("clines runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(text(&output.stderr), message);
 }
 
 /// A relative `HOME` would put the default records directory wherever
@@ -191,23 +210,12 @@ fn list_refuses_a_records_directory_under_a_relative_home() {
     let scores = cwd.path().join("home/.local/share/clines/scores");
     fs::create_dir_all(&scores).unwrap();
     fs::write(scores.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_clines"))
-        .arg("-l")
-        .current_dir(cwd.path())
-        .env("HOME", "home")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env_remove("CLINES_SCORE_DIR")
-        .env_remove("CLINES_CONFIG")
-        .output()
-        .expect("clines runs");
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
-    assert_eq!(text(&output.stdout), "");
-    assert_eq!(
-        text(&output.stderr),
+    list_refused(
+        cwd.path(),
+        &[("HOME", "home".as_ref())],
         "clines: no directory for records: set CLINES_SCORE_DIR or score_dir in the config \
          file (the data directory found from HOME, \"home/.local/share/clines\", is relative \
-         to where clines is started)\n"
+         to where clines is started)\n",
     );
 }
 

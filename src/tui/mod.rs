@@ -804,6 +804,17 @@ mod tests {
         gone_after: Option<usize>,
         size_after_stop: Option<(u16, u16)>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
+        run_saving(app, script, gone_after, size_after_stop, &mut |_| Ok(()))
+    }
+
+    /// [`run_in_shell`], the save key saving with `save`.
+    fn run_saving(
+        app: &mut App,
+        script: Vec<(usize, Vec<Message>)>,
+        gone_after: Option<usize>,
+        size_after_stop: Option<(u16, u16)>,
+        save: &mut dyn FnMut(&App) -> Result<(), String>,
+    ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
         let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
         let mut shell = Shell {
@@ -832,7 +843,7 @@ mod tests {
                     let (game, opening) = Game::new(Rules::default(), 4);
                     app.restart(game, opening, None, Instant::now());
                 },
-                save: &mut |_: &App| Ok(()),
+                save,
             },
         );
         (ending, screen.frames, shell.suspends, new_games)
@@ -1153,41 +1164,17 @@ mod tests {
             )))
         };
         let mut app = app(100, 50);
-        let (sender, receiver) = mpsc::channel();
-        let mut player = PlayerThread::new(Rules::default(), 3, sender.clone());
-        let mut shell = Shell {
-            sender: sender.clone(),
-            suspends: 0,
-            size_after_stop: None,
-        };
-        let mut screen = Screen {
-            pending: Vec::new(),
-            frames: Vec::new(),
-            sender: sender.clone(),
-            // The second frame is the box: one q closes it, one quits.
-            script: vec![(1, vec![key('s')]), (2, vec![key('q'), key('q')])],
-            gone_after: None,
-        };
         let mut tries = 0;
-        let ending = event_loop(
-            &mut app,
-            &receiver,
-            &mut player,
-            &mut Renderer::new(true),
-            &mut screen,
-            &mut shell,
-            &mut Files {
-                new_game: &mut |_: &mut App| {},
-                save: &mut |_: &App| {
-                    tries += 1;
-                    Err("the disk is full".to_string())
-                },
-            },
-        );
+        // The second frame is the box: one q closes it, one quits.
+        let script = vec![(1, vec![key('s')]), (2, vec![key('q'), key('q')])];
+        let (ending, frames, _, _) = run_saving(&mut app, script, None, None, &mut |_| {
+            tries += 1;
+            Err("the disk is full".to_string())
+        });
         // The save failed: the box showed why, and q (which closed it) did
         // not end the game; the q after it did.
         assert_eq!(tries, 1);
-        let shown = String::from_utf8_lossy(&screen.frames.concat()).into_owned();
+        let shown = String::from_utf8_lossy(&frames.concat()).into_owned();
         assert!(shown.contains("The game could not be saved:"), "{shown}");
         assert!(shown.contains("the disk is full"), "{shown}");
         assert_eq!(ending.unwrap(), Ending::Quit);
