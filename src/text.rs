@@ -59,9 +59,9 @@ fn head(text: &str) -> (&str, bool) {
     }
 }
 
-/// Characters that take room on screen but draw nothing, although they
-/// are neither white space nor unprintable: fillers and the blank braille
-/// pattern. Messages show them escaped; glyphs may not be one.
+/// Characters that draw nothing although they are neither white space nor
+/// unprintable: fillers and the blank braille pattern. Messages show them
+/// escaped; glyphs may not be one.
 pub const BLANKS: [char; 5] = ['\u{115f}', '\u{1160}', '\u{2800}', '\u{3164}', '\u{ffa0}'];
 
 /// `text` with what a terminal would act on or not show escaped. Rust's

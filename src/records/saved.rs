@@ -202,6 +202,22 @@ impl SaveSlot {
         }
     }
 
+    /// Removes the save if it still holds `loaded`: a game ending removes
+    /// the save it went on from, never one that another game of the same
+    /// rules made there since.
+    pub fn remove_if_unchanged(&self, loaded: &SavedGame) -> io::Result<()> {
+        let text = match read_limited(&self.path) {
+            Ok(text) => text,
+            Err(e) if is_absent(&e) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        if self.parse(&text).is_ok_and(|now| now == *loaded) {
+            self.remove()
+        } else {
+            Ok(())
+        }
+    }
+
     /// Moves an unusable save out of the way, to `<name>.bad`, or when
     /// that is taken by an earlier bad save, to the first free name of
     /// `<name>.bad.1`, `<name>.bad.2`, …: no copy is ever replaced.

@@ -601,16 +601,32 @@ mod tests {
     /// written: the file, and every record in it, stays.
     #[test]
     fn a_record_file_never_grows_past_what_is_read() {
+        // Rule sets whose keys are all as long, written as a save writes
+        // them, to just under the limit.
+        let text_of = |count: usize| {
+            let text: String = (0..count)
+                .map(|i| {
+                    let (width, height) = (100 + i / 9, 1 + i % 9);
+                    format!("[rules.w{width}-t{height}-c5-i5-n3-N3]\nscore = 7\nset_at = 1\n")
+                })
+                .collect();
+            toml::to_string(&toml::from_str::<toml::Table>(&text).unwrap()).unwrap()
+        };
+        let fits = |count| text_of(count).len() as u64 <= MAX_RECORD_BYTES;
+        let (mut low, mut high) = (1, 8100);
+        while low + 1 < high {
+            let middle = (low + high) / 2;
+            if fits(middle) {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        // The most rule sets that fit: one more would not.
+        let text = text_of(low);
+        assert!(fits(low) && !fits(low + 1));
         let dir = temp_dir();
         let path = dir.path().join("alice.toml");
-        let mut text = String::new();
-        let mut width = 1;
-        while text.len() < MAX_RECORD_BYTES as usize - 100 {
-            text.push_str(&format!(
-                "[rules.w{width}-t9-c5-i5-n3-N3]\nscore = 7\nset_at = 1\n"
-            ));
-            width += 1;
-        }
         fs::write(&path, &text).unwrap();
         let rules = |width| {
             let rules = crate::game::Rules {
@@ -619,7 +635,7 @@ mod tests {
             };
             RuleSet::new(rules, crate::game::Preview::Off)
         };
-        let alice = store(dir.path(), "alice").with_rules(rules(width));
+        let alice = store(dir.path(), "alice").with_rules(rules(99));
         let refused = alice.save(10).unwrap_err();
         assert!(matches!(refused, SaveError::TooLong { .. }), "{refused}");
         assert!(
@@ -628,7 +644,7 @@ mod tests {
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
         // The records in it are still read.
-        let kept = store(dir.path(), "alice").with_rules(rules(1));
+        let kept = store(dir.path(), "alice").with_rules(rules(100));
         assert_eq!(kept.save(5).unwrap(), SaveOutcome::NotBeaten { record: 7 });
     }
 

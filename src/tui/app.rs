@@ -95,6 +95,9 @@ struct LoopRequests {
     continued: bool,
     /// How the game ended, once it has; never taken, the loop stops on it.
     ending: Option<Ending>,
+    /// An ending that came while the save key's game was being saved (a
+    /// signal in the same burst): it ends the game if the save fails.
+    after_save: Option<Ending>,
     /// The player asked for a new game, the record of this one to be
     /// saved first.
     new_game: bool,
@@ -175,8 +178,8 @@ impl Live {
         self.undone.store(true, Ordering::SeqCst);
     }
 
-    /// Whether the game began from a fixed seed in an earlier session
-    /// (it was saved and resumed), which disqualifies it from the records.
+    /// Whether the game began from a fixed seed (`--seed`, in this session
+    /// or in one it was saved in), which disqualifies it from the records.
     pub fn seeded(&self) -> bool {
         self.seeded.load(Ordering::SeqCst)
     }
@@ -186,8 +189,7 @@ impl Live {
         self.seeded.store(true, Ordering::SeqCst);
     }
 
-    /// Why the game keeps no record, as far as this session knows (records
-    /// are off altogether for a game seeded in this session).
+    /// Why the game keeps no record, as far as this session knows.
     pub fn no_record(&self) -> NoRecord {
         NoRecord {
             helped: self.assisted(),
@@ -280,9 +282,17 @@ impl App {
         self.requests.ending
     }
 
-    /// Ends the game (quit key, signal).
+    /// Ends the game (quit key, signal). The first ending stands, but one
+    /// that comes while the save key's game is being saved is kept, to end
+    /// the game should the save fail.
     pub fn end(&mut self, ending: Ending) {
-        self.requests.ending.get_or_insert(ending);
+        match self.requests.ending {
+            Some(Ending::Saved) if ending != Ending::Saved => {
+                self.requests.after_save.get_or_insert(ending);
+            }
+            Some(_) => {}
+            None => self.requests.ending = Some(ending),
+        }
     }
 
     /// The game could not be saved, for `reason`: it goes on rather than
@@ -290,7 +300,7 @@ impl App {
     /// key closes it.
     pub fn save_failed(&mut self, reason: &str) {
         if self.requests.ending == Some(Ending::Saved) {
-            self.requests.ending = None;
+            self.requests.ending = self.requests.after_save.take();
         }
         let width = self.size.0.saturating_sub(4).max(1);
         let chars: Vec<char> = reason.chars().collect();
@@ -743,9 +753,9 @@ impl App {
                 let lines = help::lines(&self.keys, self.game.rules().line);
                 help::draw(&lines, self.style.board, self.size, &mut frame);
             }
-            Overlay::Notice(lines) if self.layout.is_ok() => {
-                view::draw_box(lines, self.style.board, &mut frame);
-            }
+            // Over the too-small screen too: the key that closes it must
+            // not do so unseen.
+            Overlay::Notice(lines) => view::draw_box(lines, self.style.board, &mut frame),
             _ => {}
         }
         frame
@@ -1279,6 +1289,22 @@ mod tests {
         app.act(Action::Autoplay, later);
         app.advance(later);
         assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn a_signal_while_saving_ends_the_game_if_the_save_fails() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.act(Action::SaveQuit, now);
+        app.end(Ending::Signal(15));
+        assert_eq!(app.ending(), Some(Ending::Saved));
+        app.save_failed("the disk is full");
+        assert_eq!(app.ending(), Some(Ending::Signal(15)));
+        // Without a signal, the game goes on under the box.
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.act(Action::SaveQuit, now);
+        app.save_failed("the disk is full");
+        assert_eq!(app.ending(), None);
+        assert!(matches!(app.overlay, Overlay::Notice(_)));
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod terminal;
 mod terminfo;
 mod view;
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -95,7 +95,7 @@ pub enum RecordKeeping {
 pub enum Ending {
     /// The player quit: `q`, Ctrl-C or Ctrl-\.
     Quit,
-    /// A signal (SIGINT, SIGQUIT, SIGTERM, SIGHUP) ended the game.
+    /// A signal ended the game (one of [`event::QUIT_SIGNALS`]).
     Signal(i32),
     /// The board filled up and the player dismissed the game-over box.
     GameOver,
@@ -116,7 +116,7 @@ pub struct Outcome {
     pub ending: Ending,
     /// Whether the game keeps no record for how it was played: the
     /// built-in player helped, a move was taken back, or it was begun with
-    /// `--seed` before it was saved and resumed.
+    /// `--seed`, in this session or before it was saved and resumed.
     pub keeps_no_record: bool,
 }
 
@@ -132,8 +132,9 @@ pub enum Error {
     Unusable(String),
     /// Reading or writing the terminal failed.
     Io(io::Error),
-    /// A thread the game needs (signals, input) could not be started: a
-    /// process or memory limit. The terminal was not touched, or restored.
+    /// The game's signal or input handling could not be started: most
+    /// likely a process or memory limit refused its thread. The terminal
+    /// was not touched, or restored.
     Thread(io::Error),
 }
 
@@ -142,7 +143,7 @@ impl fmt::Display for Error {
         match self {
             Error::TooSmall(message) | Error::Unusable(message) => f.write_str(message),
             Error::Io(e) => write!(f, "terminal: {e}"),
-            Error::Thread(e) => write!(f, "cannot start a thread of the game: {e}"),
+            Error::Thread(e) => write!(f, "cannot start the game's signal or input handling: {e}"),
         }
     }
 }
@@ -179,7 +180,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         return Err(Error::TooSmall(too_small.to_string()));
     }
     let color = view::use_color(config.appearance.mode);
-    let (mut app, resumed) = first_game(&config, color, (cols, rows));
+    let (mut app, went_on_from) = first_game(&config, color, (cols, rows));
+    let resumed = went_on_from.is_some();
     let session = Arc::new(Session {
         live: app.live(),
         records: match config.records {
@@ -210,16 +212,16 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let mut renderer = Renderer::new(color);
     let mut seed = config.seed;
-    // Whether the game on screen went on from the save in the slot: only
-    // then is that save its own, to remove when it ends. Another game of
-    // the same rules, in another terminal, may have saved there since.
-    let owns_save = Cell::new(resumed);
+    // The save the game on screen went on from: only that save is its own,
+    // to remove when it ends. Another game of the same rules, in another
+    // terminal, may have saved over it since.
+    let owned_save = RefCell::new(went_on_from);
     let mut new_game = |app: &mut App| {
         // The game that ends keeps its record as if it had been quit, and
         // its save goes.
         let _ = keep_record(&session);
-        if let Some(slot) = config.saves.as_ref().filter(|_| owns_save.replace(false)) {
-            let _ = slot.remove();
+        if let (Some(slot), Some(owned)) = (&config.saves, owned_save.take()) {
+            let _ = slot.remove_if_unchanged(&owned);
         }
         seed = seed.wrapping_add(1);
         let (game, opening) = Game::with_preview(rules, config.preview, seed);
@@ -251,13 +253,15 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     );
     signals.close();
     drop(guard);
-    if resumed && !config.new_games_keep_records {
+    // Unless a new game (the seed's) has replaced it since.
+    if owned_save.borrow().is_some() && !config.new_games_keep_records {
         let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
     }
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    keep_game(config.saves.as_ref(), &app, ending, seeded, owns_save.get());
+    let owned = owned_save.borrow();
+    keep_game(config.saves.as_ref(), &app, ending, seeded, owned.as_ref());
     match result {
         Ok(ending) => Ok(end_session(&session, ending)),
         Err(e) => {
@@ -309,11 +313,11 @@ fn check_terminal() -> Result<(), Error> {
     Ok(())
 }
 
-/// The app for the session's first game, and whether it is a saved one
-/// going on: the saved game of these rules, unless `--new` was given or
-/// there is none (a save that cannot be used is reported and set aside),
-/// else a new game.
-fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, bool) {
+/// The app for the session's first game, and the save it goes on from if
+/// any: the saved game of these rules, unless `--new` was given or there
+/// is none (a save that cannot be used is reported and set aside), else a
+/// new game.
+fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, Option<SavedGame>) {
     let rules = config.rules;
     let saved = match &config.saves {
         Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
@@ -324,19 +328,19 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, b
         _ => None,
     };
     let resumed = saved.and_then(|saved| {
-        Game::from_state(saved.state)
+        Game::from_state(saved.state.clone())
             .ok()
-            .map(|game| (game, saved.no_record))
+            .map(|game| (game, saved))
     });
-    let (game, opening, no_record) = match resumed {
-        Some((game, no_record)) => (game, Vec::new(), Some(no_record)),
+    let (game, opening, saved) = match resumed {
+        Some((game, saved)) => (game, Vec::new(), Some(saved)),
         None => {
             let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
             (game, opening, None)
         }
     };
-    let records = board_records(&config.records)
-        .filter(|_| no_record.is_some() || config.new_games_keep_records);
+    let records =
+        board_records(&config.records).filter(|_| saved.is_some() || config.new_games_keep_records);
     let app = App::new(
         game,
         opening,
@@ -347,13 +351,13 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, b
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
-    match no_record {
-        Some(no_record) => (app.resumed(no_record), true),
+    match saved {
+        Some(saved) => (app.resumed(saved.no_record), Some(saved)),
         None => {
             if !config.new_games_keep_records {
                 app.live().mark_seeded();
             }
-            (app, false)
+            (app, None)
         }
     }
 }
@@ -378,14 +382,20 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 /// went on without it.
 const SEEDED: &str = "No record kept: this game was started with --seed.";
 
-/// Saves the game to go on with next time when it was left unfinished on
-/// purpose (the save key) or by the terminal closing; any other ending
-/// removes the save, as the game is over, if the game `owns_save` (went
-/// on from it). Says what became of it. A `seeded` game is saved as one
-/// that keeps no record.
-fn keep_game(slot: Option<&SaveSlot>, app: &App, ending: Ending, seeded: bool, owns_save: bool) {
+/// Says that the game was saved, when the save key's loop saved it, or
+/// saves it when the terminal closed; any other ending removes the save
+/// the game went on from (`owned`), if it is still there, as the game is
+/// over. Says what became of it. A `seeded` game is saved as one that
+/// keeps no record.
+fn keep_game(
+    slot: Option<&SaveSlot>,
+    app: &App,
+    ending: Ending,
+    seeded: bool,
+    owned: Option<&SavedGame>,
+) {
     // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match game_kept(slot, app, ending, seeded, owns_save) {
+    match game_kept(slot, app, ending, seeded, owned) {
         Ok(Some(notice)) => {
             let _ = writeln!(io::stdout(), "{notice}");
         }
@@ -403,7 +413,7 @@ fn game_kept(
     app: &App,
     ending: Ending,
     seeded: bool,
-    owns_save: bool,
+    owned: Option<&SavedGame>,
 ) -> Result<Option<&'static str>, String> {
     let game = app.game();
     if game.is_over() {
@@ -421,16 +431,15 @@ fn game_kept(
     let Some(slot) = slot else {
         return Ok(None);
     };
-    if !owns_save {
-        Ok(None)
-    } else {
-        slot.remove().map(|()| None).map_err(|e| {
-            format!(
-                "clines: the saved game {} could not be removed: {e}",
-                slot.path().display()
-            )
-        })
-    }
+    let Some(owned) = owned else {
+        return Ok(None);
+    };
+    slot.remove_if_unchanged(owned).map(|()| None).map_err(|e| {
+        format!(
+            "clines: the saved game {} could not be removed: {e}",
+            slot.path().display()
+        )
+    })
 }
 
 /// Saves the game on screen in `slot` to go on with later, `seeded` saying
@@ -575,8 +584,9 @@ impl JobControl for terminal::Guard {
 /// stops the process until it is continued (job control) and takes the
 /// terminal again after every SIGCONT. A terminal that can no longer be
 /// written or read has gone (closed, hung up): that ends the game as the
-/// SIGHUP that comes with it does, whichever is noticed first. `new_game`
-/// saves the record of the game in progress and starts the next.
+/// SIGHUP that comes with it does, whichever is noticed first. `files`
+/// start the next game (the record of the one in progress saved first) and
+/// save the game for the save key, which ends it only once it is saved.
 fn event_loop<W: Write>(
     app: &mut App,
     receiver: &Receiver<Message>,
@@ -655,7 +665,7 @@ fn event_loop<W: Write>(
 /// What the event loop asks of the files around the game.
 struct Files<'a> {
     /// Puts a new game in place of the one on screen, whose record is kept
-    /// and whose save goes.
+    /// and whose save, if it went on from one, goes.
     new_game: &'a mut dyn FnMut(&mut App),
     /// Saves the game on screen to go on with later; what went wrong if it
     /// could not.
@@ -1119,18 +1129,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        // Another game's save, made after this one started.
+        let quit = |owned| game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, owned);
+        // A game that went on from no save leaves another game's.
         save_game(Some(&slot), &app(100, 50), false).unwrap();
-        assert_eq!(
-            game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, false),
-            Ok(None)
-        );
-        assert!(slot.load().unwrap().is_some(), "another game's save stays");
-        assert_eq!(
-            game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, true),
-            Ok(None)
-        );
-        assert!(slot.load().unwrap().is_none(), "its own save goes");
+        let ours = slot.load().unwrap().expect("the save");
+        assert_eq!(quit(None), Ok(None));
+        assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+        // One that went on from it leaves it too once another game has
+        // saved over it.
+        let other = app(100, 50);
+        other.live().mark_assisted();
+        save_game(Some(&slot), &other, false).unwrap();
+        let theirs = slot.load().unwrap().expect("the other save");
+        assert_ne!(theirs, ours);
+        assert_eq!(quit(Some(&ours)), Ok(None));
+        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+        // Its own save, unchanged, goes.
+        assert_eq!(quit(Some(&theirs)), Ok(None));
+        assert_eq!(slot.load().unwrap(), None, "its own save goes");
     }
 
     #[test]
@@ -1142,11 +1158,11 @@ mod tests {
             Ending::Signal(signal_hook::consts::SIGHUP),
         ] {
             assert_eq!(
-                game_kept(None, &app, ending, false, false),
+                game_kept(None, &app, ending, false, None),
                 Err(nowhere.clone())
             );
         }
-        assert_eq!(game_kept(None, &app, Ending::Quit, false, false), Ok(None));
+        assert_eq!(game_kept(None, &app, Ending::Quit, false, None), Ok(None));
         assert_eq!(
             save_game(None, &app, false).unwrap_err().reason,
             NOWHERE_TO_SAVE
