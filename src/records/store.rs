@@ -82,9 +82,8 @@ pub enum SaveError {
     /// The stored record is unreadable, so it is left as it is rather than
     /// risk replacing a higher score.
     StoredUnreadable(Skipped),
-    /// The record file would grow past what clines reads
-    /// ([`MAX_RECORD_BYTES`]), so it is left as it is: written, it would
-    /// lose every record in it.
+    /// The record file would grow past what clines reads (256 KiB), so it
+    /// is left as it is: written, it would lose every record in it.
     TooLong {
         /// The record file.
         path: PathBuf,

@@ -95,7 +95,8 @@ pub enum RecordKeeping {
 pub enum Ending {
     /// The player quit: `q`, Ctrl-C or Ctrl-\.
     Quit,
-    /// A signal ended the game (one of [`event::QUIT_SIGNALS`]).
+    /// A signal ended the game: one meant to end a program (SIGINT,
+    /// SIGQUIT, SIGTERM, SIGHUP) or one that would kill it unhandled.
     Signal(i32),
     /// The board filled up and the player dismissed the game-over box.
     GameOver,
