@@ -182,13 +182,13 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let color = view::use_color(config.appearance.mode);
     let (mut app, went_on_from) = first_game(&config, color, (cols, rows));
-    let resumed = went_on_from.is_some();
+    let records = match &config.records {
+        _ if went_on_from.is_none() && !config.new_games_keep_records => RecordKeeping::Off,
+        records => records.clone(),
+    };
     let session = Arc::new(Session {
         live: app.live(),
-        records: match config.records {
-            _ if !resumed && !config.new_games_keep_records => RecordKeeping::Off,
-            records => records,
-        },
+        records,
         ended: AtomicBool::new(false),
     });
     let for_panic = Arc::clone(&session);
@@ -218,19 +218,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // terminal, may have saved over it since.
     let owned_save = RefCell::new(went_on_from);
     let mut new_game = |app: &mut App| {
-        // The game that ends keeps its record as if it had been quit, and
-        // its save goes.
-        let _ = keep_record(&session);
-        if let (Some(slot), Some(owned)) = (&config.saves, owned_save.take()) {
-            let _ = slot.remove_if_unchanged(&owned);
-        }
         seed = seed.wrapping_add(1);
-        let (game, opening) = Game::with_preview(rules, config.preview, seed);
-        let records = board_records(&session.records).filter(|_| config.new_games_keep_records);
-        app.restart(game, opening, records, Instant::now());
-        if !config.new_games_keep_records {
-            app.live().mark_seeded();
-        }
+        next_game(app, &config, &session, owned_save.take(), seed);
     };
     // A seeded game's throws can be known beforehand: it goes on, even
     // without --seed, keeping no record.
@@ -254,20 +243,56 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     );
     signals.close();
     drop(guard);
-    // Unless a new game (the seed's) has replaced it since.
-    if owned_save.borrow().is_some() && !config.new_games_keep_records {
+    let owned = owned_save.borrow();
+    close(&config, &app, &session, result, owned.as_ref(), seeded)
+}
+
+/// Puts the game of `seed` in place of the one on screen, which keeps its
+/// record as if it had been quit; the save it went on from (`owned`), if
+/// still there, goes.
+fn next_game(
+    app: &mut App,
+    config: &PlayConfig,
+    session: &Session,
+    owned: Option<SavedGame>,
+    seed: u64,
+) {
+    let _ = keep_record(session);
+    if let (Some(slot), Some(owned)) = (&config.saves, owned) {
+        let _ = slot.remove_if_unchanged(&owned);
+    }
+    let (game, opening) = Game::with_preview(config.rules, config.preview, seed);
+    let records = board_records(&session.records).filter(|_| config.new_games_keep_records);
+    app.restart(game, opening, records, Instant::now());
+    if !config.new_games_keep_records {
+        app.live().mark_seeded();
+    }
+}
+
+/// The session's end, once the terminal is restored: says that `--seed`
+/// was not used if the game on screen is still the save it went on from
+/// (`owned`), keeps the game or removes its save, then saves the record
+/// and prints the closing lines.
+fn close(
+    config: &PlayConfig,
+    app: &App,
+    session: &Session,
+    result: io::Result<Ending>,
+    owned: Option<&SavedGame>,
+    seeded: bool,
+) -> Result<Outcome, Error> {
+    if owned.is_some() && !config.new_games_keep_records {
         let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
     }
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    let owned = owned_save.borrow();
-    keep_game(config.saves.as_ref(), &app, ending, seeded, owned.as_ref());
+    keep_game(config.saves.as_ref(), app, ending, seeded, owned);
     match result {
-        Ok(ending) => Ok(end_session(&session, ending)),
+        Ok(ending) => Ok(end_session(session, ending)),
         Err(e) => {
             // The game still ends the usual way, so its score is not lost.
-            end_session(&session, Ending::TerminalLost);
+            end_session(session, Ending::TerminalLost);
             Err(Error::Io(e))
         }
     }
