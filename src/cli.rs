@@ -35,7 +35,7 @@ use values::{
 
 pub use cells::CellShape;
 pub use command::{
-    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, WHITE,
+    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, Play, WHITE,
     default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
@@ -630,7 +630,7 @@ impl Settings {
                 seed: self.seed,
             }
         } else {
-            Command::Play {
+            Command::Play(Play {
                 rules,
                 preview: preview.unwrap_or_default(),
                 seed: self.seed,
@@ -646,7 +646,7 @@ impl Settings {
                 new: self.new,
                 autoplay_delay,
                 score_dir: self.score_dir,
-            }
+            })
         };
         Ok(Parsed { command, warnings })
     }

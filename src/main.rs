@@ -5,9 +5,11 @@
 #![no_main]
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use clines::batch;
-use clines::cli::{self, Command};
+use clines::cli::{self, Command, Play};
+use clines::game::{Preview, Rules};
 use clines::records::{self, RuleSet, Store};
 use clines::{runtime, tui};
 
@@ -52,74 +54,8 @@ fn clines_main() -> i32 {
             rules,
             preview,
             seed,
-        } => {
-            let seed = seed.unwrap_or_else(os_seed);
-            let (input, output) = (io::stdin().lock(), io::stdout().lock());
-            match batch::run(rules, preview, seed, input, output) {
-                Ok(()) => SUCCESS,
-                // A closed pipe means the other side is done with us.
-                Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
-                Err(batch::Error::Read(e)) => {
-                    report(&format!("clines: cannot read standard input: {e}"));
-                    FAILURE
-                }
-                Err(batch::Error::Write(e)) => {
-                    report(&format!("clines: cannot write standard output: {e}"));
-                    FAILURE
-                }
-            }
-        }
-        Command::Play {
-            rules,
-            preview,
-            seed,
-            appearance,
-            score_dir,
-            autoplay,
-            autoplay_delay,
-            new,
-        } => {
-            let store = Store::open(score_dir.as_deref());
-            // Saves need the user and directory only, whatever the records.
-            let saves = store
-                .as_ref()
-                .ok()
-                .and_then(|store| records::SaveSlot::new(store, rules, preview));
-            // Opened even with --seed, for a saved game that goes on. A
-            // preview makes the game easier: its records are kept apart.
-            let records = match store {
-                Ok(store) => {
-                    tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview)))
-                }
-                Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
-            };
-            let config = tui::PlayConfig {
-                rules,
-                preview,
-                saves,
-                resume: !new,
-                seed: seed.unwrap_or_else(os_seed),
-                appearance,
-                records,
-                // Decided on the options as given, before any seed is drawn.
-                new_games_keep_records: records::records_enabled(seed),
-                autoplay,
-                autoplay_delay,
-            };
-            match tui::run(config) {
-                // The game has printed its closing lines.
-                Ok(_) => SUCCESS,
-                // The required-size lines, as the original prints them.
-                Err(tui::Error::TooSmall(message)) => {
-                    report(&message);
-                    FAILURE
-                }
-                Err(e) => {
-                    report(&format!("clines: {e}"));
-                    FAILURE
-                }
-            }
-        }
+        } => play_headless(rules, preview, seed),
+        Command::Play(play) => play_in_terminal(play),
         Command::Completions(shell) => {
             print("the completion script", &cli::completion_script(shell))
         }
@@ -127,18 +63,95 @@ fn clines_main() -> i32 {
             score_dir,
             rules,
             preview,
-        } => match records::list(score_dir.as_deref(), &RuleSet::new(rules, preview)) {
-            Ok(listing) => {
-                for warning in &listing.warnings {
-                    report(&format!("clines: {warning}"));
-                }
-                print("the records", listing.text.as_bytes())
+        } => list(score_dir.as_deref(), &RuleSet::new(rules, preview)),
+    }
+}
+
+/// Plays headless over standard input and output.
+fn play_headless(rules: Rules, preview: Preview, seed: Option<u64>) -> i32 {
+    let seed = seed.unwrap_or_else(os_seed);
+    let (input, output) = (io::stdin().lock(), io::stdout().lock());
+    match batch::run(rules, preview, seed, input, output) {
+        Ok(()) => SUCCESS,
+        // A closed pipe means the other side is done with us.
+        Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
+        Err(batch::Error::Read(e)) => {
+            report(&format!("clines: cannot read standard input: {e}"));
+            FAILURE
+        }
+        Err(batch::Error::Write(e)) => {
+            report(&format!("clines: cannot write standard output: {e}"));
+            FAILURE
+        }
+    }
+}
+
+/// Plays in the terminal, keeping records and saved games where it can.
+fn play_in_terminal(play: Play) -> i32 {
+    let Play {
+        rules,
+        preview,
+        seed,
+        appearance,
+        autoplay,
+        new,
+        autoplay_delay,
+        score_dir,
+    } = play;
+    let store = Store::open(score_dir.as_deref());
+    // Saves need the user and directory only, whatever the records.
+    let saves = store
+        .as_ref()
+        .ok()
+        .and_then(|store| records::SaveSlot::new(store, rules, preview));
+    // Opened even with --seed, for a saved game that goes on. A
+    // preview makes the game easier: its records are kept apart.
+    let records = match store {
+        Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview))),
+        Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
+    };
+    let config = tui::PlayConfig {
+        rules,
+        preview,
+        saves,
+        resume: !new,
+        seed: seed.unwrap_or_else(os_seed),
+        appearance,
+        records,
+        // Decided on the options as given, before any seed is drawn.
+        new_games_keep_records: records::records_enabled(seed),
+        autoplay,
+        autoplay_delay,
+    };
+    match tui::run(config) {
+        // The game has printed its closing lines.
+        Ok(_) => SUCCESS,
+        // The required-size lines, as the original prints them.
+        Err(tui::Error::TooSmall(message)) => {
+            report(&message);
+            FAILURE
+        }
+        Err(e) => {
+            report(&format!("clines: {e}"));
+            FAILURE
+        }
+    }
+}
+
+/// Prints the records kept for `rules`, with a warning for each file that
+/// could not be read.
+fn list(score_dir: Option<&Path>, rules: &RuleSet) -> i32 {
+    match records::list(score_dir, rules) {
+        Ok(listing) => {
+            for warning in &listing.warnings {
+                report(&format!("clines: {warning}"));
             }
-            Err(e) => {
-                report(&format!("clines: {e}"));
-                FAILURE
-            }
-        },
+            print("the records", listing.text.as_bytes())
+        }
+        Err(e) => {
+            report(&format!("clines: {e}"));
+            FAILURE
+        }
     }
 }
 

@@ -74,30 +74,34 @@ pub fn default_palette(colors: usize) -> Vec<u8> {
         .collect()
 }
 
+/// What a game in the terminal is played with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Play {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// How much of the next throw is shown.
+    pub preview: Preview,
+    /// A fixed seed, or `None` to seed from the operating system.
+    pub seed: Option<u64>,
+    /// How it looks.
+    pub appearance: Appearance,
+    /// Whether the built-in player plays from the start.
+    pub autoplay: bool,
+    /// Whether to start afresh rather than resume a saved game.
+    pub new: bool,
+    /// How long autoplay shows each move before making it.
+    pub autoplay_delay: Duration,
+    /// The records directory named by the config file's `score_dir`, or
+    /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
+    /// decides.
+    pub score_dir: Option<PathBuf>,
+}
+
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Play in the terminal.
-    Play {
-        /// The rules of the game.
-        rules: Rules,
-        /// How much of the next throw is shown.
-        preview: Preview,
-        /// A fixed seed, or `None` to seed from the operating system.
-        seed: Option<u64>,
-        /// How it looks.
-        appearance: Appearance,
-        /// Whether the built-in player plays from the start.
-        autoplay: bool,
-        /// Whether to start afresh rather than resume a saved game.
-        new: bool,
-        /// How long autoplay shows each move before making it.
-        autoplay_delay: Duration,
-        /// The records directory named by the config file's `score_dir`, or
-        /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
-        /// decides.
-        score_dir: Option<PathBuf>,
-    },
+    Play(Play),
     /// Play headless over stdin and stdout.
     Batch {
         /// The rules of the game.
@@ -109,7 +113,7 @@ pub enum Command {
     },
     /// List the records.
     List {
-        /// The config file's `score_dir`, as in [`Command::Play`].
+        /// The config file's `score_dir`, as in [`Play`].
         score_dir: Option<PathBuf>,
         /// The rules whose records are listed.
         rules: Rules,

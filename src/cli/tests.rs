@@ -18,9 +18,9 @@ fn parse_with(args: &[&str], env: &Environment) -> Result<Parsed, clap::Error> {
 fn play_in(args: &[&str], env: &Environment) -> Result<(Rules, Appearance), String> {
     match parse_with(args, env) {
         Ok(Parsed {
-            command: Command::Play {
+            command: Command::Play(Play {
                 rules, appearance, ..
-            },
+            }),
             ..
         }) => Ok((rules, appearance)),
         Ok(other) => panic!("not a terminal game: {other:?}"),
@@ -368,7 +368,7 @@ fn mode_c_or_b() {
 #[test]
 fn palette_needs_a_colour_per_chip_from_1_to_255() {
     let parsed = parse_with(&["-c2", "-o", "7,255,1,9,9"], &plain()).unwrap();
-    let Command::Play { appearance, .. } = parsed.command else {
+    let Command::Play(Play { appearance, .. }) = parsed.command else {
         panic!("not a game")
     };
     assert_eq!(appearance.palette, vec![7, 255, 1], "extra numbers ignored");
@@ -386,7 +386,7 @@ fn palette_needs_a_colour_per_chip_from_1_to_255() {
 #[test]
 fn duplicate_palette_colours_warn_then_play() {
     let parsed = parse_with(&["-o", "7,1,2,2,4,7"], &plain()).unwrap();
-    assert!(matches!(parsed.command, Command::Play { .. }));
+    assert!(matches!(parsed.command, Command::Play(_)));
     assert_eq!(parsed.warnings.len(), 1, "{:?}", parsed.warnings);
     let warning = &parsed.warnings[0];
     assert!(
@@ -536,12 +536,12 @@ score_dir = "/srv/clines"
 "##,
     );
     let parsed = parse_with(&[], &env).unwrap();
-    let Command::Play {
+    let Command::Play(Play {
         rules,
         appearance,
         score_dir,
         ..
-    } = parsed.command
+    }) = parsed.command
     else {
         panic!("not a game")
     };
@@ -803,11 +803,11 @@ fn unreadable_config_is_refused() {
 /// Whether a terminal game plays itself from the start, and its pace.
 fn autoplay_in(args: &[&str], env: &Environment) -> (bool, Duration) {
     match parse_with(args, env).unwrap().command {
-        Command::Play {
+        Command::Play(Play {
             autoplay,
             autoplay_delay,
             ..
-        } => (autoplay, autoplay_delay),
+        }) => (autoplay, autoplay_delay),
         other => panic!("not a terminal game: {other:?}"),
     }
 }
@@ -887,7 +887,7 @@ fn preview_in(args: &[&str], env: &Environment) -> Result<Preview, String> {
     match parse_with(args, env) {
         Ok(Parsed {
             command:
-                Command::Play { preview, .. }
+                Command::Play(Play { preview, .. })
                 | Command::Batch { preview, .. }
                 | Command::List { preview, .. },
             ..
