@@ -172,8 +172,17 @@ const FULL_TEXT_COL: usize = 8;
 
 /// Draws the board screen into `frame`.
 pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
+    draw_grid(scene.layout, style.board, frame);
+    draw_cells(scene, style, frame);
+    draw_preview(scene, style, frame);
+    draw_score_and_records(scene, style, frame);
+    draw_question(scene, style, frame);
+}
+
+/// Every cell of the board: its chip (or the walking chip), flashing,
+/// jumping, the cursor, and a planned chip's mark.
+fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
     let layout = scene.layout;
-    draw_grid(layout, style.board, frame);
     for y in 0..layout.height {
         for x in 0..layout.width {
             let pos = Pos::new(x, y);
@@ -220,7 +229,11 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
             }
         }
     }
-    draw_preview(scene, style, frame);
+}
+
+/// The score line at the top and the records line at the bottom.
+fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
+    let layout = scene.layout;
     if scene.score > 0 {
         if layout.is_full() {
             let text = format!("=[ score : {} ]=", scene.score);
@@ -240,6 +253,10 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
             frame.text(bottom, 1, &records.mini_text_within(room - 1), style.board);
         }
     }
+}
+
+/// The game-over box or the new-game question, when either is up.
+fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
     if scene.game_over {
         let mut lines = vec![GAME_OVER.to_string()];
         if let Some(key) = scene.new_game_key {
