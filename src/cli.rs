@@ -510,6 +510,17 @@ struct Settings {
     overridden: Config,
 }
 
+/// A flag's value as messages show it: bare (`-p sometimes`) where that
+/// reads unambiguously, quoted where it is empty or holds white space
+/// (`-p ""`, `-p "on off"`).
+fn shown_bare(value: &str) -> String {
+    if value.is_empty() || value.contains(char::is_whitespace) {
+        text::quote(value)
+    } else {
+        text::excerpt(value)
+    }
+}
+
 impl Settings {
     /// Lays the options given on the command line over the config file; what
     /// neither gives keeps clap's default.
@@ -563,22 +574,22 @@ impl Settings {
                 .or(config.bw_font),
             mode: args
                 .mode
-                .map(|v| Setting::flag("-m", v.clone(), text::excerpt(&v)))
+                .map(|v| Setting::flag("-m", v.clone(), shown_bare(&v)))
                 .or(config.mode),
             palette: args
                 .palette
                 .map(|v| {
                     let items = v.split(',').map(|n| n.trim().to_string()).collect();
-                    Setting::flag("-o", items, text::excerpt(&v))
+                    Setting::flag("-o", items, shown_bare(&v))
                 })
                 .or(config.palette),
             preview: args
                 .preview
-                .map(|v| Setting::flag("-p", v.clone(), text::excerpt(&v)))
+                .map(|v| Setting::flag("-p", v.clone(), shown_bare(&v)))
                 .or(config.preview),
             cells: args
                 .cells
-                .map(|v| Setting::flag("--cells", v.clone(), text::excerpt(&v)))
+                .map(|v| Setting::flag("--cells", v.clone(), shown_bare(&v)))
                 .or(config.cells),
             new: args.new,
             autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),

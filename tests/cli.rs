@@ -547,6 +547,10 @@ fn quoted_values_are_escaped_and_cut() {
         (&["-p", "x\u{1b}]2;title\u{7}"], r"-p x\u{1b}]2;title\u{7}:"),
         (&["--cells", "x\u{1b}[2Jy"], r"--cells x\u{1b}[2Jy:"),
         (&["--cells", &long], "kkkk…: the cells must be"),
+        // Empty or spaced values are quoted, so that the message reads.
+        (&["-p", ""], r#"-p "": the preview must be"#),
+        (&["-m", "c b"], r#"-m "c b": the mode must be"#),
+        (&["-o", ""], r#"-o "": "#),
         (&["-o", "7,\u{1b}[2J"], r#""\u{1b}[2J""#),
         (&["-f", "\u{202e}ab"], r#"-f "\u{202e}ab""#),
         (&["-C", &long], "kkkk…\": expected exactly 5 keys"),

@@ -360,8 +360,8 @@ fn mode_c_or_b() {
         appearance_of(&["-m", "b"]).unwrap().mode,
         Some(ColorMode::Mono)
     );
-    for bad in ["x", "cb", "color", ""] {
-        refused(&["-m", bad], &[&format!("-m {bad}:"), "c (colour) or b"]);
+    for (bad, shown) in [("x", "x"), ("cb", "cb"), ("color", "color"), ("", "\"\"")] {
+        refused(&["-m", bad], &[&format!("-m {shown}:"), "c (colour) or b"]);
     }
 }
 
