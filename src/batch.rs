@@ -72,6 +72,7 @@ pub fn run<R: BufRead, W: Write>(
                 seed,
                 &args,
             ),
+            "rules" => rules_line(&game, seed, &args),
             _ => answer(&mut game, command, &args),
         };
         let mut answer = answer.unwrap_or_else(|e| format!("error: {e}"));
@@ -116,6 +117,9 @@ struct Lines<R> {
     line: Vec<u8>,
     /// Skipping the rest of an over-long line, up to its newline.
     skipping: bool,
+    /// In an over-long line with nothing but white space so far: a comment
+    /// or a blank line if it stays so, a command too long if not.
+    undecided: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -124,11 +128,12 @@ impl<R: BufRead> Lines<R> {
             input,
             line: Vec::with_capacity(MAX_LINE),
             skipping: false,
+            undecided: false,
         }
     }
 
     /// The next line, or `None` at the end of the input. An over-long
-    /// comment is skipped silently, like any comment.
+    /// comment or blank line is skipped silently, like any other.
     fn next_line(&mut self) -> io::Result<Option<Line>> {
         loop {
             let available = match self.input.fill_buf() {
@@ -139,6 +144,7 @@ impl<R: BufRead> Lines<R> {
             if available.is_empty() {
                 // The end of the input ends a last line without a newline.
                 self.skipping = false;
+                self.undecided = false;
                 if self.line.is_empty() {
                     return Ok(None);
                 }
@@ -146,6 +152,17 @@ impl<R: BufRead> Lines<R> {
             }
             let newline = available.iter().position(|&b| b == b'\n');
             let used = newline.map_or(available.len(), |at| at + 1);
+            if self.undecided {
+                let content = &available[..newline.unwrap_or(available.len())];
+                let first = content.iter().find(|b| !b.is_ascii_whitespace()).copied();
+                self.undecided = first.is_none() && newline.is_none();
+                self.skipping = first.is_some() && newline.is_none();
+                self.input.consume(used);
+                match first {
+                    Some(b'#') | None => continue,
+                    Some(_) => return Ok(Some(Line::TooLong)),
+                }
+            }
             if !self.skipping {
                 let content = &available[..newline.unwrap_or(available.len())];
                 if self.line.len() + content.len() > MAX_LINE {
@@ -153,12 +170,14 @@ impl<R: BufRead> Lines<R> {
                         .line
                         .iter()
                         .chain(content)
-                        .find(|b| !b.is_ascii_whitespace());
-                    let comment = first == Some(&b'#');
+                        .find(|b| !b.is_ascii_whitespace())
+                        .copied();
+                    let silent = matches!(first, None | Some(b'#'));
                     self.line.clear();
-                    self.skipping = newline.is_none();
+                    self.undecided = first.is_none() && newline.is_none();
+                    self.skipping = first.is_some() && newline.is_none();
                     self.input.consume(used);
-                    if comment {
+                    if silent {
                         continue;
                     }
                     return Ok(Some(Line::TooLong));
@@ -216,12 +235,17 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
             let &[x, y, c] = args else {
                 return Err(usage());
             };
-            let x = coordinate(x).ok_or_else(usage)?;
-            let y = coordinate(y).ok_or_else(usage)?;
-            let c = color_value(c).ok_or_else(usage)?;
+            let x = whole_number(x).ok_or_else(usage)?;
+            let y = whole_number(y).ok_or_else(usage)?;
+            let typed = c;
+            let c = color_value(typed).ok_or_else(usage)?;
             let colors = game.rules().colors;
             if c > usize::from(colors) {
-                return Err(format!("colour {c} is not 0 (empty) or 1 to {colors}"));
+                return Err(format!(
+                    "colour {} is not 0 or . (empty) or {}",
+                    text::excerpt(typed),
+                    color_range(colors)
+                ));
             }
             let color = (c > 0).then_some(c as Color);
             game.put(Pos::new(x, y), color)
@@ -245,9 +269,37 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
         // Reached only with arguments; without, `run` handles them.
         "board" | "quit" => Err(format!("usage: {command} (no arguments)")),
         _ => Err(format!(
-            "unknown command {} (commands: board status move put clear hint next undo quit)",
+            "unknown command {} (commands: board status move put clear hint next undo rules \
+             quit)",
             text::quote(command)
         )),
+    }
+}
+
+/// The game's rules and seed, `rules width=W height=H colors=C line=I
+/// next=N first=N preview=P seed=S`: what a script needs to read `board`
+/// and `next`, and to replay the game, whatever the config file set.
+fn rules_line(game: &Game, seed: u64, args: &[&str]) -> Result<String, String> {
+    no_args("rules", args)?;
+    let rules = game.rules();
+    Ok(format!(
+        "rules width={} height={} colors={} line={} next={} first={} preview={} seed={seed}",
+        rules.width,
+        rules.height,
+        rules.colors,
+        rules.line,
+        rules.next,
+        rules.first,
+        game.preview()
+    ))
+}
+
+/// The colours of a game of `colors` as `put` takes them: `1 to 4`, or
+/// `1 to 12 (1-9, a-c)` where letters stand for colours past 9.
+fn color_range(colors: Color) -> String {
+    match colors {
+        0..=9 => format!("1 to {colors}"),
+        _ => format!("1 to {colors} (1-9, a-{})", color_char(colors)),
     }
 }
 
@@ -332,14 +384,18 @@ fn numbers<const N: usize>(args: &[&str], usage: &str) -> Result<[usize; N], Str
     let bad = || format!("usage: {usage} (whole numbers from 0)");
     let values: Vec<usize> = args
         .iter()
-        .map(|a| coordinate(a).ok_or_else(bad))
+        .map(|a| whole_number(a).ok_or_else(bad))
         .collect::<Result<_, _>>()?;
     values.try_into().map_err(|_| bad())
 }
 
-/// A coordinate: a whole number from 0; one too large to hold is as far
-/// off the board as any.
-fn coordinate(text: &str) -> Option<usize> {
+/// A whole number written in digits only (no sign), as every number of the
+/// protocol is: a coordinate or a colour. One too large to hold is
+/// `usize::MAX`, as far off the board or out of range as any.
+fn whole_number(text: &str) -> Option<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
     match text.parse::<usize>() {
         Ok(number) => Some(number),
         Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Some(usize::MAX),
@@ -361,7 +417,7 @@ fn board(game: &Game) -> Result<String, String> {
 /// A colour as `put` takes it: a whole number (0 for empty), or the
 /// character `board` shows for it.
 fn color_value(text: &str) -> Option<usize> {
-    if let Ok(number) = text.parse() {
+    if let Some(number) = whole_number(text) {
         return Some(number);
     }
     match text.as_bytes() {
@@ -435,6 +491,19 @@ mod tests {
             assert_eq!(
                 lines(input.as_bytes(), capacity),
                 [Some("status".to_string())],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_blank_line_is_skipped_and_long_blanks_before_a_command_are_not() {
+        let blanks = " \t".repeat(3 * MAX_LINE);
+        let input = format!("{blanks}\n{blanks}# comment\nstatus\n{blanks}status\nboard\n{blanks}");
+        for capacity in [1, 7, 4096, 100_000] {
+            assert_eq!(
+                lines(input.as_bytes(), capacity),
+                [Some("status".to_string()), None, Some("board".to_string())],
                 "capacity {capacity}"
             );
         }

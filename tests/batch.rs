@@ -39,7 +39,20 @@ struct Batch {
 impl Batch {
     /// Starts `clines --batch` with `args`.
     fn start(args: &[&str]) -> Batch {
+        Batch::start_in(TempDir::new().unwrap(), args)
+    }
+
+    /// Starts `clines --batch` with `args` and `config` as its config file.
+    fn start_configured(config: &str, args: &[&str]) -> Batch {
         let home = TempDir::new().unwrap();
+        let dir = home.path().join("config").join("clines");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), config).unwrap();
+        Batch::start_in(home, args)
+    }
+
+    /// Starts `clines --batch` with `args`, its home in `home`.
+    fn start_in(home: TempDir, args: &[&str]) -> Batch {
         let mut child = clines(&home, args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -356,8 +369,18 @@ fn every_error_answers_one_line_and_changes_nothing() {
         ("move 6 6 1 1", "target occupied"),
         ("move 6 6 6 6", "target occupied"),
         ("move 0 0 5 5", "no path"),
-        ("put 5 5 6", "colour 6"),
+        ("put 5 5 6", "colour 6 is not 0 or . (empty) or 1 to 5"),
         ("put 5 5 36", "colour 36"),
+        ("put 5 5 z", "colour z is not"),
+        (
+            "put 5 5 99999999999999999999",
+            "colour 99999999999999999999 is not",
+        ),
+        // Numbers are digits only, whatever their sign.
+        ("move +6 6 5 5", "usage: move X1 Y1 X2 Y2"),
+        ("move 6 6 -0 5", "usage: move X1 Y1 X2 Y2"),
+        ("put 5 5 +1", "usage: put X Y C"),
+        ("rules now", "usage: rules"),
     ];
     for (command, reason) in cases {
         let answer = game.ask(command);
@@ -919,4 +942,22 @@ fn a_bad_preview_is_refused_naming_what_is_accepted() {
         stderr.contains("-p colours") && stderr.contains("off (nothing), colors or cells"),
         "{stderr}"
     );
+}
+
+#[test]
+fn rules_says_what_the_config_set_and_the_seed_that_replays_the_game() {
+    let config = "width = 6\nheight = 4\ncolors = 12\npreview = \"cells\"\n";
+    let mut game = Batch::start_configured(config, &[]);
+    let rules = game.ask("rules");
+    let seed = rules
+        .strip_prefix("rules width=6 height=4 colors=12 line=5 next=3 first=3 preview=cells seed=")
+        .unwrap_or_else(|| panic!("{rules}"));
+    assert!(seed.parse::<u64>().is_ok(), "{rules}");
+    let (board, next) = (game.board(4), game.ask("next"));
+    assert!(game.finish().success());
+    // The seed it gave plays the same game.
+    let mut again = Batch::start(&["-w6", "-t4", "-c12", "-p", "cells", "--seed", seed]);
+    assert_eq!(again.ask("rules"), rules);
+    assert_eq!((again.board(4), again.ask("next")), (board, next));
+    assert!(again.finish().success());
 }
