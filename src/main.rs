@@ -4,6 +4,7 @@
 //! for why and for what it does in std's place.
 #![no_main]
 
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -19,20 +20,21 @@ const SUCCESS: i32 = 0;
 const FAILURE: i32 = 1;
 
 /// The process's entry point, called by the C library's start-up code with
-/// the command line, which std reads by itself.
+/// the command line.
 // SAFETY: `no_main` leaves this the only symbol named `main` in the program;
 // its signature is the one the C start-up code calls.
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
-extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
-    runtime::run(clines_main)
+extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
+    // SAFETY: these are C's `main` arguments, as the start-up code passes
+    // them.
+    unsafe { runtime::run(argc, argv, clines_main) }
 }
 
 /// What `clines` does, and its exit status.
-fn clines_main() -> i32 {
+fn clines_main(args: Vec<OsString>) -> i32 {
     #[cfg(debug_assertions)]
     runtime::panic_if_asked("start");
-    let args: Vec<_> = std::env::args_os().collect();
     if cli::asks_only_version(&args) {
         return print("the version", cli::version_line().as_bytes());
     }

@@ -14,13 +14,17 @@
 //!   head -1`) makes a write fail rather than kill the program;
 //! - a panic on the main thread is reported as `thread 'main' panicked at
 //!   …` and the process exits with status 101;
-//! - standard output is flushed at exit.
+//! - standard output is flushed at exit;
+//! - the command line is read from C's `argv`: std keeps it for
+//!   `std::env::args` by itself only with glibc, and elsewhere (musl, the
+//!   BSDs) from its own start-up, which is skipped.
 //!
 //! Given up: std's message for a stack overflow. A thread that overflows its
 //! stack still dies, by SIGSEGV, without the line saying so.
 
 mod sys;
 
+use std::ffi::{OsString, c_char, c_int};
 use std::io::Write;
 use std::panic::{self, PanicHookInfo, UnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,14 +34,25 @@ use std::thread::{self, ThreadId};
 /// runtime.
 pub const PANICKED: i32 = 101;
 
-/// Runs `main` as std's runtime would run a Rust `main`, then exits with
-/// the status it returns, or [`PANICKED`] if it panicked. Call it first
-/// thing, from the C `main`.
-pub fn run(main: impl FnOnce() -> i32 + UnwindSafe) -> ! {
+/// Runs `main` with the command line as std's runtime would run a Rust
+/// `main`, then exits with the status it returns, or [`PANICKED`] if it
+/// panicked. Call it first thing, from the C `main`, with its arguments.
+///
+/// # Safety
+/// `argv` must hold `argc` pointers to NUL-terminated strings that live
+/// as long as the process, as the C start-up code passes to `main`.
+#[allow(unsafe_code)]
+pub unsafe fn run(
+    argc: c_int,
+    argv: *const *const c_char,
+    main: impl FnOnce(Vec<OsString>) -> i32 + UnwindSafe,
+) -> ! {
     sys::open_closed_standard_streams();
     sys::ignore_sigpipe();
+    // SAFETY: passed on from the caller's promise.
+    let args = unsafe { sys::args(argc, argv) };
     name_the_main_thread_in_panics(thread::current().id());
-    let status = panic::catch_unwind(main).unwrap_or_else(|payload| {
+    let status = panic::catch_unwind(|| main(args)).unwrap_or_else(|payload| {
         // Dropping the payload could panic again, outside any catch.
         std::mem::forget(payload);
         PANICKED

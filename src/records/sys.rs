@@ -77,7 +77,9 @@ pub(super) fn try_lock_exclusive(file: &File) -> io::Result<bool> {
 /// after the Unix epoch, in the time zone `TZ` or the system names; `None`
 /// for a time the C library cannot convert.
 pub(super) fn local_date(secs: u64) -> Option<(i64, u32, u32)> {
-    let time = libc::time_t::try_from(secs).ok()?;
+    // Typed by localtime_r's parameter: naming `time_t` is deprecated on
+    // musl, where its width changed.
+    let time = secs.try_into().ok()?;
     // SAFETY: tm is plain data; all-zero is a valid value to be overwritten
     // by localtime_r.
     let mut tm: libc::tm = unsafe { std::mem::zeroed() };

@@ -3,7 +3,9 @@
 //! [`super`]), and offers no API for them.
 #![allow(unsafe_code)]
 
+use std::ffi::{CStr, OsStr, OsString, c_char, c_int};
 use std::io;
+use std::os::unix::ffi::OsStrExt;
 
 /// Opens `/dev/null` on whichever of the standard streams 0, 1 and 2 is
 /// closed, so that none of them can be taken by a file the program opens
@@ -59,5 +61,53 @@ pub(super) fn ignore_sigpipe() {
     // of ours is installed.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// The command line as C's `main` received it; a null entry ends it early.
+///
+/// # Safety
+/// `argv` must hold `argc` pointers, each null or to a NUL-terminated
+/// string, as the C start-up code passes to `main`.
+pub(super) unsafe fn args(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
+    let count = usize::try_from(argc).unwrap_or(0);
+    let mut args = Vec::with_capacity(count);
+    for i in 0..count {
+        // SAFETY: i < argc, within the array the caller vouches for.
+        let arg = unsafe { *argv.add(i) };
+        if arg.is_null() {
+            break;
+        }
+        // SAFETY: a non-null entry is a NUL-terminated string.
+        let bytes = unsafe { CStr::from_ptr(arg) }.to_bytes();
+        args.push(OsStr::from_bytes(bytes).to_os_string());
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::CString;
+    use std::ptr;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_read_from_argv_bytes_and_all() {
+        let strings = [&b"clines"[..], b"-w", b"5", b"caf\xe9", b""]
+            .map(|bytes| CString::new(bytes).unwrap());
+        let mut argv: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        argv.push(ptr::null());
+        let expected: Vec<OsString> = strings
+            .iter()
+            .map(|s| OsStr::from_bytes(s.as_bytes()).to_os_string())
+            .collect();
+        // SAFETY: argv holds live NUL-terminated strings, then a null.
+        let read = |argc: usize| unsafe { args(c_int::try_from(argc).unwrap(), argv.as_ptr()) };
+        assert_eq!(read(strings.len()), expected);
+        // A null entry ends the list, whatever argc says.
+        assert_eq!(read(argv.len()), expected);
+        assert_eq!(read(2), expected[..2]);
+        assert_eq!(read(0), Vec::<OsString>::new());
     }
 }
