@@ -50,8 +50,10 @@ impl Default for Weights {
     /// games: +95.3 ± 44.5). Four phases, trained alike, scored 790.8 ±
     /// 39.4 on the first hundred (+48.2 ± 60.7). With the three-phase table
     /// a weight of 7 scored 850.8 ± 54.3 on `--seed 1` (paired: +13.6 ±
-    /// 74.1) and +47.5 ± 106.5 on `--seed 101`'s first 50 games, and 3.5
-    /// scored −7.4 ± 84.5 on `--seed 1`'s first 48: no better than 5.
+    /// 74.1), +47.5 ± 106.5 on `--seed 101`'s first 50 games and −72.5 ±
+    /// 83.8 on its last 50 (`--seed 151 --games 50`), about nothing over
+    /// the 200; 6 scored +55.5 ± 93.4 on those last 50; and 3.5 scored
+    /// −7.4 ± 84.5 on `--seed 1`'s first 48: no better than 5.
     ///
     /// Joint tuning by SPSA did not beat them: `tune --iterations 30
     /// --games 16 --colors 7 --seed 1 --step 0.1` (960 games) moved them to
