@@ -104,8 +104,9 @@ enum Line {
     /// UTF-8 replaced, so that it is a bad command to answer rather than a
     /// reason to end the session.
     Text(String),
-    /// A line longer than [`MAX_LINE`] that is not a comment. Reported as
-    /// soon as the cap is passed; the rest of the line is skipped unread.
+    /// A line longer than [`MAX_LINE`] that is neither a comment nor blank.
+    /// Reported as soon as the cap is passed, or past it at its first
+    /// byte that is not white space; the rest of the line is skipped unread.
     TooLong,
 }
 
@@ -202,7 +203,8 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// The one-line answer to a command other than `board` and `quit`.
+/// The one-line answer to a command other than `board`, `hint`, `rules`
+/// and `quit`.
 fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, String> {
     match command {
         "status" => {
@@ -299,6 +301,7 @@ fn rules_line(game: &Game, seed: u64, args: &[&str]) -> Result<String, String> {
 fn color_range(colors: Color) -> String {
     match colors {
         0..=9 => format!("1 to {colors}"),
+        10 => "1 to 10 (1-9, a)".to_string(),
         _ => format!("1 to {colors} (1-9, a-{})", color_char(colors)),
     }
 }
@@ -507,5 +510,12 @@ mod tests {
                 "capacity {capacity}"
             );
         }
+    }
+
+    #[test]
+    fn the_colour_range_names_the_letters_there_are() {
+        assert_eq!(color_range(5), "1 to 5");
+        assert_eq!(color_range(10), "1 to 10 (1-9, a)");
+        assert_eq!(color_range(12), "1 to 12 (1-9, a-c)");
     }
 }

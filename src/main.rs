@@ -21,13 +21,16 @@ const FAILURE: i32 = 1;
 
 /// The process's entry point, called by the C library's start-up code with
 /// the command line.
+///
+/// # Safety
+/// `argv` must hold `argc` pointers, each null or to a NUL-terminated
+/// string, as the start-up code passes them; nothing else calls this.
 // SAFETY: `no_main` leaves this the only symbol named `main` in the program;
 // its signature is the one the C start-up code calls.
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
-extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
-    // SAFETY: these are C's `main` arguments, as the start-up code passes
-    // them.
+unsafe extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
+    // SAFETY: the caller's promise, passed on.
     unsafe { runtime::run(argc, argv, clines_main) }
 }
 

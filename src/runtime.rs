@@ -15,9 +15,10 @@
 //! - a panic on the main thread is reported as `thread 'main' panicked at
 //!   …` and the process exits with status 101;
 //! - standard output is flushed at exit;
-//! - the command line is read from C's `argv`: std keeps it for
-//!   `std::env::args` by itself only with glibc, and elsewhere (musl, the
-//!   BSDs) from its own start-up, which is skipped.
+//! - the command line is read from C's `argv`: std finds it for
+//!   `std::env::args` by itself only with glibc and on macOS, and
+//!   elsewhere (musl, the BSDs) stores it in its own start-up, which is
+//!   skipped.
 //!
 //! Given up: std's message for a stack overflow. A thread that overflows its
 //! stack still dies, by SIGSEGV, without the line saying so.
@@ -39,8 +40,8 @@ pub const PANICKED: i32 = 101;
 /// panicked. Call it first thing, from the C `main`, with its arguments.
 ///
 /// # Safety
-/// `argv` must hold `argc` pointers to NUL-terminated strings that live
-/// as long as the process, as the C start-up code passes to `main`.
+/// `argv` must hold `argc` pointers, each null or to a NUL-terminated
+/// string, as the C start-up code passes to `main`; they are copied.
 #[allow(unsafe_code)]
 pub unsafe fn run(
     argc: c_int,
