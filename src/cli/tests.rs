@@ -393,6 +393,11 @@ fn duplicate_palette_colours_warn_then_play() {
         warning.starts_with("-o 7,1,2,2,4,7: colour 2, 7 "),
         "{warning}"
     );
+    // Headless mode and the records list draw nothing: nothing to warn of.
+    for mode in ["--batch", "-l"] {
+        let parsed = parse_with(&[mode, "-o", "7,1,2,2,4,7"], &plain()).unwrap();
+        assert!(parsed.warnings.is_empty(), "{mode}: {:?}", parsed.warnings);
+    }
 }
 
 #[test]

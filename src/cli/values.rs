@@ -129,7 +129,7 @@ pub(super) fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, St
 /// The palette: numbers from 1 to 255, of which the first `colors + 1` are
 /// kept. When the game `draws`, fewer than `colors + 1` are refused; `-l`
 /// and batch mode, which draw nothing, take any number. Repeated colours
-/// are allowed with a warning.
+/// are allowed, with a warning where the game draws them.
 pub(super) fn palette(
     list: &Setting<Vec<String>>,
     colors: usize,
@@ -152,7 +152,7 @@ pub(super) fn palette(
         .filter(|&(i, n)| numbers[..i].contains(n) && !numbers[i + 1..].contains(n))
         .map(|(_, n)| n.to_string())
         .collect();
-    if !repeated.is_empty() {
+    if draws && !repeated.is_empty() {
         warnings.push(list.source.refuse(&format!(
             "colour {} given more than once; those chips (or the cursor) will look alike",
             repeated.join(", ")
