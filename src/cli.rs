@@ -27,7 +27,7 @@ use crate::game::{Preview, Rule, RuleError, Rules};
 use crate::text;
 
 use config::{Config, ConfigLocation};
-use help::{AFTER_HELP, SYNOPSIS};
+use help::{SYNOPSIS, after_help};
 use setting::{Setting, Source};
 use values::{
     COLOR_MODES, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed,
@@ -46,7 +46,7 @@ pub use config::KEYS as CONFIG_KEYS;
     name = "clines",
     version,
     override_usage = SYNOPSIS,
-    after_help = AFTER_HELP,
+    after_help = after_help(),
     disable_help_flag = true,
     disable_version_flag = true,
     // getopt: a repeated option's last value wins. (Errors are plain text

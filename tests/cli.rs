@@ -102,6 +102,15 @@ fn help_lists_every_option_and_exits_zero() {
             }
         }
         assert!(help.contains("[default: 9]"));
+        // The configuration directory as this system has it, which the
+        // manual's FILES gives too.
+        let config_dir = if cfg!(target_os = "macos") {
+            "~/Library/Application Support/clines/"
+        } else {
+            "~/.config/clines/"
+        };
+        assert!(help.contains(config_dir), "{config_dir} missing from -h");
+        assert!(man_section("FILES").contains(config_dir));
     }
 }
 
