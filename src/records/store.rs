@@ -136,7 +136,8 @@ impl fmt::Display for SaveCause<'_> {
             ),
             SaveError::StoredUnreadable(skipped) => write!(
                 f,
-                "the stored record {} is {}; it was left as it is",
+                "the stored record {} is {}; it was left as it is, and records are saved \
+                 again once it is mended or moved away",
                 text::path(&skipped.path),
                 skipped.reason
             ),
@@ -914,7 +915,8 @@ mod tests {
         let message = error.to_string();
         assert!(
             message.starts_with("the record could not be saved: the stored record")
-                && message.contains("alice.toml"),
+                && message.contains("alice.toml")
+                && message.ends_with("once it is mended or moved away"),
             "{message}"
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), "score = \"lots\"\n");
