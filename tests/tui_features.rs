@@ -850,7 +850,14 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
     std::fs::write(save, "score = \"lots\"\n").unwrap();
     let opening = board(&args, &[], 9);
     let mut term = screen.spawn(&sandbox, &args);
+    // On the screen, where the player is looking, and not only on
+    // standard error, which shows once the game is over.
+    term.expect_text("The saved game could not be resumed:");
+    term.expect_text("not a clines saved game");
+    term.expect_text("any key goes on to a new game.");
+    term.key(Key::Char('x'));
     screen.expect_board(&term, &opening, "a new game");
+    assert!(!term.contents().contains("could not be resumed"));
     quit(&mut term);
     let stderr = term.stderr();
     assert!(

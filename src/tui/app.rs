@@ -112,7 +112,8 @@ enum Overlay {
     Help,
     /// The new-game key again starts a new game; any other key goes back.
     ConfirmNewGame,
-    /// These lines (the save key failed, and why); any key closes them.
+    /// These lines (the save key failed, or the saved game could not be
+    /// resumed, and why); any key closes them.
     Notice(Vec<String>),
 }
 
@@ -302,11 +303,33 @@ impl App {
         if self.requests.ending == Some(Ending::Saved) {
             self.requests.ending = self.requests.after_save.take();
         }
+        self.notice(
+            "The game could not be saved:",
+            reason,
+            "any key goes back to it.",
+        );
+    }
+
+    /// The saved game of these rules could not be resumed, for `reason`
+    /// (it was set aside, and this game is a new one): a box says so, as
+    /// the message printed before the screen changed is out of sight; any
+    /// key closes it.
+    pub fn save_not_resumed(&mut self, reason: &str) {
+        self.notice(
+            "The saved game could not be resumed:",
+            reason,
+            "any key goes on to a new game.",
+        );
+    }
+
+    /// A box of `heading`, then `reason` cut into lines that fit the
+    /// terminal, then `footer`; any key closes it.
+    fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
         let width = self.size.0.saturating_sub(4).max(1);
         let chars: Vec<char> = reason.chars().collect();
-        let mut lines = vec!["The game could not be saved:".to_string()];
+        let mut lines = vec![heading.to_string()];
         lines.extend(chars.chunks(width).map(|line| line.iter().collect()));
-        lines.push("any key goes back to it.".to_string());
+        lines.push(footer.to_string());
         self.overlay = Overlay::Notice(lines);
     }
 
@@ -317,8 +340,9 @@ impl App {
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
         // The too-small screen cannot show the new-game question or the
         // help without covering its own message, and a key must not answer
-        // or close them unseen.
-        if self.layout.is_err() {
+        // or close them unseen. A notice stays, drawn over it: it says what
+        // the player would not learn again.
+        if self.layout.is_err() && !matches!(self.overlay, Overlay::Notice(_)) {
             self.overlay = Overlay::None;
         }
         self.requests.repaint = true;
@@ -1012,6 +1036,21 @@ mod tests {
         app.resize(80, 24);
         app.act(Action::Help, now);
         assert_eq!(app.overlay, Overlay::Help);
+    }
+
+    #[test]
+    fn a_notice_stays_over_the_too_small_screen_until_a_key_closes_it() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
+        app.save_not_resumed("it is not a clines saved game");
+        app.resize(10, 5);
+        let frame = app.frame(now);
+        let top: String = (1..10).map(|c| frame.get(2, c).ch).collect();
+        assert_eq!(top, "|The save", "drawn over the request to resize");
+        app.resize(80, 24);
+        assert!(matches!(app.overlay, Overlay::Notice(_)), "still there");
+        app.act(Action::Cursor(Dir::Right), now);
+        assert_eq!(app.overlay, Overlay::None, "closed by a key");
+        assert_eq!(app.input.cursor, Pos::new(0, 0), "which does nothing else");
     }
 
     #[test]

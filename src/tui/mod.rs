@@ -345,10 +345,13 @@ fn check_terminal() -> Result<(), Error> {
 /// new game.
 fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, Option<SavedGame>) {
     let rules = config.rules;
+    let mut not_resumed = None;
     let saved = match &config.saves {
         Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
-            // Before the screen changes, so that it stays in sight.
+            // Before the screen changes, so that it is still there after
+            // the game; a box says it meanwhile.
             let _ = writeln!(io::stderr(), "clines: {bad}");
+            not_resumed = Some(bad.to_string());
             None
         }),
         _ => None,
@@ -367,7 +370,7 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
     };
     let records =
         board_records(&config.records).filter(|_| saved.is_some() || config.new_games_keep_records);
-    let app = App::new(
+    let mut app = App::new(
         game,
         opening,
         view::Style::new(&config.appearance, rules.colors, color),
@@ -377,6 +380,9 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
+    if let Some(reason) = not_resumed {
+        app.save_not_resumed(&reason);
+    }
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
         None => {
