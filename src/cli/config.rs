@@ -235,6 +235,16 @@ fn exists(path: &Path) -> Option<bool> {
     Some(entries.any(|entry| entry.is_ok_and(|entry| entry.file_name() == name)))
 }
 
+/// Whether `text` is a TOML decimal integer, which TOML refused: its
+/// integers are 64-bit, and the parser's own words for one beyond them
+/// ("as i128") say little to a player.
+fn is_integer_out_of_range(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && text.replace('_', "").parse::<i64>().is_err()
+}
+
 /// Reads the text of a config file; `file` names it in messages.
 pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
@@ -242,16 +252,22 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
             .span()
             .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
         let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
-        format!(
-            "{}: invalid TOML{at}: {}",
-            text::path(file),
-            e.message()
+        let why = match e.span().and_then(|span| text.get(span)) {
+            Some(number) if is_integer_out_of_range(number) => format!(
+                "the number {} is out of the range TOML holds, {} to {}",
+                text::quote(number),
+                i64::MIN,
+                i64::MAX
+            ),
+            _ => e
+                .message()
                 .trim_end()
                 .lines()
                 .map(text::escape)
                 .collect::<Vec<_>>()
-                .join("\n")
-        )
+                .join("\n"),
+        };
+        format!("{}: invalid TOML{at}: {why}", text::path(file))
     })?;
     let mut config = Config::default();
     for (key, value) in &table {

@@ -746,6 +746,17 @@ fn config_refusals_name_file_key_and_accepted() {
         ),
         ("width = ", &["invalid TOML at line 1"]),
         ("width = 9\nwidth = 10", &["invalid TOML at line 2"]),
+        (
+            "\nwidth = 99999999999999999999",
+            &[
+                "invalid TOML at line 2: the number \"99999999999999999999\" is out of the range",
+                "9223372036854775807",
+            ],
+        ),
+        (
+            "colors = -1_000_000_000_000_000_000_000",
+            &["\"-1_000_000_000_000_000_000_000\" is out of the range"],
+        ),
     ];
     for (text, says) in cases {
         let env = with_config(dir.path(), text);
