@@ -57,8 +57,10 @@ struct Assist {
     waiting: Option<(u64, Purpose)>,
     /// A request made but not yet handed to the player's thread.
     outbox: Option<Request>,
-    /// Autoplay's next move, shown, and when to make it.
-    planned: Option<(Move, Instant)>,
+    /// Autoplay's next move, shown, and when to make it: `None` while the
+    /// board is hidden (the screen too small), to be shown for the whole
+    /// delay again once it is back.
+    planned: Option<(Move, Option<Instant>)>,
 }
 
 impl Assist {
@@ -345,6 +347,13 @@ impl App {
         if self.layout.is_err() && !matches!(self.overlay, Overlay::Notice(_)) {
             self.overlay = Overlay::None;
         }
+        // Nor is autoplay's move made unseen: once the board is back, it is
+        // shown for the whole delay again.
+        if self.layout.is_err() {
+            if let Some((chosen, _)) = self.assist.planned {
+                self.assist.planned = Some((chosen, None));
+            }
+        }
         self.requests.repaint = true;
     }
 
@@ -519,7 +528,7 @@ impl App {
         }
         self.overlay = Overlay::None;
         if let Some((chosen, _)) = self.assist.planned {
-            self.assist.planned = Some((chosen, now + self.assist.delay));
+            self.plan(chosen, now);
         }
     }
 
@@ -613,13 +622,21 @@ impl App {
         self.input.cursor = chosen.to;
         self.input.cursor_hidden = false;
         if purpose == Purpose::Autoplay {
-            self.assist.planned = Some((chosen, now + self.assist.delay));
+            self.plan(chosen, now);
         }
+    }
+
+    /// Autoplay will make `chosen`, shown from `now`, once the delay is
+    /// over; the delay starts only when the board is on screen.
+    fn plan(&mut self, chosen: Move, now: Instant) {
+        let at = self.layout.is_ok().then(|| now + self.assist.delay);
+        self.assist.planned = Some((chosen, at));
     }
 
     /// Autoplay's part of [`App::advance`], once nothing animates: make the
     /// planned move when its time has come, or ask for the next one. It
-    /// waits while the help or a question covers the board.
+    /// waits while the help or a question covers the board, or the screen
+    /// is too small to show it.
     fn autoplay(&mut self, now: Instant) {
         let ready = self.assist.autoplay
             && self.overlay == Overlay::None
@@ -631,7 +648,10 @@ impl App {
             return;
         }
         match self.assist.planned {
-            Some((chosen, at)) if at <= now => {
+            Some((chosen, None)) => {
+                self.assist.planned = Some((chosen, Some(now + self.assist.delay)));
+            }
+            Some((chosen, Some(at))) if at <= now => {
                 self.assist.planned = None;
                 if !self.play(chosen.from, chosen.to, now) {
                     // Cannot happen for the engine's own board; asking
@@ -735,7 +755,7 @@ impl App {
             .assist
             .planned
             .filter(|_| self.overlay == Overlay::None)
-            .map(|(_, at)| at);
+            .and_then(|(_, at)| at);
         let jump = self.input.selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = layout::next_jump_change(layout, tick)?;
@@ -1397,7 +1417,10 @@ mod tests {
         app.act(Action::Other, later);
         assert_eq!(app.overlay, Overlay::None);
         assert_eq!(app.input.selected.map(|(pos, _)| pos), Some(chosen.from));
-        assert_eq!(app.assist.planned.map(|(_, at)| at), Some(later + delay));
+        assert_eq!(
+            app.assist.planned.map(|(_, at)| at),
+            Some(Some(later + delay))
+        );
         app.advance(later + delay - Duration::from_millis(1));
         assert_eq!(*app.game.board(), before);
         app.advance(later + delay);
@@ -1410,6 +1433,44 @@ mod tests {
         app.act(Action::Other, after_move);
         app.advance(after_move);
         assert!(app.take_request().is_some());
+    }
+
+    #[test]
+    fn autoplay_waits_while_the_board_is_hidden_and_shows_its_move_again_after() {
+        let delay = Duration::from_secs(5);
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, delay);
+        app.advance(now);
+        answer(&mut app, now);
+        let before = app.game.board().clone();
+        app.resize(10, 5);
+        assert_eq!(app.deadline(now), None, "nothing to wake for");
+        let later = now + Duration::from_secs(60);
+        app.advance(later);
+        assert_eq!(*app.game.board(), before, "no move made unseen");
+        // Back, the move is shown for the whole delay, then made.
+        app.resize(100, 50);
+        app.advance(later);
+        assert_eq!(
+            app.assist.planned.map(|(_, at)| at),
+            Some(Some(later + delay))
+        );
+        app.advance(later + delay - Duration::from_millis(1));
+        assert_eq!(*app.game.board(), before);
+        app.advance(later + delay);
+        assert_ne!(*app.game.board(), before);
+        // An answer that comes while the board is hidden waits alike.
+        let next = later + delay + Duration::from_secs(60);
+        app.advance(next);
+        app.resize(10, 5);
+        answer(&mut app, next);
+        let before = app.game.board().clone();
+        let back = next + Duration::from_secs(60);
+        app.resize(100, 50);
+        app.advance(back);
+        assert_eq!(*app.game.board(), before);
+        app.advance(back + delay);
+        assert_ne!(*app.game.board(), before);
     }
 
     #[test]
