@@ -324,14 +324,14 @@ impl App {
         );
     }
 
-    /// A box of `heading`, then `reason` cut into lines that fit the
-    /// terminal, then `footer`; any key closes it.
+    /// A box of `heading`, `reason` and `footer`, each broken at spaces
+    /// into lines that fit the terminal; any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
         let width = self.size.0.saturating_sub(4).max(1);
-        let chars: Vec<char> = reason.chars().collect();
-        let mut lines = vec![heading.to_string()];
-        lines.extend(chars.chunks(width).map(|line| line.iter().collect()));
-        lines.push(footer.to_string());
+        let lines = [heading, reason, footer]
+            .iter()
+            .flat_map(|text| super::help::wrap(text, width))
+            .collect();
         self.overlay = Overlay::Notice(lines);
     }
 
@@ -1056,6 +1056,29 @@ mod tests {
         app.resize(80, 24);
         app.act(Action::Help, now);
         assert_eq!(app.overlay, Overlay::Help);
+    }
+
+    #[test]
+    fn a_notice_is_broken_at_spaces_to_fit_the_terminal() {
+        let (mut app, _) = app_with(&SOME_CHIPS, 24, 40);
+        app.save_failed("creating /tmp/scores/sub: Not a directory (os error 20)");
+        let Overlay::Notice(lines) = &app.overlay else {
+            panic!("no notice: {:?}", app.overlay)
+        };
+        assert_eq!(
+            lines,
+            &[
+                "The game could not",
+                "be saved:",
+                "creating",
+                "/tmp/scores/sub: Not",
+                "a directory (os",
+                "error 20)",
+                "any key goes back to",
+                "it.",
+            ],
+            "20 columns inside the box and its borders"
+        );
     }
 
     #[test]

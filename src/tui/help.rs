@@ -89,7 +89,7 @@ pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame)
 
 /// `text` broken at spaces into lines of at most `width` characters (a
 /// longer word is cut).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         let mut word: Vec<char> = word.chars().collect();
