@@ -388,11 +388,10 @@ pub fn version_line() -> String {
 
 /// Parses and validates a command line (program name first), reading the
 /// config file and `NO_COLOR` from the environment. Warnings (duplicate
-/// colours) are printed on stderr, and given back beside the command for a
-/// game that takes the screen to show them again. Help and version
-/// requests, and every invalid option or config entry, come back as a clap
-/// error whose `exit()` prints it and exits with the right status (0 or 2).
-pub fn parse<I, T>(args: I) -> Result<(Command, Vec<String>), clap::Error>
+/// colours) are printed on stderr. Help and version requests, and every
+/// invalid option or config entry, come back as a clap error whose `exit()`
+/// prints it and exits with the right status (0 or 2).
+pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -402,7 +401,7 @@ where
         // Not eprintln!, which panics when standard error is closed or full.
         let _ = writeln!(std::io::stderr(), "warning: {warning}");
     }
-    Ok((parsed.command, parsed.warnings))
+    Ok(parsed.command)
 }
 
 /// What parsing reads from the process environment, gathered in one place

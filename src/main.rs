@@ -41,8 +41,8 @@ fn clines_main(args: Vec<OsString>) -> i32 {
     if cli::asks_only_version(&args) {
         return print("the version", cli::version_line().as_bytes());
     }
-    let (command, warnings) = match cli::parse(args) {
-        Ok(parsed) => parsed,
+    let command = match cli::parse(args) {
+        Ok(command) => command,
         // Help and version go to standard output, where a failed write
         // must be told (clap's `exit` would say nothing and exit 0).
         Err(e) if !e.use_stderr() => {
@@ -60,7 +60,7 @@ fn clines_main(args: Vec<OsString>) -> i32 {
             preview,
             seed,
         } => play_headless(rules, preview, seed),
-        Command::Play(play) => play_in_terminal(play, warnings),
+        Command::Play(play) => play_in_terminal(play),
         Command::Completions(shell) => {
             print("the completion script", &cli::completion_script(shell))
         }
@@ -92,7 +92,7 @@ fn play_headless(rules: Rules, preview: Preview, seed: Option<u64>) -> i32 {
 }
 
 /// Plays in the terminal, keeping records and saved games where it can.
-fn play_in_terminal(play: Play, warnings: Vec<String>) -> i32 {
+fn play_in_terminal(play: Play) -> i32 {
     let Play {
         rules,
         preview,
@@ -127,7 +127,6 @@ fn play_in_terminal(play: Play, warnings: Vec<String>) -> i32 {
         new_games_keep_records: records::records_enabled(seed),
         autoplay,
         autoplay_delay,
-        warnings,
     };
     match tui::run(config) {
         // The game has printed its closing lines.

@@ -874,31 +874,6 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
 }
 
 #[test]
-fn a_warning_about_the_settings_is_shown_on_the_screen_until_a_key() {
-    let sandbox = pty::Sandbox::new();
-    let screen = MINI_COLOUR;
-    let args = ["--seed", "74", "-o", "7,1,1,3,4,5"];
-    let mut term = screen.spawn(&sandbox, &args);
-    term.expect_text("Warning: -o 7,1,1,3,4,5: colour 1 given more");
-    term.expect_text("any key goes on to the game.");
-    term.key(Key::Char('x'));
-    // The board's ten rules whole again: the box is gone. (Its chips'
-    // colours cannot be told apart, two being alike.)
-    let uncovered = term.wait_for(TIMEOUT, |screen| {
-        let rows = screen.contents();
-        !rows.contains("Warning")
-            && rows
-                .lines()
-                .filter(|l| l.trim_end() == "|-----------------|")
-                .count()
-                == 10
-    });
-    assert!(uncovered, "{}", term.contents());
-    quit(&mut term);
-    assert!(term.stderr().contains("warning: -o 7,1,1,3,4,5: colour 1"));
-}
-
-#[test]
 fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;

@@ -305,37 +305,30 @@ impl App {
         if self.requests.ending == Some(Ending::Saved) {
             self.requests.ending = self.requests.after_save.take();
         }
-        self.notice(&[
+        self.notice(
             "The game could not be saved:",
             reason,
             "any key goes back to it.",
-        ]);
+        );
     }
 
-    /// What the player should know as the game starts, which was printed
-    /// before the screen changed and is out of sight: the `warnings` about
-    /// the settings, and the reason why the saved game of these rules could
-    /// not be resumed (it was set aside, and this game is a new one). A box
-    /// says them, when there are any; any key closes it.
-    pub fn starting_notice(&mut self, warnings: &[String], not_resumed: Option<&str>) {
-        let mut texts: Vec<String> = warnings.iter().map(|w| format!("Warning: {w}")).collect();
-        if let Some(reason) = not_resumed {
-            texts.push("The saved game could not be resumed:".to_string());
-            texts.push(reason.to_string());
-            texts.push("any key goes on to a new game.".to_string());
-        } else if !texts.is_empty() {
-            texts.push("any key goes on to the game.".to_string());
-        }
-        if !texts.is_empty() {
-            self.notice(&texts.iter().map(String::as_str).collect::<Vec<_>>());
-        }
+    /// The saved game of these rules could not be resumed, for `reason`
+    /// (it was set aside, and this game is a new one): a box says so, as
+    /// the message printed before the screen changed is out of sight; any
+    /// key closes it.
+    pub fn save_not_resumed(&mut self, reason: &str) {
+        self.notice(
+            "The saved game could not be resumed:",
+            reason,
+            "any key goes on to a new game.",
+        );
     }
 
-    /// A box of `texts`, each broken at spaces into lines that fit the
-    /// terminal; any key closes it.
-    fn notice(&mut self, texts: &[&str]) {
+    /// A box of `heading`, `reason` and `footer`, each broken at spaces
+    /// into lines that fit the terminal; any key closes it.
+    fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
         let width = self.size.0.saturating_sub(4).max(1);
-        let lines = texts
+        let lines = [heading, reason, footer]
             .iter()
             .flat_map(|text| super::help::wrap(text, width))
             .collect();
@@ -1091,7 +1084,7 @@ mod tests {
     #[test]
     fn a_notice_stays_over_the_too_small_screen_until_a_key_closes_it() {
         let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
-        app.starting_notice(&[], Some("it is not a clines saved game"));
+        app.save_not_resumed("it is not a clines saved game");
         app.resize(10, 5);
         let frame = app.frame(now);
         let top: String = (1..10).map(|c| frame.get(2, c).ch).collect();

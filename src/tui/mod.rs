@@ -75,9 +75,6 @@ pub struct PlayConfig {
     /// How long autoplay shows each move (the chip selected, the cursor on
     /// its target) before making it.
     pub autoplay_delay: Duration,
-    /// Warnings about the settings, printed before the screen changed and
-    /// shown again in a box at the start.
-    pub warnings: Vec<String>,
 }
 
 /// Whether and where a game's record is kept.
@@ -383,7 +380,9 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
-    app.starting_notice(&config.warnings, not_resumed.as_deref());
+    if let Some(reason) = not_resumed {
+        app.save_not_resumed(&reason);
+    }
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
         None => {
