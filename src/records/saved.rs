@@ -92,11 +92,11 @@ impl std::fmt::Display for BadSave {
         write!(
             f,
             "the saved game {} cannot be resumed ({})",
-            self.path.display(),
+            text::path(&self.path),
             self.why
         )?;
         match &self.set_aside {
-            Some(aside) => write!(f, "; it is kept as {}", aside.display()),
+            Some(aside) => write!(f, "; it is kept as {}", text::path(aside)),
             None => write!(f, "; it could not be moved aside"),
         }?;
         f.write_str("; a new game starts")
@@ -605,6 +605,18 @@ mod tests {
             assert!(!slot.path().exists());
             assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
         }
+    }
+
+    #[test]
+    fn a_bad_save_names_its_files_escaped() {
+        let bad = BadSave {
+            path: PathBuf::from("/tmp/\x1b]0;x\x07/a.game"),
+            why: "not TOML".to_string(),
+            set_aside: Some(PathBuf::from("/tmp/\x1b]0;x\x07/a.game.bad")),
+        };
+        let message = bad.to_string();
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+        assert!(message.contains("a.game.bad"), "{message}");
     }
 
     #[test]
