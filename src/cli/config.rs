@@ -235,9 +235,9 @@ fn exists(path: &Path) -> Option<bool> {
     Some(entries.any(|entry| entry.is_ok_and(|entry| entry.file_name() == name)))
 }
 
-/// Whether `text` is a TOML decimal integer, which TOML refused: its
-/// integers are 64-bit, and the parser's own words for one beyond them
-/// ("as i128") say little to a player.
+/// Whether `text` is a TOML decimal integer beyond 64 bits, which TOML
+/// holds: the parser's own words for one ("as i128") say little to a
+/// player. Hexadecimal, octal and binary ones keep them.
 fn is_integer_out_of_range(text: &str) -> bool {
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     digits.starts_with(|c: char| c.is_ascii_digit())
@@ -253,12 +253,14 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
             .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
         let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
         let why = match e.span().and_then(|span| text.get(span)) {
-            Some(number) if is_integer_out_of_range(number) => format!(
-                "the number {} is out of the range TOML holds, {} to {}",
-                text::quote(number),
-                i64::MIN,
-                i64::MAX
-            ),
+            Some(number) if e.message().contains("i128") && is_integer_out_of_range(number) => {
+                format!(
+                    "the number {} is out of the range TOML holds, {} to {}",
+                    text::quote(number),
+                    i64::MIN,
+                    i64::MAX
+                )
+            }
             _ => e
                 .message()
                 .trim_end()

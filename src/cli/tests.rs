@@ -767,6 +767,16 @@ fn config_refusals_name_file_key_and_accepted() {
 }
 
 #[test]
+fn only_a_number_out_of_range_is_called_one() {
+    let file = std::path::Path::new("config.toml");
+    let twice = config::parse("99999999999999999999 = 1\n99999999999999999999 = 2\n", file);
+    let message = twice.unwrap_err();
+    assert!(!message.contains("out of the range"), "{message}");
+    let message = config::parse("width = 99999999999999999999\n", file).unwrap_err();
+    assert!(message.contains("out of the range"), "{message}");
+}
+
+#[test]
 fn config_table_is_a_wrong_type() {
     let dir = tempfile::tempdir().unwrap();
     let env = with_config(dir.path(), "[width]\nsize = 3\n");
