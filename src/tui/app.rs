@@ -105,6 +105,16 @@ struct LoopRequests {
     new_game: bool,
 }
 
+/// The lines of a notice box of `texts` on a terminal `cols` wide: each
+/// text broken at spaces, so that the box and a column either side fit.
+fn notice_lines(texts: &[String], cols: usize) -> Vec<String> {
+    let width = cols.saturating_sub(4).max(1);
+    texts
+        .iter()
+        .flat_map(|text| help::wrap(text, width))
+        .collect()
+}
+
 /// A box over the board that takes the next key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Overlay {
@@ -114,9 +124,10 @@ enum Overlay {
     Help,
     /// The new-game key again starts a new game; any other key goes back.
     ConfirmNewGame,
-    /// These lines (the save key failed, or the saved game could not be
-    /// resumed, and why); any key closes them.
-    Notice(Vec<String>),
+    /// A heading, a reason and a last line (the save key failed, or the
+    /// saved game could not be resumed, and why), broken into lines as
+    /// drawn; any key closes it once the board is on screen.
+    Notice([String; 3]),
 }
 
 /// The game on screen.
@@ -299,8 +310,7 @@ impl App {
     }
 
     /// The game could not be saved, for `reason`: it goes on rather than
-    /// end, and a box says why, cut into lines that fit the terminal; any
-    /// key closes it.
+    /// end, and a box says why; any key closes it.
     pub fn save_failed(&mut self, reason: &str) {
         if self.requests.ending == Some(Ending::Saved) {
             self.requests.ending = self.requests.after_save.take();
@@ -324,15 +334,10 @@ impl App {
         );
     }
 
-    /// A box of `heading`, `reason` and `footer`, each broken at spaces
-    /// into lines that fit the terminal; any key closes it.
+    /// A box of `heading`, `reason` and `footer`, broken into lines when
+    /// drawn ([`notice_lines`]); any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
-        let width = self.size.0.saturating_sub(4).max(1);
-        let lines = [heading, reason, footer]
-            .iter()
-            .flat_map(|text| super::help::wrap(text, width))
-            .collect();
-        self.overlay = Overlay::Notice(lines);
+        self.overlay = Overlay::Notice([heading, reason, footer].map(str::to_string));
     }
 
     /// The terminal changed size: lay the board out again and repaint.
@@ -342,8 +347,9 @@ impl App {
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
         // The too-small screen cannot show the new-game question or the
         // help without covering its own message, and a key must not answer
-        // or close them unseen. A notice stays, drawn over it: it says what
-        // the player would not learn again.
+        // or close them unseen. A notice stays, hidden and deaf to keys
+        // until the board is back: it says what the player would not learn
+        // again.
         if self.layout.is_err() && !matches!(self.overlay, Overlay::Notice(_)) {
             self.overlay = Overlay::None;
         }
@@ -523,6 +529,11 @@ impl App {
     /// waited under the overlay, shows its move for the whole delay again,
     /// so that the player sees it before it is made.
     fn close_overlay(&mut self, action: Action, now: Instant) {
+        // A notice is not drawn over the too-small screen: no key closes it
+        // unread.
+        if matches!(self.overlay, Overlay::Notice(_)) && self.layout.is_err() {
+            return;
+        }
         if self.overlay == Overlay::ConfirmNewGame && action == Action::NewGame {
             self.requests.new_game = true;
         }
@@ -755,7 +766,9 @@ impl App {
             .assist
             .planned
             .filter(|_| self.overlay == Overlay::None)
-            .and_then(|(_, at)| at);
+            // A move whose delay has yet to start (the board is back) starts
+            // it at once.
+            .map(|(_, at)| at.unwrap_or(now));
         let jump = self.input.selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = layout::next_jump_change(layout, tick)?;
@@ -797,9 +810,11 @@ impl App {
                 let lines = help::lines(&self.keys, self.game.rules().line);
                 help::draw(&lines, self.style.board, self.size, &mut frame);
             }
-            // Over the too-small screen too: the key that closes it must
-            // not do so unseen.
-            Overlay::Notice(lines) => view::draw_box(lines, self.style.board, &mut frame),
+            // Not over the too-small screen, whose request it would hide.
+            Overlay::Notice(texts) if self.layout.is_ok() => {
+                let lines = notice_lines(texts, self.size.0);
+                view::draw_box(&lines, self.style.board, &mut frame);
+            }
             _ => {}
         }
         frame
@@ -1059,38 +1074,58 @@ mod tests {
     }
 
     #[test]
-    fn a_notice_is_broken_at_spaces_to_fit_the_terminal() {
-        let (mut app, _) = app_with(&SOME_CHIPS, 24, 40);
+    fn a_notice_is_broken_at_spaces_to_fit_the_terminal_as_it_is_now() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
         app.save_failed("creating /tmp/scores/sub: Not a directory (os error 20)");
-        let Overlay::Notice(lines) = &app.overlay else {
-            panic!("no notice: {:?}", app.overlay)
+        let row = |app: &App, r: usize| -> String {
+            let frame = app.frame(now);
+            (0..frame.cols()).map(|c| frame.get(r, c).ch).collect()
         };
-        assert_eq!(
-            lines,
-            &[
-                "The game could not",
-                "be saved:",
-                "creating",
-                "/tmp/scores/sub: Not",
-                "a directory (os",
-                "error 20)",
-                "any key goes back to",
-                "it.",
-            ],
-            "20 columns inside the box and its borders"
-        );
+        assert!(row(&app, 2)[1..].starts_with("|The game could not be saved:"));
+        // Narrower, the box is broken again: 20 columns inside, its borders
+        // and a column either side.
+        app.resize(24, 40);
+        let rows: Vec<String> = (1..11).map(|r| row(&app, r)).collect();
+        let box_rows = [
+            " +--------------------+ ",
+            " |The game could not  | ",
+            " |be saved:           | ",
+            " |creating            | ",
+            " |/tmp/scores/sub: Not| ",
+            " |a directory (os     | ",
+            " |error 20)           | ",
+            " |any key goes back to| ",
+            " |it.                 | ",
+            " +--------------------+ ",
+        ];
+        for (shown, expected) in rows.iter().zip(box_rows) {
+            assert_eq!(&shown[1..23], &expected[1..23], "{rows:#?}");
+        }
     }
 
     #[test]
-    fn a_notice_stays_over_the_too_small_screen_until_a_key_closes_it() {
+    fn a_notice_waits_out_the_too_small_screen_hidden_and_deaf_to_keys() {
         let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
         app.save_not_resumed("it is not a clines saved game");
+        let shown = |app: &App| {
+            let frame = app.frame(now);
+            let rows = (0..frame.rows()).map(|r| (0..frame.cols()).map(move |c| (r, c)));
+            rows.flatten()
+                .map(|(r, c)| frame.get(r, c).ch)
+                .collect::<String>()
+                .contains("The saved game")
+        };
+        assert!(shown(&app));
         app.resize(10, 5);
-        let frame = app.frame(now);
-        let top: String = (1..10).map(|c| frame.get(2, c).ch).collect();
-        assert_eq!(top, "|The save", "drawn over the request to resize");
+        assert!(!shown(&app), "the request to resize is not covered");
+        app.act(Action::Cursor(Dir::Right), now);
+        app.act(Action::Other, now);
+        assert!(
+            matches!(app.overlay, Overlay::Notice(_)),
+            "not closed unread"
+        );
         app.resize(80, 24);
-        assert!(matches!(app.overlay, Overlay::Notice(_)), "still there");
+        assert!(shown(&app), "back with the board");
         app.act(Action::Cursor(Dir::Right), now);
         assert_eq!(app.overlay, Overlay::None, "closed by a key");
         assert_eq!(app.input.cursor, Pos::new(0, 0), "which does nothing else");
@@ -1471,8 +1506,10 @@ mod tests {
         let later = now + Duration::from_secs(60);
         app.advance(later);
         assert_eq!(*app.game.board(), before, "no move made unseen");
-        // Back, the move is shown for the whole delay, then made.
+        // Back, the move is shown for the whole delay, then made; the loop
+        // wakes at once to start the delay.
         app.resize(100, 50);
+        assert_eq!(app.deadline(later), Some(later));
         app.advance(later);
         assert_eq!(
             app.assist.planned.map(|(_, at)| at),
