@@ -159,28 +159,36 @@ fn a_panic_is_reported_as_std_reports_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_closed_standard_stream_is_opened_on_dev_null() {
-    use std::io::{BufRead, BufReader};
     let home = tempfile::tempdir().unwrap();
-    // Duplicate colours: a warning on standard error once start-up is over.
+    // The config file is read at start-up: without the fix, it would be
+    // opened as standard output, then closed, leaving none.
+    fs::write(home.path().join("config.toml"), "width = 9\n").unwrap();
     let mut child = Command::new("sh")
-        .args(["-c", "exec \"$0\" --batch -o 7,1,1,3,4,5 >&-"])
+        .args(["-c", "exec \"$0\" --batch >&-"])
         .arg(env!("CARGO_BIN_EXE_clines"))
         .env("HOME", home.path())
+        .env("CLINES_CONFIG", home.path().join("config.toml"))
         .env("CLINES_SCORE_DIR", home.path().join("scores"))
-        .env_remove("CLINES_CONFIG")
         .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut warning = String::new();
-    BufReader::new(child.stderr.as_mut().unwrap())
-        .read_line(&mut warning)
-        .unwrap();
-    assert!(warning.starts_with("warning: "), "{warning:?}");
-    let stdout = fs::read_link(format!("/proc/{}/fd/1", child.id()));
+    // The loader opens libraries there for a moment before clines starts;
+    // clines then opens /dev/null there first thing, and keeps it while it
+    // waits for its first command. Without the fix, standard output is
+    // never /dev/null: closed, or the config file while it is read.
+    let link = format!("/proc/{}/fd/1", child.id());
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let stdout = loop {
+        let stdout = fs::read_link(&link).ok();
+        if stdout.as_deref() == Some(Path::new("/dev/null")) || std::time::Instant::now() > deadline
+        {
+            break stdout;
+        }
+        std::thread::yield_now();
+    };
     drop(child.stdin.take());
     assert_eq!(child.wait().unwrap().code(), Some(0));
-    assert_eq!(stdout.unwrap(), Path::new("/dev/null"));
+    assert_eq!(stdout.as_deref(), Some(Path::new("/dev/null")));
 }
 
 /// Where the C compiler has the unwinder as an archive (`libgcc_eh.a`),
