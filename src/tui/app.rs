@@ -1475,14 +1475,7 @@ mod tests {
         app.act(Action::Other, later);
         assert_eq!(app.overlay, Overlay::None);
         assert_eq!(app.input.selected.map(|(pos, _)| pos), Some(chosen.from));
-        assert_eq!(
-            app.assist.planned.map(|(_, at)| at),
-            Some(Some(later + delay))
-        );
-        app.advance(later + delay - Duration::from_millis(1));
-        assert_eq!(*app.game.board(), before);
-        app.advance(later + delay);
-        assert_ne!(*app.game.board(), before);
+        moves_after_the_whole_delay(&mut app, later, delay);
         // Nor does it ask under the help once the move is on the board.
         let after_move = later + Duration::from_secs(60);
         app.act(Action::Help, after_move);
@@ -1491,6 +1484,18 @@ mod tests {
         app.act(Action::Other, after_move);
         app.advance(after_move);
         assert!(app.take_request().is_some());
+    }
+
+    /// Autoplay's move, shown from `from`, is made once `delay` is over
+    /// and not before.
+    fn moves_after_the_whole_delay(app: &mut App, from: Instant, delay: Duration) {
+        let before = app.game.board().clone();
+        let planned = app.assist.planned.map(|(_, at)| at);
+        assert_eq!(planned, Some(Some(from + delay)));
+        app.advance(from + delay - Duration::from_millis(1));
+        assert_eq!(*app.game.board(), before);
+        app.advance(from + delay);
+        assert_ne!(*app.game.board(), before);
     }
 
     #[test]
@@ -1511,14 +1516,7 @@ mod tests {
         app.resize(100, 50);
         assert_eq!(app.deadline(later), Some(later));
         app.advance(later);
-        assert_eq!(
-            app.assist.planned.map(|(_, at)| at),
-            Some(Some(later + delay))
-        );
-        app.advance(later + delay - Duration::from_millis(1));
-        assert_eq!(*app.game.board(), before);
-        app.advance(later + delay);
-        assert_ne!(*app.game.board(), before);
+        moves_after_the_whole_delay(&mut app, later, delay);
         // An answer that comes while the board is hidden waits alike.
         let next = later + delay + Duration::from_secs(60);
         app.advance(next);
