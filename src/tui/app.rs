@@ -345,17 +345,17 @@ impl App {
         self.size = (cols, rows);
         let rules = self.game.rules();
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
-        // The too-small screen cannot show the new-game question or the
-        // help without covering its own message, and a key must not answer
-        // or close them unseen. A notice stays, hidden and deaf to keys
-        // until the board is back: it says what the player would not learn
-        // again.
-        if self.layout.is_err() && !matches!(self.overlay, Overlay::Notice(_)) {
-            self.overlay = Overlay::None;
-        }
-        // Nor is autoplay's move made unseen: once the board is back, it is
-        // shown for the whole delay again.
         if self.layout.is_err() {
+            // The too-small screen cannot show the new-game question or the
+            // help without covering its own message, and a key must not
+            // answer or close them unseen. A notice stays, hidden and deaf
+            // to keys until the board is back: it says what the player
+            // would not learn again.
+            if !matches!(self.overlay, Overlay::Notice(_)) {
+                self.overlay = Overlay::None;
+            }
+            // Nor is autoplay's move made unseen: once the board is back,
+            // it is shown for the whole delay again.
             if let Some((chosen, _)) = self.assist.planned {
                 self.assist.planned = Some((chosen, None));
             }
