@@ -12,6 +12,7 @@ mod preview;
 mod undo;
 
 use std::fmt;
+use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -337,8 +338,10 @@ pub struct Game {
     rng: ChaCha8Rng,
     preview: Preview,
     /// The computer's next throw, decided in advance when a preview is on
-    /// (`None` without a preview, and once the game is over).
-    plan: Option<Vec<Planned>>,
+    /// (`None` without a preview, and once the game is over). Shared with
+    /// the undo records of the moves made while it stands rather than
+    /// copied into each, since a throw may be of many chips.
+    plan: Option<Arc<[Planned]>>,
     /// One record per move that can still be taken back, oldest first.
     history: Vec<Record>,
 }
@@ -534,7 +537,7 @@ impl Game {
             over: self.over,
             key: self.rng.get_seed(),
             word_pos: self.rng.get_word_pos(),
-            plan: self.plan.clone(),
+            plan: self.plan.as_deref().map(<[Planned]>::to_vec),
         }
     }
 
@@ -586,7 +589,7 @@ impl Game {
             over: state.over,
             rng,
             preview: state.preview,
-            plan: state.plan,
+            plan: state.plan.map(Arc::from),
             history: Vec::new(),
         })
     }
@@ -680,13 +683,14 @@ impl Game {
     /// With a preview, decides the next throw on the board as it is.
     fn plan_next(&mut self) {
         if self.preview != Preview::Off {
-            self.plan = Some(preview::plan(
+            let plan = preview::plan(
                 &self.board,
                 self.preview,
                 &mut self.rng,
                 self.rules.next,
                 self.rules.colors,
-            ));
+            );
+            self.plan = Some(plan.into());
         }
     }
 

@@ -175,13 +175,14 @@ mod tests {
         for &(x, y, color) in chips {
             game.put(at(x, y), Some(color)).unwrap();
         }
-        game.plan = Some(plan(
+        let planned = plan(
             &game.board,
             preview,
             &mut game.rng,
             game.rules.next,
             game.rules.colors,
-        ));
+        );
+        game.plan = Some(planned.into());
         game
     }
 
@@ -365,7 +366,7 @@ mod tests {
             color,
             pos: Some(at(x, y)),
         });
-        game.plan = Some(planned.to_vec());
+        game.plan = Some(planned.into());
         let turn = game.play(at(0, 5), at(0, 6)).unwrap();
         assert!(matches!(
             &turn.events[2],
@@ -399,7 +400,7 @@ mod tests {
                 game.put(at(x, y), (c > 0).then_some(c)).unwrap();
             }
         }
-        game.plan = Some(plan(&game.board, Preview::Cells, &mut game.rng, 3, 3));
+        game.plan = Some(plan(&game.board, Preview::Cells, &mut game.rng, 3, 3).into());
         assert_eq!(game.planned().iter().filter(|p| p.pos.is_some()).count(), 2);
         // The 1 at (2, 2) stepping up leaves row 0 incomplete: the throw
         // finds two cells for three chips.

@@ -8,10 +8,15 @@
 //!
 //! Records hold changes rather than boards: a move changes its two ends,
 //! the chips removed and the chips thrown, and the generator is kept as its
-//! 16-byte position in the ChaCha stream, not as its 300-byte state. A
-//! record costs about 125 bytes (220 with a cell preview, which keeps the
-//! plan) on a 9 × 9 board as on a 1000 × 1000 one, whose whole board would
-//! be a megabyte; so the history is not capped.
+//! 16-byte position in the ChaCha stream, not as its 300-byte state. The
+//! planned throw of a preview is shared, not copied: it stands from one
+//! throw to the next, so the records of the moves made meanwhile all hold
+//! the one plan, and a new plan comes only with a throw, whose chips the
+//! record lists anyway. A record costs about 125 bytes on a 9 × 9 board as
+//! on a 1000 × 1000 one, whose whole board would be a megabyte, plus what
+//! its move changed; so the history is not capped.
+
+use std::sync::Arc;
 
 use crate::board::{Board, Color};
 
@@ -28,7 +33,7 @@ pub(super) struct Record {
     pub(super) streak: u32,
     pub(super) over: bool,
     pub(super) word_pos: u128,
-    pub(super) plan: Option<Vec<Planned>>,
+    pub(super) plan: Option<Arc<[Planned]>>,
 }
 
 impl Record {
@@ -39,7 +44,7 @@ impl Record {
         streak: u32,
         over: bool,
         word_pos: u128,
-        plan: Option<Vec<Planned>>,
+        plan: Option<Arc<[Planned]>>,
     ) -> Record {
         Record {
             cells: Vec::new(),
@@ -89,6 +94,8 @@ impl Record {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use proptest::prelude::*;
 
     use crate::board::Pos;
@@ -269,5 +276,40 @@ mod tests {
         game.play(from, to).unwrap();
         game.clear();
         assert_eq!(game.undo(), Err(NothingToUndo));
+    }
+
+    /// A plan stands until the next throw, however many scoring moves come
+    /// before it: the records of those moves keep that one plan, not a
+    /// copy each, so with a throw of 100,000 chips the history does not
+    /// grow by the throw's size at every move.
+    #[test]
+    fn the_moves_made_while_a_plan_stands_share_it() {
+        let rules = Rules {
+            next: 20,
+            ..Rules::default()
+        };
+        let (mut game, _) = Game::with_preview(rules, Preview::Cells, 3);
+        game.clear();
+        for y in [0, 4] {
+            for x in 0..4 {
+                game.put(Pos::new(x, y), Some(1)).unwrap();
+            }
+            game.put(Pos::new(6, y + 1), Some(1)).unwrap();
+        }
+        game.put(Pos::new(8, 8), Some(2)).unwrap();
+        let standing = game.plan.clone().expect("a planned throw");
+        for (from, to) in [((6, 1), (4, 0)), ((6, 5), (4, 4)), ((8, 8), (8, 7))] {
+            game.play(Pos::new(from.0, from.1), Pos::new(to.0, to.1))
+                .unwrap();
+        }
+        assert_eq!(game.score(), 5 + 6, "two scoring moves, then a quiet one");
+        assert_eq!(game.undoable(), 3);
+        for record in &game.history {
+            let plan = record.plan.as_ref().expect("a plan before each move");
+            assert!(Arc::ptr_eq(plan, &standing), "a copy of the plan");
+        }
+        let next = game.plan.as_ref().expect("the next throw planned");
+        assert!(!Arc::ptr_eq(next, &standing), "the throw made a new plan");
+        assert_eq!(Arc::strong_count(&standing), 4, "three records and this");
     }
 }
