@@ -12,6 +12,10 @@ use crate::game::Event;
 
 /// Time a moving chip spends on each cell of its path.
 pub const STEP_TIME: Duration = Duration::from_millis(50);
+/// Steps a walk takes at most: 5 s. Every path on the original's 9 × 9
+/// board is shorter, so it walks cell by cell; a path of a thousand cells
+/// on a big board skips cells instead of walking for a minute.
+pub const MAX_WALK_STEPS: usize = 100;
 /// How long removed chips flash before they vanish.
 pub const FLASH_TIME: Duration = Duration::from_millis(600);
 /// Removals flashed in one turn; any further ones vanish at once. A normal
@@ -23,7 +27,8 @@ pub const MAX_FLASHES_PER_TURN: usize = 3;
 /// screen changes as it runs) or instant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
-    /// Timed: a chip walks `path`, one cell per [`STEP_TIME`].
+    /// Timed: a chip walks `path`, one step per [`STEP_TIME`]: one cell,
+    /// or as many as keep it within [`MAX_WALK_STEPS`].
     Walk { path: Vec<Pos>, color: Color },
     /// Timed: chips flash for [`FLASH_TIME`], then vanish and the score
     /// grows.
@@ -162,7 +167,9 @@ impl Animation {
                     let color = *color;
                     let last = path.len() - 1;
                     self.board.set(path[0], None);
-                    let reached = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
+                    let stride = walk_stride(last);
+                    let steps = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
+                    let reached = steps.saturating_mul(stride);
                     if reached < last {
                         self.walker = Some(Chip {
                             pos: path[reached],
@@ -172,7 +179,7 @@ impl Animation {
                     }
                     self.board.set(path[last], Some(color));
                     self.walker = None;
-                    self.step_started += STEP_TIME * last as u32;
+                    self.step_started += STEP_TIME * last.div_ceil(stride) as u32;
                 }
                 Step::Flash { chips, points } => {
                     if elapsed < FLASH_TIME {
@@ -220,6 +227,12 @@ impl Animation {
     }
 }
 
+/// Cells a walk of `cells` cells covers at each step: one, unless that
+/// would take more than [`MAX_WALK_STEPS`] steps.
+fn walk_stride(cells: usize) -> usize {
+    cells.div_ceil(MAX_WALK_STEPS).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +242,44 @@ mod tests {
         Chip {
             pos: Pos::new(x, y),
             color: 1,
+        }
+    }
+
+    /// A walk of more cells than [`MAX_WALK_STEPS`] takes no more steps,
+    /// a few cells each; one of fewer cells goes cell by cell.
+    #[test]
+    fn a_long_walk_skips_cells_to_end_within_the_most_steps() {
+        for (cells, stride) in [
+            (1, 1),
+            (MAX_WALK_STEPS, 1),
+            (MAX_WALK_STEPS + 1, 2),
+            (3 * MAX_WALK_STEPS - 1, 3),
+        ] {
+            let path: Vec<Pos> = (0..=cells).map(|x| Pos::new(x, 0)).collect();
+            let now = Instant::now();
+            let mut animation = Animation::new(cells + 1, 1, now);
+            let moved = Event::Moved {
+                path: path.clone(),
+                color: 1,
+            };
+            assert_eq!(animation.replay(vec![moved], now), Shown::Progress);
+            let steps = cells.div_ceil(stride);
+            assert!(steps <= MAX_WALK_STEPS);
+            for step in 0..steps {
+                let at = now + STEP_TIME * step as u32;
+                assert_eq!(animation.advance(at), Shown::Progress);
+                let walker = animation.walker().map(|chip| chip.pos);
+                assert_eq!(walker, Some(path[step * stride]), "{cells} cells");
+                assert_eq!(animation.deadline(at), Some(at + STEP_TIME));
+            }
+            assert_eq!(
+                animation.advance(now + STEP_TIME * steps as u32),
+                Shown::Progress
+            );
+            assert_eq!(animation.walker(), None);
+            assert!(!animation.is_running());
+            assert_eq!(animation.board().get(path[cells]), Some(1));
+            assert_eq!(animation.board().chip_count(), 1);
         }
     }
 
