@@ -105,16 +105,6 @@ struct LoopRequests {
     new_game: bool,
 }
 
-/// The lines of a notice box of `texts` on a terminal `cols` wide: each
-/// text broken at spaces, so that the box and a column either side fit.
-fn notice_lines(texts: &[String], cols: usize) -> Vec<String> {
-    let width = cols.saturating_sub(4).max(1);
-    texts
-        .iter()
-        .flat_map(|text| help::wrap(text, width))
-        .collect()
-}
-
 /// A box over the board that takes the next key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Overlay {
@@ -335,7 +325,7 @@ impl App {
     }
 
     /// A box of `heading`, `reason` and `footer`, broken into lines when
-    /// drawn ([`notice_lines`]); any key closes it.
+    /// drawn ([`view::draw_text_box`]); any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
         self.overlay = Overlay::Notice([heading, reason, footer].map(str::to_string));
     }
@@ -812,8 +802,7 @@ impl App {
             }
             // Not over the too-small screen, whose request it would hide.
             Overlay::Notice(texts) if self.layout.is_ok() => {
-                let lines = notice_lines(texts, self.size.0);
-                view::draw_box(&lines, self.style.board, &mut frame);
+                view::draw_text_box(texts, self.style.board, &mut frame);
             }
             _ => {}
         }

@@ -84,29 +84,7 @@ pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame)
     }
     let request = format!("Help needs a {cols}x{rows} terminal: enlarge it. Any key goes back.");
     let width = size.0.saturating_sub(3).max(1);
-    view::draw_box(&wrap(&request, width), ink, frame);
-}
-
-/// `text` broken at spaces into lines of at most `width` characters (a
-/// longer word is cut).
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        let mut word: Vec<char> = word.chars().collect();
-        match lines.last_mut() {
-            Some(last) if last.chars().count() + 1 + word.len() <= width => {
-                last.push(' ');
-                last.extend(word);
-                continue;
-            }
-            _ => {}
-        }
-        while word.len() > width {
-            lines.push(word.drain(..width).collect());
-        }
-        lines.push(word.into_iter().collect());
-    }
-    lines
+    view::draw_box(&view::wrap(&request, width), ink, frame);
 }
 
 #[cfg(test)]

@@ -286,6 +286,36 @@ pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
     frame.text(2 + lines.len(), 1, &edge, ink);
 }
 
+/// `texts` in a box (see [`draw_box`]), each broken at spaces so that the
+/// box and a column either side fit the frame.
+pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
+    let width = frame.cols().saturating_sub(4).max(1);
+    let lines: Vec<String> = texts.iter().flat_map(|text| wrap(text, width)).collect();
+    draw_box(&lines, ink, frame);
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a
+/// longer word is cut).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        match lines.last_mut() {
+            Some(last) if last.chars().count() + 1 + word.len() <= width => {
+                last.push(' ');
+                last.extend(word);
+                continue;
+            }
+            _ => {}
+        }
+        while word.len() > width {
+            lines.push(word.drain(..width).collect());
+        }
+        lines.push(word.into_iter().collect());
+    }
+    lines
+}
+
 /// Draws the required-size lines and the request to resize.
 pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
     // Each line wraps onto the next rows at the terminal's width, as the
