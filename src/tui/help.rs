@@ -82,9 +82,18 @@ pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame)
         view::draw_box(lines, ink, frame);
         return;
     }
-    let request = format!("Help needs a {cols}x{rows} terminal: enlarge it. Any key goes back.");
+    // The whole request where it fits, else a shorter one: a box running
+    // off the screen would hide the size it names.
+    let requests = [
+        format!("Help needs a {cols}x{rows} terminal: enlarge it. Any key goes back."),
+        format!("Help needs {cols}x{rows}"),
+        format!("{cols}x{rows}"),
+    ];
     let width = size.0.saturating_sub(3).max(1);
-    view::draw_box(&view::wrap(&request, width), ink, frame);
+    let mut lines = requests.iter().map(|request| view::wrap(request, width));
+    let last = lines.next_back().expect("a shortest request");
+    let fits = lines.find(|lines| lines.len() + 3 <= size.1);
+    view::draw_box(&fits.unwrap_or(last), ink, frame);
 }
 
 #[cfg(test)]
@@ -147,6 +156,29 @@ mod tests {
             assert_eq!(shown[bottom], shown[1]);
             assert_eq!(frame.get(2, 1).ink, Some(7));
         }
+    }
+
+    /// Below the height the whole request needs, the size alone is shown,
+    /// in a box that ends inside the terminal.
+    #[test]
+    fn a_tiny_terminal_is_still_shown_the_size_in_a_box_that_fits() {
+        let lines = lines(&DEFAULT, 5);
+        let inner = lines.iter().map(|l| l.chars().count()).max().unwrap();
+        let size = format!("{}x{}", inner + 3, lines.len() + 3);
+        let mut frame = Frame::new(8, 8);
+        draw(&lines, None, (8, 8), &mut frame);
+        let shown = rows(&frame);
+        assert_eq!(shown[1], " +-----+", "{shown:?}");
+        let box_rows = 1 + shown[2..]
+            .iter()
+            .take_while(|r| r.starts_with(" |"))
+            .count();
+        assert_eq!(shown[box_rows + 1], shown[1], "the bottom edge: {shown:?}");
+        let text: Vec<&str> = shown[2..box_rows + 1]
+            .iter()
+            .map(|r| r[2..7].trim())
+            .collect();
+        assert_eq!(text.join(" "), format!("Help needs {size}"));
     }
 
     #[test]

@@ -269,7 +269,7 @@ fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
             format!("New game? Press {key} again,"),
             "any other key goes back.".to_string(),
         ];
-        draw_box(&lines, style.board, frame);
+        draw_text_box(&lines, style.board, frame);
     }
 }
 
@@ -742,6 +742,38 @@ mod tests {
         let rows = screen_rows(&render(&scene, &style(true), 40, 30));
         assert!(rows[0].starts_with("|[ s: 42 ]-"), "{}", rows[0]);
         assert!(rows[27].starts_with("|[ hi : 50 ]-"), "{}", rows[27]);
+    }
+
+    /// The new-game question on a terminal narrower than its lines: broken
+    /// at spaces inside a box that ends before the right edge, every word
+    /// there in order.
+    #[test]
+    fn the_new_game_question_is_broken_to_fit_a_narrow_terminal() {
+        let (cols, rows_) = (20, 14);
+        let layout = Layout::fit(CellShape::Square, cols, rows_, 2, 2).unwrap();
+        let board = Board::new(2, 2);
+        let mut scene = scene(&layout, &board);
+        scene.confirm_new_game = true;
+        scene.new_game_key = Some('n');
+        let rows = screen_rows(&render(&scene, &style(true), cols, rows_));
+        let edge = &rows[1][1..];
+        assert!(edge.starts_with("+-") && edge.ends_with("-+"), "{rows:?}");
+        let width = edge.chars().count();
+        assert!(width < cols - 1, "{rows:?}");
+        let inside: Vec<&str> = rows[2..]
+            .iter()
+            .take_while(|row| !row[1..].starts_with('+'))
+            .map(|row| {
+                assert_eq!(row[1..width + 1].chars().last(), Some('|'), "{rows:?}");
+                row[2..width].trim()
+            })
+            .collect();
+        assert!(inside.len() > 2, "broken into more lines: {rows:?}");
+        assert_eq!(
+            inside.join(" "),
+            "New game? Press n again, any other key goes back."
+        );
+        assert_eq!(rows[2 + inside.len()][1..width + 1], *edge);
     }
 
     #[test]
