@@ -624,9 +624,11 @@ impl Settings {
         let mode = self.mode.as_ref().map(color_mode).transpose()?;
         let (bw_font, mode) = self.bw_font(colors, mode, no_color, draws)?;
         let mut warnings = Vec::new();
+        // Black and white shows no colour: one given twice is no matter.
+        let mono = mode == Some(ColorMode::Mono) || (mode.is_none() && no_color);
         let palette = match &self.palette {
             None => default_palette(colors),
-            Some(list) => palette(list, colors, draws, &mut warnings)?,
+            Some(list) => palette(list, colors, draws, draws && !mono, &mut warnings)?,
         };
         let command = if self.list {
             Command::List {

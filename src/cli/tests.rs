@@ -393,11 +393,20 @@ fn duplicate_palette_colours_warn_then_play() {
         warning.starts_with("-o 7,1,2,2,4,7: colour 2, 7 "),
         "{warning}"
     );
-    // Headless mode and the records list draw nothing: nothing to warn of.
-    for mode in ["--batch", "-l"] {
+    // Headless mode and the records list draw nothing, and black and white
+    // draws no colour: nothing to warn of.
+    for mode in ["--batch", "-l", "-mb"] {
         let parsed = parse_with(&[mode, "-o", "7,1,2,2,4,7"], &plain()).unwrap();
         assert!(parsed.warnings.is_empty(), "{mode}: {:?}", parsed.warnings);
     }
+    let no_color = Environment {
+        no_color: true,
+        ..plain()
+    };
+    let parsed = parse_with(&["-o", "7,1,2,2,4,7"], &no_color).unwrap();
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let parsed = parse_with(&["-mc", "-o", "7,1,2,2,4,7"], &no_color).unwrap();
+    assert_eq!(parsed.warnings.len(), 1, "-m c wins: {:?}", parsed.warnings);
 }
 
 #[test]

@@ -129,11 +129,12 @@ pub(super) fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, St
 /// The palette: numbers from 1 to 255, of which the first `colors + 1` are
 /// kept. When the game `draws`, fewer than `colors + 1` are refused; `-l`
 /// and batch mode, which draw nothing, take any number. Repeated colours
-/// are allowed, with a warning where the game draws them.
+/// are allowed, with a warning where the game draws them in `colour`.
 pub(super) fn palette(
     list: &Setting<Vec<String>>,
     colors: usize,
     draws: bool,
+    colour: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, String> {
     let needed = colors + 1;
@@ -152,7 +153,7 @@ pub(super) fn palette(
         .filter(|&(i, n)| numbers[..i].contains(n) && !numbers[i + 1..].contains(n))
         .map(|(_, n)| n.to_string())
         .collect();
-    if draws && !repeated.is_empty() {
+    if colour && !repeated.is_empty() {
         warnings.push(list.source.refuse(&format!(
             "colour {} given more than once; those chips (or the cursor) will look alike",
             repeated.join(", ")
