@@ -13,8 +13,9 @@ use crate::game::Event;
 /// Time a moving chip spends on each cell of its path.
 pub const STEP_TIME: Duration = Duration::from_millis(50);
 /// Steps a walk takes at most: 5 s. Every path on the original's 9 × 9
-/// board is shorter, so it walks cell by cell; a path of a thousand cells
-/// on a big board skips cells instead of walking for a minute.
+/// board is shorter, so it walks cell by cell; a longer path, which only a
+/// big board has, is shown at this many cells spread evenly along it,
+/// instead of walking for a minute or more.
 pub const MAX_WALK_STEPS: usize = 100;
 /// How long removed chips flash before they vanish.
 pub const FLASH_TIME: Duration = Duration::from_millis(600);
@@ -27,8 +28,8 @@ pub const MAX_FLASHES_PER_TURN: usize = 3;
 /// screen changes as it runs) or instant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
-    /// Timed: a chip walks `path`, one step per [`STEP_TIME`]: one cell,
-    /// or as many as keep it within [`MAX_WALK_STEPS`].
+    /// Timed: a chip walks `path`, one cell per [`STEP_TIME`], in at most
+    /// [`MAX_WALK_STEPS`] steps.
     Walk { path: Vec<Pos>, color: Color },
     /// Timed: chips flash for [`FLASH_TIME`], then vanish and the score
     /// grows.
@@ -167,10 +168,11 @@ impl Animation {
                     let color = *color;
                     let last = path.len() - 1;
                     self.board.set(path[0], None);
-                    let stride = walk_stride(last);
-                    let steps = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
-                    let reached = steps.saturating_mul(stride);
-                    if reached < last {
+                    let steps = last.min(MAX_WALK_STEPS);
+                    let step = (elapsed.as_millis() / STEP_TIME.as_millis()) as usize;
+                    if step < steps {
+                        // Cell `step` of a path of at most MAX_WALK_STEPS.
+                        let reached = step * last / steps;
                         self.walker = Some(Chip {
                             pos: path[reached],
                             color,
@@ -179,7 +181,7 @@ impl Animation {
                     }
                     self.board.set(path[last], Some(color));
                     self.walker = None;
-                    self.step_started += STEP_TIME * last.div_ceil(stride) as u32;
+                    self.step_started += STEP_TIME * steps as u32;
                 }
                 Step::Flash { chips, points } => {
                     if elapsed < FLASH_TIME {
@@ -227,12 +229,6 @@ impl Animation {
     }
 }
 
-/// Cells a walk of `cells` cells covers at each step: one, unless that
-/// would take more than [`MAX_WALK_STEPS`] steps.
-fn walk_stride(cells: usize) -> usize {
-    cells.div_ceil(MAX_WALK_STEPS).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,41 +241,53 @@ mod tests {
         }
     }
 
-    /// A walk of more cells than [`MAX_WALK_STEPS`] takes no more steps,
-    /// a few cells each; one of fewer cells goes cell by cell.
+    /// A walk of more moves than [`MAX_WALK_STEPS`] is shown in that many
+    /// steps, spread evenly along its path; a shorter one goes cell by
+    /// cell. What follows it starts as the chip lands.
     #[test]
-    fn a_long_walk_skips_cells_to_end_within_the_most_steps() {
-        for (cells, stride) in [
-            (1, 1),
-            (MAX_WALK_STEPS, 1),
-            (MAX_WALK_STEPS + 1, 2),
-            (3 * MAX_WALK_STEPS - 1, 3),
-        ] {
-            let path: Vec<Pos> = (0..=cells).map(|x| Pos::new(x, 0)).collect();
+    fn a_long_walk_is_shown_in_the_most_steps_spread_evenly() {
+        let many = [MAX_WALK_STEPS + 1, 3 * MAX_WALK_STEPS - 1, 1000];
+        for moves in [1, 2, MAX_WALK_STEPS].into_iter().chain(many) {
+            let path: Vec<Pos> = (0..=moves).map(|x| Pos::new(x, 0)).collect();
             let now = Instant::now();
-            let mut animation = Animation::new(cells + 1, 1, now);
-            let moved = Event::Moved {
-                path: path.clone(),
-                color: 1,
-            };
-            assert_eq!(animation.replay(vec![moved], now), Shown::Progress);
-            let steps = cells.div_ceil(stride);
-            assert!(steps <= MAX_WALK_STEPS);
-            for step in 0..steps {
-                let at = now + STEP_TIME * step as u32;
-                assert_eq!(animation.advance(at), Shown::Progress);
-                let walker = animation.walker().map(|chip| chip.pos);
-                assert_eq!(walker, Some(path[step * stride]), "{cells} cells");
+            let mut animation = Animation::new(moves + 1, 1, now);
+            let events = vec![
+                Event::Moved {
+                    path: path.clone(),
+                    color: 1,
+                },
+                Event::Removed {
+                    chips: vec![chip(moves, 0)],
+                    points: 1,
+                    by: Actor::Player,
+                },
+            ];
+            assert_eq!(animation.replay(events, now), Shown::Progress);
+            let mut shown = Vec::new();
+            let mut at = now;
+            while let Some(walker) = animation.walker() {
+                shown.push(walker.pos.x);
                 assert_eq!(animation.deadline(at), Some(at + STEP_TIME));
+                at += STEP_TIME;
+                assert_eq!(animation.advance(at), Shown::Progress);
             }
-            assert_eq!(
-                animation.advance(now + STEP_TIME * steps as u32),
-                Shown::Progress
-            );
-            assert_eq!(animation.walker(), None);
-            assert!(!animation.is_running());
-            assert_eq!(animation.board().get(path[cells]), Some(1));
-            assert_eq!(animation.board().chip_count(), 1);
+            let steps = moves.min(MAX_WALK_STEPS);
+            assert_eq!(shown.len(), steps, "{moves} moves");
+            assert_eq!(shown[0], 0);
+            let gaps: Vec<usize> = shown
+                .windows(2)
+                .map(|pair| pair[1] - pair[0])
+                .chain([moves - shown[steps - 1]])
+                .collect();
+            let least = *gaps.iter().min().unwrap();
+            let most = *gaps.iter().max().unwrap();
+            assert!(least >= 1 && most - least <= 1, "{moves} moves: {gaps:?}");
+            assert_eq!(most == 1, moves <= MAX_WALK_STEPS, "{moves} moves");
+            // Landed, and flashing from the moment it landed.
+            assert_eq!(at, now + STEP_TIME * steps as u32);
+            assert_eq!(animation.board().get(path[moves]), Some(1));
+            assert_eq!(animation.flashing(), [chip(moves, 0)]);
+            assert_eq!(animation.deadline(at), Some(at + FLASH_TIME));
         }
     }
 
