@@ -11,10 +11,11 @@
 //! 16-byte position in the ChaCha stream, not as its 300-byte state. The
 //! planned throw of a preview is shared, not copied: it stands from one
 //! throw to the next, so the records of the moves made meanwhile all hold
-//! the one plan, and a new plan comes only with a throw, whose chips the
-//! record lists anyway. A record costs about 125 bytes on a 9 × 9 board as
-//! on a 1000 × 1000 one, whose whole board would be a megabyte, plus what
-//! its move changed; so the history is not capped.
+//! the one plan. A record costs about 125 bytes on a 9 × 9 board as on a
+//! 1000 × 1000 one, whose whole board would be a megabyte, plus 8 bytes a
+//! cell its move changed; a move that throws also keeps the plan it threw,
+//! 32 bytes a chip. So the history grows with the chips moved, removed and
+//! thrown, not with the moves made while a plan stands, and is not capped.
 
 use std::sync::Arc;
 
