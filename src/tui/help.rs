@@ -90,10 +90,10 @@ pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame)
         format!("{cols}x{rows}"),
     ];
     let width = size.0.saturating_sub(3).max(1);
-    let mut lines = requests.iter().map(|request| view::wrap(request, width));
-    let last = lines.next_back().expect("a shortest request");
-    let fits = lines.find(|lines| lines.len() + 3 <= size.1);
-    view::draw_box(&fits.unwrap_or(last), ink, frame);
+    let mut wrapped = requests.iter().map(|request| view::wrap(request, width));
+    let shortest = wrapped.next_back().expect("a shortest request");
+    let fits = wrapped.find(|request| request.len() + 3 <= size.1);
+    view::draw_box(&fits.unwrap_or(shortest), ink, frame);
 }
 
 #[cfg(test)]
@@ -158,27 +158,30 @@ mod tests {
         }
     }
 
-    /// Below the height the whole request needs, the size alone is shown,
-    /// in a box that ends inside the terminal.
+    /// Below the height the whole request needs, a shorter one is shown,
+    /// and below that the size alone, in a box that ends inside the
+    /// terminal.
     #[test]
     fn a_tiny_terminal_is_still_shown_the_size_in_a_box_that_fits() {
         let lines = lines(&DEFAULT, 5);
         let inner = lines.iter().map(|l| l.chars().count()).max().unwrap();
         let size = format!("{}x{}", inner + 3, lines.len() + 3);
-        let mut frame = Frame::new(8, 8);
-        draw(&lines, None, (8, 8), &mut frame);
-        let shown = rows(&frame);
-        assert_eq!(shown[1], " +-----+", "{shown:?}");
-        let box_rows = 1 + shown[2..]
-            .iter()
-            .take_while(|r| r.starts_with(" |"))
-            .count();
-        assert_eq!(shown[box_rows + 1], shown[1], "the bottom edge: {shown:?}");
-        let text: Vec<&str> = shown[2..box_rows + 1]
-            .iter()
-            .map(|r| r[2..7].trim())
-            .collect();
-        assert_eq!(text.join(" "), format!("Help needs {size}"));
+        for (rows_, says) in [(8, format!("Help needs {size}")), (5, size.clone())] {
+            let mut frame = Frame::new(8, rows_);
+            draw(&lines, None, (8, rows_), &mut frame);
+            let shown = rows(&frame);
+            assert_eq!(shown[1], " +-----+", "{shown:?}");
+            let inside = shown[2..]
+                .iter()
+                .take_while(|r| r.starts_with(" |"))
+                .count();
+            assert_eq!(shown[inside + 2], shown[1], "the bottom edge: {shown:?}");
+            let text: Vec<&str> = shown[2..inside + 2]
+                .iter()
+                .map(|r| r[2..7].trim())
+                .collect();
+            assert_eq!(text.join(" "), says);
+        }
     }
 
     #[test]
