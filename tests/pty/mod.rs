@@ -345,50 +345,7 @@ impl Term {
         drop(pair.slave);
         let termios_at_start = termios(&*pair.master);
 
-        let (sandbox, sandbox_env) = match options.sandbox_env {
-            Some(env) => (None, env),
-            None => {
-                let sandbox = Sandbox::new();
-                let env = sandbox.env();
-                (Some(sandbox), env)
-            }
-        };
-        let mut command = Command::new(program);
-        command.args(&options.args);
-        clean_env(&mut command, sandbox_env);
-        command.env("TERM", "xterm-256color");
-        for (key, value) in &options.env {
-            command.env(key, value);
-        }
-        for key in &options.env_remove {
-            command.env_remove(key);
-        }
-        if let Some(dir) = &options.current_dir {
-            command.current_dir(dir);
-        }
-        let stderr = if options.separate_stderr {
-            Stdio::piped()
-        } else {
-            Stdio::from(tty.try_clone().expect("duplicate the pty's slave"))
-        };
-        command
-            .stdin(Stdio::from(
-                tty.try_clone().expect("duplicate the pty's slave"),
-            ))
-            .stdout(Stdio::from(tty))
-            .stderr(stderr);
-        // SAFETY: only async-signal-safe calls between fork and exec. The
-        // child leads a new session and takes its standard input, the pty's
-        // slave, as controlling terminal: like a login shell's job, it gets
-        // SIGWINCH on resizes and SIGHUP when the terminal goes away.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        let (mut command, sandbox) = command_on(program, &options, tty);
         let spawned_at = Instant::now();
         let mut child = command
             .spawn()
@@ -413,64 +370,7 @@ impl Term {
             }),
             changed: Condvar::new(),
         });
-        // The reader's own descriptor of the master, so that it can poll it
-        // together with the stop pipe.
-        let master_fd = pair
-            .master
-            .as_raw_fd()
-            .expect("the master has a file descriptor");
-        // Close-on-exec: a copy leaked into another test's program would keep
-        // this terminal open after hang_up.
-        // SAFETY: fcntl has no memory-safety preconditions; the result is checked.
-        let reader_fd = unsafe { libc::fcntl(master_fd, libc::F_DUPFD_CLOEXEC, 0) };
-        assert!(reader_fd >= 0, "dup the pty's master");
-        // SAFETY: reader_fd is a fresh descriptor owned by nothing else.
-        let mut reader = File::from(unsafe { OwnedFd::from_raw_fd(reader_fd) });
-        let (stop_read, stop_write) = pipe();
-        let reader_shared = Arc::clone(&shared);
-        let reader = std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            loop {
-                let mut fds = [
-                    libc::pollfd {
-                        fd: reader.as_raw_fd(),
-                        events: libc::POLLIN,
-                        revents: 0,
-                    },
-                    libc::pollfd {
-                        fd: stop_read.as_raw_fd(),
-                        events: libc::POLLIN,
-                        revents: 0,
-                    },
-                ];
-                // SAFETY: fds is a valid array of two pollfd for the call.
-                let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
-                if ready < 0 {
-                    continue; // EINTR
-                }
-                if fds[1].revents != 0 {
-                    // Stopped: the terminal is being hung up or dropped.
-                    let mut output = reader_shared.output.lock().expect("output lock");
-                    output.closed = true;
-                    reader_shared.changed.notify_all();
-                    return;
-                }
-                let n = match reader.read(&mut buf) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    // End of file or EIO: the slave side is closed.
-                    Ok(n) => n,
-                    Err(_) => 0,
-                };
-                let mut output = reader_shared.output.lock().expect("output lock");
-                if n == 0 {
-                    output.closed = true;
-                    reader_shared.changed.notify_all();
-                    return;
-                }
-                output.take(&buf[..n]);
-                reader_shared.changed.notify_all();
-            }
-        });
+        let (reader, stop_reader) = read_into(&*pair.master, Arc::clone(&shared));
         let stderr_reader = child.stderr.take().map(|mut pipe| {
             std::thread::spawn(move || {
                 let mut bytes = Vec::new();
@@ -483,7 +383,7 @@ impl Term {
         Term {
             master: Some(pair.master),
             writer: Some(writer),
-            stop_reader: Some(stop_write),
+            stop_reader: Some(stop_reader),
             child,
             shared,
             reader: Some(reader),
@@ -970,6 +870,118 @@ impl Drop for Term {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The command that runs `program` as [`Term::spawn`] says, on the pty
+/// slave `tty`, and the sandbox it runs in unless `options` give one.
+fn command_on(program: &Path, options: &Options, tty: File) -> (Command, Option<Sandbox>) {
+    let (sandbox, sandbox_env) = match &options.sandbox_env {
+        Some(env) => (None, env.clone()),
+        None => {
+            let sandbox = Sandbox::new();
+            let env = sandbox.env();
+            (Some(sandbox), env)
+        }
+    };
+    let mut command = Command::new(program);
+    command.args(&options.args);
+    clean_env(&mut command, sandbox_env);
+    command.env("TERM", "xterm-256color");
+    for (key, value) in &options.env {
+        command.env(key, value);
+    }
+    for key in &options.env_remove {
+        command.env_remove(key);
+    }
+    if let Some(dir) = &options.current_dir {
+        command.current_dir(dir);
+    }
+    let stderr = if options.separate_stderr {
+        Stdio::piped()
+    } else {
+        Stdio::from(tty.try_clone().expect("duplicate the pty's slave"))
+    };
+    command
+        .stdin(Stdio::from(
+            tty.try_clone().expect("duplicate the pty's slave"),
+        ))
+        .stdout(Stdio::from(tty))
+        .stderr(stderr);
+    // SAFETY: only async-signal-safe calls between fork and exec. The
+    // child leads a new session and takes its standard input, the pty's
+    // slave, as controlling terminal: like a login shell's job, it gets
+    // SIGWINCH on resizes and SIGHUP when the terminal goes away.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    (command, sandbox)
+}
+
+/// A thread feeding what `master` reads into `shared` until the slave side
+/// closes, or until the returned pipe end is dropped.
+fn read_into(master: &dyn MasterPty, shared: Arc<Shared>) -> (JoinHandle<()>, File) {
+    // The reader's own descriptor of the master, so that it can poll it
+    // together with the stop pipe.
+    let master_fd = master
+        .as_raw_fd()
+        .expect("the master has a file descriptor");
+    // Close-on-exec: a copy leaked into another test's program would keep
+    // this terminal open after hang_up.
+    // SAFETY: fcntl has no memory-safety preconditions; the result is checked.
+    let reader_fd = unsafe { libc::fcntl(master_fd, libc::F_DUPFD_CLOEXEC, 0) };
+    assert!(reader_fd >= 0, "dup the pty's master");
+    // SAFETY: reader_fd is a fresh descriptor owned by nothing else.
+    let mut reader = File::from(unsafe { OwnedFd::from_raw_fd(reader_fd) });
+    let (stop_read, stop_write) = pipe();
+    let thread = std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: reader.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: stop_read.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            // SAFETY: fds is a valid array of two pollfd for the call.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+            if ready < 0 {
+                continue; // EINTR
+            }
+            if fds[1].revents != 0 {
+                // Stopped: the terminal is being hung up or dropped.
+                let mut output = shared.output.lock().expect("output lock");
+                output.closed = true;
+                shared.changed.notify_all();
+                return;
+            }
+            let n = match reader.read(&mut buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // End of file or EIO: the slave side is closed.
+                Ok(n) => n,
+                Err(_) => 0,
+            };
+            let mut output = shared.output.lock().expect("output lock");
+            if n == 0 {
+                output.closed = true;
+                shared.changed.notify_all();
+                return;
+            }
+            output.take(&buf[..n]);
+            shared.changed.notify_all();
+        }
+    });
+    (thread, stop_write)
 }
 
 /// A pipe (read end, write end), both closed on exec.
