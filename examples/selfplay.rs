@@ -125,23 +125,32 @@ fn parse() -> Result<Option<Options>, String> {
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-        if flag == "--learned" {
+        apply(&mut options, &flag, value)?;
+    }
+    options.rules.validate().map_err(|e| e.to_string())?;
+    if let Some(table) = &options.table {
+        Player::with_budget(options.rules, options.budget)
+            .with_learned_table(table, &options.rules)
+            .map_err(|e| format!("--value: {e}"))?;
+    }
+    Ok(Some(options))
+}
+
+/// Sets the option `flag` to `value` in `options`.
+fn apply(options: &mut Options, flag: &str, value: String) -> Result<(), String> {
+    match flag {
+        "--learned" => {
             options.weights.learned = value
                 .parse()
                 .map_err(|_| format!("--learned {value}: not a number\n{USAGE}"))?;
-            continue;
         }
-        if flag == "--weight" {
-            set_weight(&mut options.weights, &value)
-                .map_err(|e| format!("--weight {value}: {e}\n{USAGE}"))?;
-            continue;
-        }
-        if flag == "--value" {
+        "--weight" => set_weight(&mut options.weights, &value)
+            .map_err(|e| format!("--weight {value}: {e}\n{USAGE}"))?,
+        "--value" => {
             let bytes = std::fs::read(&value).map_err(|e| format!("--value {value}: {e}"))?;
             options.table = Some(bytes);
-            continue;
         }
-        if flag == "--against" {
+        "--against" => {
             let text =
                 std::fs::read_to_string(&value).map_err(|e| format!("--against {value}: {e}"))?;
             let games: Vec<Earlier> = text.lines().filter_map(read_game_line).collect();
@@ -152,53 +161,50 @@ fn parse() -> Result<Option<Options>, String> {
                 ));
             }
             options.against = Some((value, games));
-            continue;
         }
-        if flag == "--trace" {
+        "--trace" => {
             let file = File::create(&value).map_err(|e| format!("--trace {value}: {e}"))?;
             options.trace = Some((value, Mutex::new(BufWriter::new(file))));
-            continue;
         }
-        if flag == "--preview" {
+        "--preview" => {
             options.preview = value
                 .parse()
                 .map_err(|e| format!("--preview {value}: {e}\n{USAGE}"))?;
-            continue;
         }
-        let number: u64 = value
-            .parse()
-            .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
-        let size = number as usize;
-        match flag.as_str() {
-            "--games" => options.games = number,
-            "--seed" => options.seed = number,
-            "--max-turns" => options.max_turns = number,
-            "--threads" => options.threads = size.max(1),
-            "--player-threads" => options.player_threads = size.max(1),
-            "--width" => options.rules.width = size,
-            "--height" => options.rules.height = size,
-            "--colors" => {
-                options.rules.colors =
-                    u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
-            }
-            "--line" => options.rules.line = size,
-            "--next" => options.rules.next = size,
-            "--first" => options.rules.first = size,
-            "--candidates" => options.budget.candidates = size,
-            "--refined" => options.budget.refined = size,
-            "--samples" => options.budget.samples = size,
-            "--replies" => options.budget.replies = size,
-            "--depth" => options.budget.depth = size,
-            _ => return Err(format!("unknown option {flag}\n{USAGE}")),
+        _ => set_number(options, flag, &value)?,
+    }
+    Ok(())
+}
+
+/// Sets the option `flag`, which takes a whole number, to `value`.
+fn set_number(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
+    let number: u64 = value
+        .parse()
+        .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
+    let size = number as usize;
+    match flag {
+        "--games" => options.games = number,
+        "--seed" => options.seed = number,
+        "--max-turns" => options.max_turns = number,
+        "--threads" => options.threads = size.max(1),
+        "--player-threads" => options.player_threads = size.max(1),
+        "--width" => options.rules.width = size,
+        "--height" => options.rules.height = size,
+        "--colors" => {
+            options.rules.colors =
+                u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
         }
+        "--line" => options.rules.line = size,
+        "--next" => options.rules.next = size,
+        "--first" => options.rules.first = size,
+        "--candidates" => options.budget.candidates = size,
+        "--refined" => options.budget.refined = size,
+        "--samples" => options.budget.samples = size,
+        "--replies" => options.budget.replies = size,
+        "--depth" => options.budget.depth = size,
+        _ => return Err(format!("unknown option {flag}\n{USAGE}")),
     }
-    options.rules.validate().map_err(|e| e.to_string())?;
-    if let Some(table) = &options.table {
-        Player::with_budget(options.rules, options.budget)
-            .with_learned_table(table, &options.rules)
-            .map_err(|e| format!("--value: {e}"))?;
-    }
-    Ok(Some(options))
+    Ok(())
 }
 
 /// Sets the weight named in `assignment` (`NAME=VALUE`).
