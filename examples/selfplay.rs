@@ -428,43 +428,9 @@ fn paired(outcomes: &[Outcome], earlier: &[Earlier]) -> Option<Paired> {
     })
 }
 
+/// Prints the settings, then what the games came to.
 fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
-    let rules = options.rules;
-    println!(
-        "rules: {}x{} colors={} line={} next={} first={} preview={}",
-        rules.width,
-        rules.height,
-        rules.colors,
-        rules.line,
-        rules.next,
-        rules.first,
-        options.preview
-    );
-    if options.weights != Weights::default() {
-        println!("weights: {:?}", options.weights);
-    }
-    println!(
-        "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
-        options.budget.candidates,
-        options.budget.refined,
-        options.budget.samples,
-        options.budget.replies,
-        options.budget.depth,
-        options.weights.learned,
-        if options.table.is_some() {
-            " (table from --value)"
-        } else {
-            ""
-        }
-    );
-    println!(
-        "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",
-        outcomes.len(),
-        options.seed,
-        options.seed.wrapping_add(options.games),
-        options.max_turns,
-        seconds
-    );
+    print_settings(options, outcomes.len(), seconds);
     if outcomes.is_empty() {
         return;
     }
@@ -517,6 +483,46 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         outcomes
             .iter()
             .flat_map(|o| o.move_cpu_micros.iter().copied()),
+    );
+}
+
+/// The rules, weights and budget played, and how many games took how long.
+fn print_settings(options: &Options, games: usize, seconds: f64) {
+    let rules = options.rules;
+    println!(
+        "rules: {}x{} colors={} line={} next={} first={} preview={}",
+        rules.width,
+        rules.height,
+        rules.colors,
+        rules.line,
+        rules.next,
+        rules.first,
+        options.preview
+    );
+    if options.weights != Weights::default() {
+        println!("weights: {:?}", options.weights);
+    }
+    println!(
+        "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
+        options.budget.candidates,
+        options.budget.refined,
+        options.budget.samples,
+        options.budget.replies,
+        options.budget.depth,
+        options.weights.learned,
+        if options.table.is_some() {
+            " (table from --value)"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",
+        games,
+        options.seed,
+        options.seed.wrapping_add(options.games),
+        options.max_turns,
+        seconds
     );
 }
 
