@@ -322,8 +322,22 @@ type Screen<'a> = (&'a str, &'a [&'a str], (u16, u16), usize);
 /// Start-up CPU, time to the first frame and peak memory, of `program`
 /// and, when given, of the original side by side (runs interleaved).
 fn print_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
-    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
-    let mb = |kb: u64| format!("{:.1} MB", kb as f64 / 1024.0);
+    print_process_costs(program, original)?;
+    print_first_frames(program, original)
+}
+
+/// Milliseconds, as the tables show them.
+fn ms(duration: Duration) -> String {
+    format!("{:.2} ms", duration.as_secs_f64() * 1e3)
+}
+
+/// Megabytes of `kb` kilobytes, as the tables show them.
+fn mb(kb: u64) -> String {
+    format!("{:.1} MB", kb as f64 / 1024.0)
+}
+
+/// CPU time and peak memory of whole runs: `-v`, `--batch`, `-l`.
+fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
     println!();
     println!("| process | ours: CPU, peak | original: CPU, peak | ratio of CPU |");
     println!("|---|---|---|---|");
@@ -378,6 +392,11 @@ fn print_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
         listing.0,
         listing.1,
     );
+    Ok(())
+}
+
+/// CPU time, wall time and peak memory up to the first frame of a game.
+fn print_first_frames(program: &Path, original: Option<&Path>) -> Result<(), String> {
     println!();
     println!("| first frame | ours: CPU, wall, peak | original: CPU, wall, peak |");
     println!("|---|---|---|");
