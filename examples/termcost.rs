@@ -676,8 +676,20 @@ fn frame_ends(output: &[u8]) -> Vec<usize> {
 
 /// Waits for frame number `n` (0-based) to be complete; returns where it ends.
 fn wait_frame(term: &Term, n: usize) -> Result<usize, String> {
-    if term.wait_for_output(FRAME_TIMEOUT, |raw| frame_ends(raw).len() > n) {
-        Ok(frame_ends(&term.raw_output())[n])
+    // Only what came since the last look is searched: a frame of a huge
+    // screen comes in a thousand reads, and searching all of the output
+    // at each one, with the reader kept waiting, took longer than the
+    // timeout.
+    let mut ends = Vec::new();
+    let mut searched: usize = 0;
+    let found = term.wait_for_output(FRAME_TIMEOUT, |raw| {
+        let from = searched.saturating_sub(END_SYNC.len() - 1);
+        ends.extend(frame_ends(&raw[from..]).into_iter().map(|end| from + end));
+        searched = raw.len();
+        ends.len() > n
+    });
+    if found {
+        Ok(ends[n])
     } else {
         Err(format!(
             "frame {} did not come within {FRAME_TIMEOUT:?} (output so far: {} bytes, {} frames)",
