@@ -877,7 +877,7 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
 fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;
-    let args = ["--seed", "76"];
+    let args = ["-c1", "-i2", "--seed", "76"];
     let opening = board(&args, &[], 9);
     let mut term = screen.spawn(&sandbox, &args);
     screen.expect_board(&term, &opening, "the seeded game");
@@ -886,8 +886,13 @@ fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
     assert_eq!(saves(&sandbox).len(), 1);
 
     // Without --seed the records are on, but this game's throws were known.
-    let mut term = screen.spawn(&sandbox, &[]);
+    let mut term = screen.spawn(&sandbox, &args[..2]);
     screen.expect_board(&term, &opening, "the seeded game, resumed");
+    // A game of no points would give no reason: it has no record to keep.
+    let (from, to) = scoring_move(&opening);
+    screen.click(&mut term, from);
+    screen.click(&mut term, to);
+    term.expect_screen("a score", |s| s.contents().contains(": 2 ]"));
     quit(&mut term);
     // The reason given is the seed, not help the game never had.
     assert!(

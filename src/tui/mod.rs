@@ -574,11 +574,11 @@ fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
         RecordKeeping::Off if live.score() > 0 => (Some(SEEDED), None),
         RecordKeeping::Off => (None, None),
         RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        // Nothing to save, and no record to create at 0: no reason either.
+        RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
         RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
         RecordKeeping::KeptIn(_) if live.undone() => (Some(UNDONE), None),
         RecordKeeping::KeptIn(_) if live.seeded() => (Some(SEEDED), None),
-        // Nothing to save, and no record to create at 0.
-        RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
         RecordKeeping::KeptIn(store) => match store.save(live.score()) {
             Ok(saved) => (saved.message(), None),
             Err(e) => (None, Some(format!("clines: {e}"))),
@@ -1107,7 +1107,7 @@ mod tests {
         let helped = session(40, RecordKeeping::KeptIn(store.clone()));
         helped.live.mark_assisted();
         assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
-        let seeded = session(40, RecordKeeping::KeptIn(store));
+        let seeded = session(40, RecordKeeping::KeptIn(store.clone()));
         seeded.live.mark_seeded();
         assert_eq!(keep_record(&seeded), (Some(SEEDED), None));
         assert!(end_session(&seeded, Ending::Quit).keeps_no_record);
@@ -1117,6 +1117,12 @@ mod tests {
         let off = session(40, RecordKeeping::Off);
         assert_eq!(keep_record(&off), (Some(SEEDED), None));
         assert_eq!(keep_record(&session(0, RecordKeeping::Off)), (None, None));
+        // Nor does any other reason at 0, as with --seed.
+        for mark in [Live::mark_assisted as fn(&Live), Live::mark_undone] {
+            let nothing = session(0, RecordKeeping::KeptIn(store.clone()));
+            mark(&nothing.live);
+            assert_eq!(keep_record(&nothing), (None, None));
+        }
     }
 
     #[test]
