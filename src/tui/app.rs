@@ -714,8 +714,12 @@ impl App {
         match shown {
             Shown::Progress => {}
             // Keys typed while the last chips fell must not dismiss the
-            // box before it is seen.
-            Shown::GameOver => self.input.queued.clear(),
+            // box before it is seen. Autoplay stops.
+            Shown::GameOver => {
+                self.input.queued.clear();
+                self.assist.autoplay = false;
+                self.assist.forget_pending();
+            }
         }
     }
 
@@ -1553,6 +1557,7 @@ mod tests {
         app.replay(vec![Event::GameOver], now);
         app.advance(now + Duration::from_secs(10));
         assert!(app.animation.over());
+        assert!(!app.assist.autoplay, "stopped, so a new game waits");
         assert_eq!(app.take_request(), None);
         assert_eq!(app.deadline(now + Duration::from_secs(10)), None);
         // On the box the autoplay key is any key.
