@@ -26,7 +26,7 @@ use super::animation::{Animation, Shown};
 use super::event::Suggestion;
 use super::frame::Frame;
 use super::help;
-use super::input::{Action, Dir, NEW_GAME_KEY};
+use super::input::{Action, Dir, NEW_GAME_KEY, UNDO_KEY};
 use super::layout::{self, Layout, TooSmall};
 use super::player::Request;
 use super::view::{self, Scene, Style};
@@ -461,6 +461,7 @@ impl App {
             match action {
                 Action::Click { .. } => {}
                 Action::NewGame => self.requests.new_game = true,
+                Action::Undo if self.game.undoable() > 0 => self.undo(),
                 _ => self.end(Ending::GameOver),
             }
             return;
@@ -714,9 +715,10 @@ impl App {
         match shown {
             Shown::Progress => {}
             // Keys typed while the last chips fell must not dismiss the
-            // box before it is seen. Autoplay stops.
+            // box before it is seen, but an undo typed then takes the end
+            // back, as it does any move it is typed during. Autoplay stops.
             Shown::GameOver => {
-                self.input.queued.clear();
+                self.input.queued.retain(|action| *action == Action::Undo);
                 self.assist.autoplay = false;
                 self.assist.forget_pending();
             }
@@ -794,6 +796,8 @@ impl App {
                     game_over: self.animation.over(),
                     planned: &self.planned,
                     new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
+                    undo_key: (!self.keys.contains(&UNDO_KEY) && self.game.undoable() > 0)
+                        .then_some(UNDO_KEY),
                     confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
                 };
                 view::draw(&scene, &self.style, &mut frame);
@@ -1268,13 +1272,72 @@ mod tests {
 
     #[test]
     fn game_over_box_then_any_key_ends() {
-        let (mut app, now) = app_with(&[], 100, 50);
-        app.replay(vec![Event::GameOver], now);
-        assert!(app.animation.over());
-        app.act(Action::Click { row: 2, col: 2 }, now);
-        assert_eq!(app.ending(), None);
-        app.act(Action::Other, now);
-        assert_eq!(app.ending(), Some(Ending::GameOver));
+        // The undo key too, with no move to take back.
+        for key in [Action::Other, Action::Undo] {
+            let (mut app, now) = app_with(&[], 100, 50);
+            app.replay(vec![Event::GameOver], now);
+            assert!(app.animation.over());
+            app.act(Action::Click { row: 2, col: 2 }, now);
+            assert_eq!(app.ending(), None);
+            app.act(key, now);
+            assert_eq!(app.ending(), Some(Ending::GameOver), "{key:?}");
+        }
+    }
+
+    /// The cursor taken to `to` from wherever it is, then the action key.
+    fn act_at(app: &mut App, to: Pos, now: Instant) {
+        let Pos { x, y } = app.input.cursor;
+        let steps = [
+            (Dir::Left, x.saturating_sub(to.x)),
+            (Dir::Right, to.x.saturating_sub(x)),
+            (Dir::Up, y.saturating_sub(to.y)),
+            (Dir::Down, to.y.saturating_sub(y)),
+        ];
+        for (dir, count) in steps {
+            for _ in 0..count {
+                app.act(Action::Cursor(dir), now);
+            }
+        }
+        app.act(Action::Act, now);
+    }
+
+    /// The undo key typed while the move that ends the game is shown
+    /// takes it back once shown, as during any other move; on the
+    /// game-over box it does the same, and the box says so.
+    #[test]
+    fn undo_takes_back_the_move_that_ended_the_game() {
+        // Every cell but three, no five of a colour in a line: a quiet
+        // move leaves three cells for the throw, which fills the board.
+        let board: Vec<(usize, usize, Color)> = (0..81)
+            .map(|i| (i % 9, i / 9))
+            .filter(|&(x, y)| y < 8 || x < 6)
+            .map(|(x, y)| (x, y, ((x + 2 * y) % 5 + 1) as Color))
+            .collect();
+        let (mut app, mut now) = app_with(&board, 100, 50);
+        app.advance(now);
+        let before = app.game.clone();
+        for typed_during_the_move in [true, false] {
+            act_at(&mut app, Pos::new(5, 8), now);
+            act_at(&mut app, Pos::new(6, 8), now);
+            assert!(app.game.is_over(), "the throw filled the board");
+            if typed_during_the_move {
+                assert!(app.animating());
+                app.act(Action::Undo, now);
+            }
+            now += Duration::from_secs(10);
+            app.advance(now);
+            if !typed_during_the_move {
+                assert!(app.animation.over());
+                let frame = app.frame(now);
+                let row = (1..28).map(|c| frame.get(4, c).ch).collect::<String>();
+                assert_eq!(row, "|u undoes the last move   |");
+                app.act(Action::Undo, now);
+            }
+            assert_eq!(app.ending(), None);
+            assert!(!app.animation.over(), "the box is gone");
+            assert_eq!(app.game, before);
+            assert_eq!(app.animation.board(), before.board());
+        }
     }
 
     /// Answers the app's pending request as the player's thread would.
