@@ -267,7 +267,13 @@ fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
         if let Some(key) = scene.undo_key {
             lines.push(format!("{key} undoes the last move"));
         }
-        draw_box(&lines, style.board, frame);
+        // The original's box where it fits; broken to fit where not.
+        let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        if inner + 3 <= frame.cols() {
+            draw_box(&lines, style.board, frame);
+        } else {
+            draw_text_box(&lines, style.board, frame);
+        }
     } else if scene.confirm_new_game {
         let key = scene.new_game_key.unwrap_or(' ');
         let lines = [
@@ -780,6 +786,32 @@ mod tests {
             "New game? Press n again, any other key goes back."
         );
         assert_eq!(rows[2 + inside.len()][1..width + 1], *edge);
+    }
+
+    /// The game-over box is the original's wherever it fits, to the last
+    /// column; on a narrower terminal its lines are broken to fit.
+    #[test]
+    fn the_game_over_box_is_broken_only_where_it_does_not_fit() {
+        let board = Board::new(2, 2);
+        for cols in [28, 20] {
+            let layout = Layout::fit(CellShape::Square, cols, 14, 2, 2).unwrap();
+            let mut scene = scene(&layout, &board);
+            scene.game_over = true;
+            let rows = screen_rows(&render(&scene, &style(true), cols, 14));
+            if cols == 28 {
+                assert_eq!(&rows[2][1..], "|Game over, press a key...|");
+                assert_eq!(&rows[3][1..], "+-------------------------+");
+                continue;
+            }
+            let width = rows[1][1..].chars().count();
+            assert!(width < cols - 1, "{rows:?}");
+            let inside: Vec<&str> = rows[2..]
+                .iter()
+                .take_while(|row| !row[1..].starts_with('+'))
+                .map(|row| row[2..width].trim())
+                .collect();
+            assert_eq!(inside.join(" "), "Game over, press a key...");
+        }
     }
 
     #[test]
