@@ -605,6 +605,43 @@ fn new_game_after_game_over_in_colour_and_mono() {
     }
 }
 
+/// `u` takes back the move that ended the game, on the game-over box (which
+/// says so) and typed while that move is shown, and play goes on.
+#[test]
+fn undo_takes_back_the_move_that_ended_the_game() {
+    // Three chips on 2 × 2 and throws of one: (0, 0) to the empty (1, 0)
+    // leaves one cell, which the throw fills.
+    let args = ["-w2", "-t2", "-N3", "-n1", "--seed", "7"];
+    let opening = board(&args, &[], 2);
+    assert_eq!(
+        (opening[0][0] != 0, opening[0][1]),
+        (true, 0),
+        "{opening:?}"
+    );
+    let ended = batch(&args, "move 0 0 1 0\nstatus\n");
+    assert!(ended[1].ends_with("over=yes"), "{ended:?}");
+    let mut term = spawn(80, 24, &args);
+    term.expect_screen("the board", |s| row_text(s, 0).starts_with("|---"));
+    let the_move = [Key::Char(' '), Key::Right, Key::Char(' ')];
+    term.keys(&the_move);
+    term.expect_text("u undoes the last move");
+    term.key(Key::Char('u'));
+    let played_on = |s: &vt100::Screen| {
+        !s.contents().contains("Game over") && row_text(s, 0).starts_with("|---")
+    };
+    term.expect_screen("the game going on after u on the box", played_on);
+    // The cursor is on (1, 0), where the chip went: back to (0, 0).
+    term.key(Key::Left);
+    let bells = term.bells();
+    term.keys(&the_move);
+    // Typed at once: the second u finds nothing left to take back only
+    // once the first has taken back the move, and beeps.
+    term.keys(&[Key::Char('u'), Key::Char('u')]);
+    assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
+    term.expect_screen("the game going on after u during the move", played_on);
+    quit(&mut term);
+}
+
 /// A move that scores on `board` under `-c1 -i2` (one colour, lines of 2):
 /// the first chip to an empty cell beside the second.
 fn scoring_move(board: &[Vec<u8>]) -> ((usize, usize), (usize, usize)) {
