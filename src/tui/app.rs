@@ -26,7 +26,7 @@ use super::animation::{Animation, Shown};
 use super::event::Suggestion;
 use super::frame::Frame;
 use super::help;
-use super::input::{Action, Dir, NEW_GAME_KEY, UNDO_KEY};
+use super::input::{Action, Dir, NEW_GAME_KEY};
 use super::layout::{self, Layout, TooSmall};
 use super::player::Request;
 use super::view::{self, Scene, Style};
@@ -461,7 +461,6 @@ impl App {
             match action {
                 Action::Click { .. } => {}
                 Action::NewGame => self.requests.new_game = true,
-                Action::Undo if self.game.undoable() > 0 => self.undo(),
                 _ => self.end(Ending::GameOver),
             }
             return;
@@ -714,13 +713,23 @@ impl App {
     fn on_shown(&mut self, shown: Shown) {
         match shown {
             Shown::Progress => {}
-            // Keys typed while the last chips fell must not dismiss the
-            // box before it is seen, but an undo typed then takes the end
-            // back, as it does any move it is typed during. Autoplay stops.
+            // Autoplay stops. Keys typed while the last chips fell must
+            // not close the box before it is seen; but an undo typed then
+            // takes the end back now that it has been shown, as it does
+            // any move it is typed during, and the keys after it go on.
+            // On the box itself the undo key is any key, as in the
+            // original.
             Shown::GameOver => {
-                self.input.queued.retain(|action| *action == Action::Undo);
                 self.assist.autoplay = false;
-                self.assist.forget_pending();
+                let queued = &mut self.input.queued;
+                match queued.iter().position(|action| *action == Action::Undo) {
+                    Some(undo) => {
+                        queued.drain(..=undo);
+                        self.input.cursor_hidden = false;
+                        self.undo();
+                    }
+                    None => queued.clear(),
+                }
             }
         }
     }
@@ -796,8 +805,6 @@ impl App {
                     game_over: self.animation.over(),
                     planned: &self.planned,
                     new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
-                    undo_key: (!self.keys.contains(&UNDO_KEY) && self.game.undoable() > 0)
-                        .then_some(UNDO_KEY),
                     confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
                 };
                 view::draw(&scene, &self.style, &mut frame);
@@ -1272,7 +1279,7 @@ mod tests {
 
     #[test]
     fn game_over_box_then_any_key_ends() {
-        // The undo key too, with no move to take back.
+        // The undo key too, as in the original, where it was any key.
         for key in [Action::Other, Action::Undo] {
             let (mut app, now) = app_with(&[], 100, 50);
             app.replay(vec![Event::GameOver], now);
@@ -1302,10 +1309,11 @@ mod tests {
     }
 
     /// The undo key typed while the move that ends the game is shown
-    /// takes it back once shown, as during any other move; on the
-    /// game-over box it does the same, and the box says so.
+    /// takes it back once shown, as during any other move, and the keys
+    /// typed after it are handled; those before it are dropped. On the
+    /// game-over box itself it is any key, as in the original.
     #[test]
-    fn undo_takes_back_the_move_that_ended_the_game() {
+    fn undo_typed_during_the_move_that_ended_the_game_takes_it_back() {
         // Every cell but three, no five of a colour in a line: a quiet
         // move leaves three cells for the throw, which fills the board.
         let board: Vec<(usize, usize, Color)> = (0..81)
@@ -1316,28 +1324,28 @@ mod tests {
         let (mut app, mut now) = app_with(&board, 100, 50);
         app.advance(now);
         let before = app.game.clone();
-        for typed_during_the_move in [true, false] {
-            act_at(&mut app, Pos::new(5, 8), now);
-            act_at(&mut app, Pos::new(6, 8), now);
-            assert!(app.game.is_over(), "the throw filled the board");
-            if typed_during_the_move {
-                assert!(app.animating());
-                app.act(Action::Undo, now);
-            }
-            now += Duration::from_secs(10);
-            app.advance(now);
-            if !typed_during_the_move {
-                assert!(app.animation.over());
-                let frame = app.frame(now);
-                let row = (1..28).map(|c| frame.get(4, c).ch).collect::<String>();
-                assert_eq!(row, "|u undoes the last move   |");
-                app.act(Action::Undo, now);
-            }
-            assert_eq!(app.ending(), None);
-            assert!(!app.animation.over(), "the box is gone");
-            assert_eq!(app.game, before);
-            assert_eq!(app.animation.board(), before.board());
+        act_at(&mut app, Pos::new(5, 8), now);
+        act_at(&mut app, Pos::new(6, 8), now);
+        assert!(app.game.is_over(), "the throw filled the board");
+        assert!(app.animating());
+        for typed in [Action::Other, Action::Undo, Action::Cursor(Dir::Up)] {
+            app.act(typed, now);
         }
+        now += Duration::from_secs(10);
+        app.advance(now);
+        assert_eq!(app.ending(), None);
+        assert!(!app.animation.over(), "no box");
+        assert_eq!(app.game, before);
+        assert_eq!(app.animation.board(), before.board());
+        assert_eq!(app.input.cursor, Pos::new(6, 7), "the key after it went on");
+        // The same move again, and the undo key on the box: it ends.
+        act_at(&mut app, Pos::new(5, 8), now);
+        act_at(&mut app, Pos::new(6, 8), now);
+        now += Duration::from_secs(10);
+        app.advance(now);
+        assert!(app.animation.over());
+        app.act(Action::Undo, now);
+        assert_eq!(app.ending(), Some(Ending::GameOver));
     }
 
     /// Answers the app's pending request as the player's thread would.

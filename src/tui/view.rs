@@ -159,8 +159,6 @@ pub struct Scene<'a> {
     /// The key that starts a new game, named in the game-over box; `None`
     /// when a `-C` key has taken it.
     pub new_game_key: Option<char>,
-    /// The undo key, when the game-over box offers to take the end back.
-    pub undo_key: Option<char>,
     /// Whether the box asking to confirm a new game is up.
     pub confirm_new_game: bool,
 }
@@ -263,9 +261,6 @@ fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
         let mut lines = vec![GAME_OVER.to_string()];
         if let Some(key) = scene.new_game_key {
             lines.push(format!("{key} starts a new game"));
-        }
-        if let Some(key) = scene.undo_key {
-            lines.push(format!("{key} undoes the last move"));
         }
         // The original's box where it fits; broken to fit where not.
         let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -538,7 +533,6 @@ mod tests {
             game_over: false,
             planned: &[],
             new_game_key: None,
-            undo_key: None,
             confirm_new_game: false,
         }
     }
