@@ -44,6 +44,8 @@ use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Preview, Rules, points_without_bonus};
 use stats::mean_and_error;
 
+#[path = "support/budget.rs"]
+mod budget;
 #[path = "support/stats.rs"]
 mod stats;
 #[path = "support/trace.rs"]
@@ -182,6 +184,10 @@ fn set_number(options: &mut Options, flag: &str, value: &str) -> Result<(), Stri
         .parse()
         .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
     let size = number as usize;
+    if let Some(field) = budget::field(&mut options.budget, flag) {
+        *field = size;
+        return Ok(());
+    }
     match flag {
         "--games" => options.games = number,
         "--seed" => options.seed = number,
@@ -197,11 +203,6 @@ fn set_number(options: &mut Options, flag: &str, value: &str) -> Result<(), Stri
         "--line" => options.rules.line = size,
         "--next" => options.rules.next = size,
         "--first" => options.rules.first = size,
-        "--candidates" => options.budget.candidates = size,
-        "--refined" => options.budget.refined = size,
-        "--samples" => options.budget.samples = size,
-        "--replies" => options.budget.replies = size,
-        "--depth" => options.budget.depth = size,
         _ => return Err(format!("unknown option {flag}\n{USAGE}")),
     }
     Ok(())

@@ -20,6 +20,9 @@ use std::process::ExitCode;
 use clines::ai::learn::{Training, train};
 use clines::game::Rules;
 
+#[path = "support/budget.rs"]
+mod budget;
+
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
              [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--phases P] [--every N] [--width W] [--height H] [--colors C] [--next N]";
 
@@ -60,6 +63,10 @@ fn parse() -> Result<Option<Options>, String> {
                 .parse::<f64>()
                 .map_err(|_| format!("{flag} {value}: not a number\n{USAGE}"))
         };
+        if let Some(field) = budget::field(&mut options.training.budget, &flag) {
+            *field = whole()? as usize;
+            continue;
+        }
         match flag.as_str() {
             "--out" => options.out = value.clone(),
             "--from" => options.from = Some(value.clone()),
@@ -67,11 +74,6 @@ fn parse() -> Result<Option<Options>, String> {
             "--seed" => options.training.seed = whole()?,
             "--rate" => options.training.rate = real()?,
             "--blend" => options.training.blend = real()?,
-            "--candidates" => options.training.budget.candidates = whole()? as usize,
-            "--refined" => options.training.budget.refined = whole()? as usize,
-            "--samples" => options.training.budget.samples = whole()? as usize,
-            "--replies" => options.training.budget.replies = whole()? as usize,
-            "--depth" => options.training.budget.depth = whole()? as usize,
             "--max-turns" => options.training.max_turns = whole()?,
             "--phases" => options.training.phases = whole()? as usize,
             "--every" => options.every = whole()?,

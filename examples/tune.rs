@@ -33,6 +33,8 @@ use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rules, points_without_bonus};
 use stats::mean_and_error;
 
+#[path = "support/budget.rs"]
+mod budget;
 #[path = "support/stats.rs"]
 mod stats;
 
@@ -110,6 +112,10 @@ fn parse() -> Result<Option<Options>, String> {
             .parse()
             .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
         let size = number as usize;
+        if let Some(field) = budget::field(&mut options.budget, &flag) {
+            *field = size;
+            continue;
+        }
         match flag.as_str() {
             "--iterations" => options.iterations = number,
             "--games" => options.games = number.max(1),
@@ -121,11 +127,6 @@ fn parse() -> Result<Option<Options>, String> {
                 options.rules.colors =
                     u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
             }
-            "--candidates" => options.budget.candidates = size,
-            "--refined" => options.budget.refined = size,
-            "--samples" => options.budget.samples = size,
-            "--replies" => options.budget.replies = size,
-            "--depth" => options.budget.depth = size,
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
         }
     }
