@@ -1519,10 +1519,7 @@ mod tests {
     #[test]
     fn autoplay_waits_under_the_help_and_shows_its_move_again_after() {
         let delay = Duration::from_secs(5);
-        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
-        let mut app = app.with_autoplay(true, delay);
-        app.advance(now);
-        let chosen = answer(&mut app, now);
+        let (mut app, now, chosen) = autoplay_answered(delay);
         let before = app.game.board().clone();
         app.act(Action::Help, now);
         // Only the selected chip's jump wakes the loop under the help (the
@@ -1550,6 +1547,17 @@ mod tests {
         assert!(app.take_request().is_some());
     }
 
+    /// An app on [`SOME_CHIPS`] with autoplay on at `delay`, its first
+    /// question answered: the chosen move is shown, to be made after
+    /// `delay`.
+    fn autoplay_answered(delay: Duration) -> (App, Instant, Move) {
+        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let mut app = app.with_autoplay(true, delay);
+        app.advance(now);
+        let chosen = answer(&mut app, now);
+        (app, now, chosen)
+    }
+
     /// Autoplay's move, shown from `from`, is made once `delay` is over
     /// and not before.
     fn moves_after_the_whole_delay(app: &mut App, from: Instant, delay: Duration) {
@@ -1565,10 +1573,7 @@ mod tests {
     #[test]
     fn autoplay_waits_while_the_board_is_hidden_and_shows_its_move_again_after() {
         let delay = Duration::from_secs(5);
-        let (app, now) = app_with(&SOME_CHIPS, 100, 50);
-        let mut app = app.with_autoplay(true, delay);
-        app.advance(now);
-        answer(&mut app, now);
+        let (mut app, now, _) = autoplay_answered(delay);
         let before = app.game.board().clone();
         app.resize(10, 5);
         assert_eq!(app.deadline(now), None, "nothing to wake for");
