@@ -482,7 +482,8 @@ fn draw_wide_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
 }
 
 /// Mini mode: the whole interior is one glyph; the cursor's glyph replaces
-/// it (in the chip's colour on a chip).
+/// it (in the chip's colour on a chip), except on the ticks a selected chip
+/// shows its jumping glyph.
 fn draw_mini_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut Frame) {
     let side = layout.interior();
     let (top, left) = layout.origin(cell.pos);
@@ -490,16 +491,19 @@ fn draw_mini_cell(layout: &Layout, cell: &CellView, style: &Style, frame: &mut F
         None if cell.cursor => (style.cursor, style.cursor_ink, [false, false]),
         None => return,
         Some(look) => {
-            let mut glyph = look.glyph;
+            let mut glyph = if cell.cursor {
+                style.cursor
+            } else {
+                look.glyph
+            };
             let mut blank_rows = [false, false];
+            // The jump wins over the cursor, as in the original: a chip
+            // selected under the cursor must still be seen to jump.
             if let Some(tick) = cell.tick {
                 if layout::mini_jumping_glyph(side, tick) {
                     glyph = look.jumping;
                 }
                 blank_rows = layout::mini_blank_rows(side, tick);
-            }
-            if cell.cursor {
-                glyph = style.cursor;
             }
             (glyph, look.ink, blank_rows)
         }
@@ -690,6 +694,22 @@ mod tests {
         scene.jumping = Some((Pos::new(2, 0), 4));
         let frame = render(&scene, &style(true), 80, 24);
         assert_eq!(frame.get(1, 5).ch, 'O');
+        // Under the cursor the chip jumps too: the jumping glyph on half
+        // the ticks, the cursor's on the others, in the chip's colour.
+        scene.cursor = Some(Pos::new(2, 0));
+        let glyphs: Vec<char> = (0..8)
+            .map(|tick| {
+                scene.jumping = Some((Pos::new(2, 0), tick));
+                render(&scene, &style(true), 80, 24).get(1, 5).ch
+            })
+            .collect();
+        assert_eq!(glyphs, ['o', 'o', 'o', 'o', 'I', 'I', 'I', 'I']);
+        assert_eq!(render(&scene, &style(true), 80, 24).get(1, 5).ink, Some(3));
+        let mut mono = |tick| {
+            scene.jumping = Some((Pos::new(2, 0), tick));
+            render(&scene, &style(false), 80, 24).get(1, 5).ch
+        };
+        assert_eq!((mono(0), mono(4)), ('a', '*'));
     }
 
     #[test]
