@@ -53,30 +53,23 @@ const CUT_MARK: char = '~';
 
 impl HiLine {
     /// [`HiLine::full_text`] in at most `room` columns (names are ASCII, one
-    /// column a character): someone else's name is cut first, then left
-    /// out for the best score alone, then the line itself is cut after the
-    /// score, or left out where the score would be cut.
+    /// column a character): someone else's name is cut first, then the
+    /// player's own record left out, then the line itself is cut after the
+    /// score, or left out where the score would be cut. Someone else's
+    /// record never takes the form of the player's own, which would claim
+    /// the best for the player.
     pub fn full_text_within(&self, room: usize) -> String {
-        let text = self.full_text();
         let HiLine::Other { name, score, you } = self else {
-            return cut_after_score(text, room);
+            return cut_after_score(self.full_text(), room);
         };
-        let len = text.chars().count();
-        if len <= room {
-            return text;
-        }
-        // At least one character of the name, then the mark.
-        let name_room = room.checked_sub(len - name.chars().count() + 1);
-        if let Some(keep) = name_room.filter(|&keep| keep > 0) {
-            let name = name.chars().take(keep).chain([CUT_MARK]).collect();
-            return HiLine::Other {
-                name,
-                score: *score,
-                you: *you,
-            }
-            .full_text();
-        }
-        cut_after_score(HiLine::Own { score: *score }.full_text(), room)
+        let with_you = |name: &str| format!("=[ hi -- {name}:{score} you:{you} ]=");
+        let without_you = |name: &str| format!("=[ hi -- {name}:{score} ]=");
+        with_name_within(name, room, with_you)
+            .or_else(|| with_name_within(name, room, without_you))
+            .unwrap_or_else(|| {
+                let initial: String = name.chars().take(1).chain([CUT_MARK]).collect();
+                cut_after_score(without_you(&initial), room)
+            })
     }
 
     /// [`HiLine::mini_text`] in at most `room` columns: cut after the
@@ -84,6 +77,22 @@ impl HiLine {
     pub fn mini_text_within(&self, room: usize) -> String {
         cut_after_score(self.mini_text(), room)
     }
+}
+
+/// The line `line` makes of `name` in at most `room` columns, with the
+/// name cut to fit and ending with [`CUT_MARK`]; `None` where not even
+/// one character of it would fit.
+fn with_name_within(name: &str, room: usize, line: impl Fn(&str) -> String) -> Option<String> {
+    let text = line(name);
+    let len = text.chars().count();
+    if len <= room {
+        return Some(text);
+    }
+    let keep = room
+        .checked_sub(len - name.chars().count() + 1)
+        .filter(|&keep| keep > 0)?;
+    let cut: String = name.chars().take(keep).chain([CUT_MARK]).collect();
+    Some(line(&cut))
 }
 
 /// `text`, a line whose only digits are a score, in at most `room`
@@ -204,10 +213,21 @@ mod tests {
             "=[ hi -- bartholom~:300 you:12 ]="
         );
         assert_eq!(other.full_text_within(25), "=[ hi -- b~:300 you:12 ]=");
-        assert_eq!(other.full_text_within(24), "=[ hi : 300 ]=");
-        assert_eq!(other.full_text_within(12), "=[ hi : 300~");
-        assert_eq!(other.full_text_within(11), "");
+        // Then the player's own record goes; the best is still someone
+        // else's, never shown as the player's own `=[ hi : 300 ]=`.
+        assert_eq!(other.full_text_within(24), "=[ hi -- barthol~:300 ]=");
+        assert_eq!(other.full_text_within(18), "=[ hi -- b~:300 ]=");
+        assert_eq!(other.full_text_within(17), "=[ hi -- b~:300 ~");
+        assert_eq!(other.full_text_within(16), "=[ hi -- b~:300~");
+        assert_eq!(other.full_text_within(15), "");
         assert_eq!(other.full_text_within(0), "");
+        let short = HiLine::Other {
+            name: "al".to_string(),
+            score: 300,
+            you: 12,
+        };
+        assert_eq!(short.full_text_within(18), "=[ hi -- al:300 ]=");
+        assert_eq!(short.full_text_within(17), "=[ hi -- a~:300 ~");
         let own = HiLine::Own { score: 250 };
         assert_eq!(own.full_text_within(14), "=[ hi : 250 ]=");
         assert_eq!(own.full_text_within(13), "=[ hi : 250 ~");
@@ -216,6 +236,7 @@ mod tests {
         assert_eq!(own.mini_text_within(10), "");
         for room in 0..40 {
             assert!(other.full_text_within(room).chars().count() <= room);
+            assert!(!other.full_text_within(room).starts_with("=[ hi :"));
             assert!(other.mini_text_within(room).chars().count() <= room);
         }
     }
