@@ -457,6 +457,9 @@ where
         .resolve(env.no_color)
         .map_err(invalid)?;
     warnings.append(&mut parsed.warnings);
+    if let Command::Play(play) = &mut parsed.command {
+        play.warnings.clone_from(&warnings);
+    }
     parsed.warnings = warnings;
     Ok(parsed)
 }
@@ -659,6 +662,7 @@ impl Settings {
                 new: self.new,
                 autoplay_delay,
                 score_dir: self.score_dir,
+                warnings: Vec::new(),
             })
         };
         Ok(Parsed { command, warnings })

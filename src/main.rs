@@ -102,6 +102,7 @@ fn play_in_terminal(play: Play) -> i32 {
         new,
         autoplay_delay,
         score_dir,
+        warnings,
     } = play;
     let store = Store::open(score_dir.as_deref());
     // Saves need the user and directory only, whatever the records.
@@ -127,6 +128,7 @@ fn play_in_terminal(play: Play) -> i32 {
         new_games_keep_records: records::records_enabled(seed),
         autoplay,
         autoplay_delay,
+        warnings,
     };
     match tui::run(config) {
         // The game has printed its closing lines.

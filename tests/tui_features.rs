@@ -871,6 +871,25 @@ fn spawn_in_sandbox(sandbox: &pty::Sandbox, args: &[&str]) -> Term {
 }
 
 #[test]
+fn a_warning_about_the_options_is_shown_before_play() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "73", "-o", "7,1,1,3,4,5"];
+    let opening = board(&args, &[], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    // Standard error, where it is also printed, is hidden by the game's
+    // screen until the game is over.
+    term.expect_text("Warning:");
+    term.expect_text("any key goes on to the game.");
+    assert!(term.contents().contains("given more than once"));
+    term.key(Key::Char('x'));
+    screen.expect_board(&term, &opening, "the game, the key only closing the box");
+    assert!(!term.contents().contains("Warning"));
+    quit(&mut term);
+    assert!(term.stderr().contains("colour 1 given more than once"));
+}
+
+#[test]
 fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;

@@ -95,6 +95,10 @@ pub struct Play {
     /// `None`. `$CLINES_SCORE_DIR` overrides it; the records code
     /// decides.
     pub score_dir: Option<PathBuf>,
+    /// What the options and the config file were warned of (also printed on
+    /// standard error, which the game's screen hides), for the game to show
+    /// before play.
+    pub warnings: Vec<String>,
 }
 
 /// What the command line asks for.

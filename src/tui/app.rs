@@ -324,6 +324,18 @@ impl App {
         );
     }
 
+    /// The options drew `warnings`, printed on standard error before the
+    /// screen changed and out of sight since: a box shows them before play,
+    /// where the original paused on its warning; any key closes it.
+    pub fn warned(&mut self, warnings: &[String]) {
+        let heading = if warnings.len() == 1 {
+            "Warning:"
+        } else {
+            "Warnings:"
+        };
+        self.notice(heading, &warnings.join(" "), "any key goes on to the game.");
+    }
+
     /// A box of `heading`, `reason` and `footer`, broken into lines when
     /// drawn ([`view::draw_text_box`]); any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {

@@ -75,6 +75,9 @@ pub struct PlayConfig {
     /// How long autoplay shows each move (the chip selected, the cursor on
     /// its target) before making it.
     pub autoplay_delay: Duration,
+    /// Warnings about the options, shown in a box before play (they were
+    /// printed on standard error too, where the game's screen hides them).
+    pub warnings: Vec<String>,
 }
 
 /// Whether and where a game's record is kept.
@@ -380,8 +383,12 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
+    // One box at a time: a save set aside matters more, and the warnings
+    // are on standard error, seen once the game is over.
     if let Some(reason) = not_resumed {
         app.save_not_resumed(&reason);
+    } else if !config.warnings.is_empty() {
+        app.warned(&config.warnings);
     }
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
