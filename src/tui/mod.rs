@@ -127,8 +127,9 @@ pub struct Outcome {
 /// Why the game could not run.
 #[derive(Debug)]
 pub enum Error {
-    /// The terminal is too small for the board; the message holds the
-    /// required-size lines. The terminal was not touched.
+    /// The terminal is too small for the board; the message is the first
+    /// required-size line (width before height). The terminal was not
+    /// touched.
     TooSmall(String),
     /// There is no terminal to play on (standard output is not one, or
     /// there is none at all) or it cannot move its cursor; the message says
@@ -181,7 +182,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let rules = config.rules;
     let shape = config.appearance.cells;
     if let Err(too_small) = Layout::fit(shape, cols, rows, rules.width, rules.height) {
-        return Err(Error::TooSmall(too_small.to_string()));
+        // The first size that is short, as the original says.
+        return Err(Error::TooSmall(too_small.lines[0].clone()));
     }
     let color = view::use_color(config.appearance.mode);
     let (mut app, went_on_from) = first_game(&config, color, (cols, rows));

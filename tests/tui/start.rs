@@ -118,5 +118,8 @@ fn too_small_at_start_exits_1_without_touching_the_terminal() {
     ] {
         let mut term = Term::spawn(CLINES, Options::new(cols, rows).separate_stderr());
         refused_start(&mut term, &[message]);
+        // One line, the width's first, as the original stops at the first
+        // size that is short; the screen shown on a resize has both.
+        assert_eq!(term.stderr().lines().count(), 1, "{:?}", term.stderr());
     }
 }
