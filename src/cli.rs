@@ -213,7 +213,7 @@ pub struct Args {
     pub new: bool,
 
     /// Play headless: commands on stdin, answers on stdout (see clines(6))
-    #[arg(long = "batch")]
+    #[arg(long = "batch", conflicts_with_all = ["list", "completions"])]
     pub batch: bool,
 
     /// Seed the random generator, making the game repeatable (no records)
@@ -239,7 +239,12 @@ pub struct Args {
     pub autoplay_delay: usize,
 
     /// Print a completion script for SHELL and exit
-    #[arg(long = "completions", value_name = "SHELL", value_enum)]
+    #[arg(
+        long = "completions",
+        value_name = "SHELL",
+        value_enum,
+        conflicts_with = "list"
+    )]
     pub completions: Option<CompletionShell>,
 }
 

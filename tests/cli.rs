@@ -794,10 +794,15 @@ fn completion_options(shell: &str, script: &str) -> BTreeSet<String> {
             .split_whitespace()
             .map(str::to_string)
             .collect(),
-        // One `'-w+[help]...'` or `'--width=[help]...'` spec a line.
+        // One `'-w+[help]...'` or `'--width=[help]...'` spec a line, after
+        // the options it cannot go with, if any: `'(-l --list)--batch[...'`.
         "zsh" => script
             .lines()
             .filter_map(|line| line.strip_prefix('\''))
+            .map(|spec| match spec.strip_prefix('(') {
+                Some(rest) => rest.split_once(')').map_or(spec, |(_, spec)| spec),
+                None => spec,
+            })
             .filter(|spec| spec.starts_with('-'))
             .map(|spec| spec[..spec.find(['+', '=', '[']).unwrap_or(spec.len())].to_string())
             .collect(),

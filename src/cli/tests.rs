@@ -1033,3 +1033,39 @@ fn rule_letters_and_help_ranges_agree_with_clap_and_the_engine() {
         );
     }
 }
+
+#[test]
+fn modes_that_exclude_each_other_are_refused_together() {
+    // Each would silently win over the other, and a script asking for a
+    // headless game would get a listing or a script instead.
+    for (args, first, second) in [
+        (&["--batch", "-l"][..], "--batch", "--list"),
+        (&["-l", "--batch"][..], "--list", "--batch"),
+        (
+            &["--batch", "--completions", "bash"][..],
+            "--batch",
+            "--completions",
+        ),
+        (
+            &["-l", "--completions", "fish"][..],
+            "--list",
+            "--completions",
+        ),
+    ] {
+        let message = play(args).expect_err("should be refused");
+        assert!(
+            message.contains(first)
+                && message.contains(second)
+                && message.contains("cannot be used with"),
+            "{args:?}: {message}"
+        );
+    }
+    // Options a mode does not use stay accepted, so that an alias or a
+    // script may give them to every mode.
+    for args in [
+        &["--batch", "--cells", "wide", "--autoplay", "--new"][..],
+        &["-l", "--cells", "wide", "--autoplay"][..],
+    ] {
+        assert!(parse_with(args, &plain()).is_ok(), "{args:?}");
+    }
+}
