@@ -213,12 +213,27 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<String>), S
     parse(&text, file).map(|config| (config, Vec::new()))
 }
 
+/// The largest config file read: a wrong file (a log named by
+/// `CLINES_CONFIG`, say) must not fill the memory before it is refused.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 /// The text of the file at `path`, which must be a regular file (a FIFO
-/// there would hang the start).
+/// there would hang the start) of at most [`MAX_CONFIG_BYTES`].
 fn read(path: &Path) -> io::Result<String> {
-    let mut text = String::new();
-    files::open_regular(path)?.read_to_string(&mut text)?;
-    Ok(text)
+    let mut bytes = Vec::new();
+    files::open_regular(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is larger than {MAX_CONFIG_BYTES} bytes, far more than a config file holds"
+            ),
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 
 /// Whether something is at `path`, found by looking at it or, when its

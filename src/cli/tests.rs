@@ -790,6 +790,28 @@ fn only_a_number_out_of_range_is_called_one() {
 }
 
 #[test]
+fn a_config_file_too_large_or_not_text_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A comment: the size alone is wrong.
+    let mut big = "# ".repeat(1 << 19);
+    big.push('\n');
+    let env = with_config(dir.path(), &big);
+    refused_in(
+        &[],
+        &env,
+        &["cannot read the config file", "larger than 1048576 bytes"],
+    );
+    let env = with_config(dir.path(), &big[..1 << 20]);
+    assert!(
+        parse_with(&[], &env).is_ok(),
+        "1 MiB of comment is still read"
+    );
+    let env = with_config(dir.path(), "");
+    std::fs::write(dir.path().join("config.toml"), b"width = 9 # \xff\n").unwrap();
+    refused_in(&[], &env, &["cannot read the config file", "not UTF-8"]);
+}
+
+#[test]
 fn config_table_is_a_wrong_type() {
     let dir = tempfile::tempdir().unwrap();
     let env = with_config(dir.path(), "[width]\nsize = 3\n");

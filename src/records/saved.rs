@@ -415,7 +415,13 @@ fn read_limited(path: &Path) -> io::Result<String> {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "not a file"));
     }
     let mut text = String::new();
-    file.take(MAX_SAVE_BYTES).read_to_string(&mut text)?;
+    file.take(MAX_SAVE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_SAVE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it is larger than {MAX_SAVE_BYTES} bytes, more than any save"),
+        ));
+    }
     Ok(text)
 }
 
@@ -592,6 +598,12 @@ mod tests {
                 "generator position \"\\u{1b}7777",
             ),
             (good[..good.len() / 2].to_string(), "damaged"),
+            // A good save made too large by a comment: what is read is
+            // not judged by its first part.
+            (
+                format!("{good}#{}\n", "x".repeat(MAX_SAVE_BYTES as usize)),
+                "larger than 8388608 bytes",
+            ),
         ];
         for (text, says) in cases {
             fs::write(slot.path(), &text).unwrap();
