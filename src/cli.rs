@@ -30,7 +30,8 @@ use config::{Config, ConfigLocation};
 use help::{SYNOPSIS, after_help};
 use setting::{Setting, Source};
 use values::{
-    COLOR_MODES, color_mode, distinct_keys, font, glyphs, palette, palette_numbers, parsed,
+    COLOR_MODES, bw_glyphs_alike, color_mode, distinct_keys, font, glyphs, palette,
+    palette_numbers, parsed,
 };
 
 pub use cells::CellShape;
@@ -632,6 +633,14 @@ impl Settings {
         let mode = self.mode.as_ref().map(color_mode).transpose()?;
         let (bw_font, mode) = self.bw_font(colors, mode, no_color, draws)?;
         let mut warnings = Vec::new();
+        // The glyphs the player chose, where black and white may use them.
+        if let Some(font) = self
+            .bw_font
+            .as_ref()
+            .filter(|_| draws && mode != Some(ColorMode::Color))
+        {
+            bw_glyphs_alike(font, &bw_font, colors, &mut warnings);
+        }
         // Black and white shows no colour: one given twice is no matter.
         let mono = mode == Some(ColorMode::Mono) || (mode.is_none() && no_color);
         let palette = match &self.palette {

@@ -1091,3 +1091,32 @@ fn modes_that_exclude_each_other_are_refused_together() {
         assert!(parse_with(args, &plain()).is_ok(), "{args:?}");
     }
 }
+
+#[test]
+fn black_and_white_glyphs_drawn_alike_warn_then_play() {
+    let warnings = |args: &[&str]| parse_with(args, &plain()).unwrap().warnings;
+    let alike = warnings(&["-mb", "-F", "*OoOoAa.'Zz"]);
+    assert_eq!(alike.len(), 1, "{alike:?}");
+    assert!(
+        alike[0].starts_with("-F \"*OoOoAa.'Zz\": glyph \"O\" drawn for more than one colour"),
+        "{alike:?}"
+    );
+    let cursor = warnings(&["-mb", "-F", "OOoVvAa.'Zz"]);
+    assert_eq!(cursor.len(), 1, "{cursor:?}");
+    assert!(
+        cursor[0].contains("glyph \"O\" drawn for the cursor and a chip"),
+        "{cursor:?}"
+    );
+    let both = warnings(&["-mb", "-F", "OOOOOOOOOOO"]);
+    assert_eq!(both.len(), 2, "{both:?}");
+    // Only the colours in play count, and jumping glyphs may repeat.
+    assert!(warnings(&["-mb", "-c2", "-F", "*OoVvOoOoOo"]).is_empty());
+    assert!(warnings(&["-mb", "-F", "*OxVxAx.xZx"]).is_empty());
+    // Where black and white is never drawn, nothing to warn of.
+    for mode in ["-mc", "-l", "--batch"] {
+        assert!(warnings(&[mode, "-F", "*OoOoAa.'Zz"]).is_empty(), "{mode}");
+    }
+    // Colour may be unavailable: the glyphs the player chose may be used.
+    assert_eq!(warnings(&["-F", "*OoOoAa.'Zz"]).len(), 1);
+    assert!(warnings(&["-mb"]).is_empty(), "the default glyphs differ");
+}

@@ -162,6 +162,40 @@ pub(super) fn palette(
     Ok(numbers)
 }
 
+/// Warnings for black-and-white glyphs (`-F`) that draw two colours' chips
+/// alike, or a chip like the cursor: in black and white the glyph is all
+/// that tells them apart. Only the glyphs of the `colors` in play count.
+pub(super) fn bw_glyphs_alike(
+    font: &Setting<String>,
+    glyphs: &[char],
+    colors: usize,
+    warnings: &mut Vec<String>,
+) {
+    let chips: Vec<char> = (1..=colors)
+        .filter_map(|k| glyphs.get(2 * k - 1).copied())
+        .collect();
+    let repeated: Vec<String> = chips
+        .iter()
+        .enumerate()
+        .filter(|&(i, g)| chips[..i].contains(g) && !chips[i + 1..].contains(g))
+        .map(|(_, &g)| text::quote(&g.to_string()))
+        .collect();
+    if !repeated.is_empty() {
+        warnings.push(font.source.refuse(&format!(
+            "glyph {} drawn for more than one colour; in black and white those chips will \
+             look alike",
+            repeated.join(", ")
+        )));
+    }
+    if let Some(&cursor) = glyphs.first().filter(|cursor| chips.contains(cursor)) {
+        warnings.push(font.source.refuse(&format!(
+            "glyph {} drawn for the cursor and a chip; in black and white the cursor on an \
+             empty cell will look like that chip",
+            text::quote(&cursor.to_string())
+        )));
+    }
+}
+
 /// A setting whose text names one of a few choices (`-p`, `--cells`); the
 /// refusal says which are accepted.
 pub(super) fn parsed<T: std::str::FromStr<Err = String>>(
