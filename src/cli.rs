@@ -37,7 +37,7 @@ use values::{
 pub use cells::CellShape;
 pub use command::{
     Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, Play, WHITE,
-    default_palette,
+    Warning, default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
 
@@ -405,7 +405,7 @@ where
     let parsed = parse_in(args, &Environment::of_process())?;
     for warning in &parsed.warnings {
         // Not eprintln!, which panics when standard error is closed or full.
-        let _ = writeln!(std::io::stderr(), "warning: {warning}");
+        let _ = writeln!(std::io::stderr(), "warning: {}", warning.text);
     }
     Ok(parsed.command)
 }
@@ -434,7 +434,7 @@ impl Environment {
 #[derive(Debug)]
 struct Parsed {
     command: Command,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// [`parse`] without touching the process environment or printing.

@@ -887,6 +887,40 @@ fn a_warning_about_the_options_is_shown_before_play() {
     assert!(!term.contents().contains("Warning"));
     quit(&mut term);
     assert!(term.stderr().contains("colour 1 given more than once"));
+
+    // Each warning a paragraph of its own.
+    let mut term = FULL_MONO.spawn(&sandbox, &["--seed", "73", "-F", "OOOOOOOOOOO"]);
+    term.expect_text("Warnings:");
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("drawn for more than one colour")
+            && shown.contains("drawn for the cursor and a chip"),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect("the box closed", |screen| {
+        match screen.contents().contains("Warning") {
+            true => Err("the box is up".to_string()),
+            false => Ok(()),
+        }
+    });
+    quit(&mut term);
+
+    // A terminal of no colours draws in black and white, where colours
+    // given twice are no matter: standard error says it, the screen not.
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(FULL_MONO.cols, FULL_MONO.rows)
+            .args(args)
+            .env("TERM", "vt100")
+            .sandbox(&sandbox)
+            .separate_stderr(),
+    );
+    FULL_MONO.expect_board(&term, &opening, "the game at once, in black and white");
+    assert!(!term.contents().contains("Warning"));
+    quit(&mut term);
+    assert!(term.stderr().contains("colour 1 given more than once"));
 }
 
 #[test]

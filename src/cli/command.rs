@@ -24,6 +24,29 @@ pub enum ColorMode {
     Mono,
 }
 
+/// A warning about the options or the config file: the game goes on, but
+/// the player should know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// What is wrong, naming the option or the file.
+    pub text: String,
+    /// Where it matters: only in colour, only in black and white (`Some`
+    /// of that mode), or whatever the game draws in (`None`). Which mode
+    /// a game without `-m` draws in is known only once its terminal is.
+    pub matters_in: Option<ColorMode>,
+}
+
+impl Warning {
+    /// Whether the warning matters to a game drawn in `colour` or not.
+    pub fn matters(&self, colour: bool) -> bool {
+        match self.matters_in {
+            None => true,
+            Some(ColorMode::Color) => colour,
+            Some(ColorMode::Mono) => !colour,
+        }
+    }
+}
+
 /// How the game looks and which keys it takes; none of this changes the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Appearance {
@@ -98,7 +121,7 @@ pub struct Play {
     /// What the options and the config file were warned of (also printed on
     /// standard error, which the game's screen hides), for the game to show
     /// before play.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// What the command line asks for.

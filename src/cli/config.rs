@@ -14,7 +14,7 @@ use directories::ProjectDirs;
 use crate::game::{MAX_SIDE, Rule};
 use crate::{files, text};
 
-use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, accepted_range};
+use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, Warning, accepted_range};
 
 /// The keys a config file may hold.
 pub const KEYS: [&str; 16] = [
@@ -174,7 +174,7 @@ impl Config {
 /// Reads the config file, with any warning about it. A missing file gives
 /// no settings unless it was named explicitly; any other problem is a
 /// message naming the file.
-pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<String>), String> {
+pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<Warning>), String> {
     let file = &location.path;
     let refuse = |e: io::Error| {
         let named = if location.required {
@@ -201,10 +201,13 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<String>), S
                 Some(false) => Ok((Config::default(), Vec::new())),
                 None => Ok((
                     Config::default(),
-                    vec![format!(
-                        "cannot look for a config file in {}: {e}; playing with the defaults",
-                        file.parent().map(text::path).unwrap_or_default()
-                    )],
+                    vec![Warning {
+                        text: format!(
+                            "cannot look for a config file in {}: {e}; playing with the defaults",
+                            file.parent().map(text::path).unwrap_or_default()
+                        ),
+                        matters_in: None,
+                    }],
                 )),
             };
         }

@@ -3,7 +3,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::{ColorMode, Setting};
+use super::{ColorMode, Setting, Warning};
 use crate::text;
 
 /// The `-f` glyphs: exactly three.
@@ -135,7 +135,7 @@ pub(super) fn palette(
     colors: usize,
     draws: bool,
     colour: bool,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<u8>, String> {
     let needed = colors + 1;
     let mut numbers = palette_numbers(list)?;
@@ -154,10 +154,13 @@ pub(super) fn palette(
         .map(|(_, n)| n.to_string())
         .collect();
     if colour && !repeated.is_empty() {
-        warnings.push(list.source.refuse(&format!(
-            "colour {} given more than once; those chips (or the cursor) will look alike",
-            repeated.join(", ")
-        )));
+        warnings.push(Warning {
+            text: list.source.refuse(&format!(
+                "colour {} given more than once; those chips (or the cursor) will look alike",
+                repeated.join(", ")
+            )),
+            matters_in: Some(ColorMode::Color),
+        });
     }
     Ok(numbers)
 }
@@ -169,7 +172,7 @@ pub(super) fn bw_glyphs_alike(
     font: &Setting<String>,
     glyphs: &[char],
     colors: usize,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) {
     let chips: Vec<char> = (1..=colors)
         .filter_map(|k| glyphs.get(2 * k - 1).copied())
@@ -180,19 +183,25 @@ pub(super) fn bw_glyphs_alike(
         .filter(|&(i, g)| chips[..i].contains(g) && !chips[i + 1..].contains(g))
         .map(|(_, &g)| text::quote(&g.to_string()))
         .collect();
+    let mut warn = |why: String| {
+        warnings.push(Warning {
+            text: font.source.refuse(&why),
+            matters_in: Some(ColorMode::Mono),
+        });
+    };
     if !repeated.is_empty() {
-        warnings.push(font.source.refuse(&format!(
+        warn(format!(
             "glyph {} drawn for more than one colour; in black and white those chips will \
              look alike",
             repeated.join(", ")
-        )));
+        ));
     }
     if let Some(&cursor) = glyphs.first().filter(|cursor| chips.contains(cursor)) {
-        warnings.push(font.source.refuse(&format!(
+        warn(format!(
             "glyph {} drawn for the cursor and a chip; in black and white the cursor on an \
              empty cell will look like that chip",
             text::quote(&cursor.to_string())
-        )));
+        ));
     }
 }
 

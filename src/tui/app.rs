@@ -114,10 +114,11 @@ enum Overlay {
     Help,
     /// The new-game key again starts a new game; any other key goes back.
     ConfirmNewGame,
-    /// A heading, a reason and a last line (the save key failed, or the
-    /// saved game could not be resumed, and why), broken into lines as
-    /// drawn; any key closes it once the board is on screen.
-    Notice([String; 3]),
+    /// Paragraphs, each broken into lines as drawn: the save key failed,
+    /// or, before play, the saved game could not be resumed or the options
+    /// drew warnings, and why; any key closes it once the board is on
+    /// screen.
+    Notice(Vec<String>),
 }
 
 /// The game on screen.
@@ -312,34 +313,41 @@ impl App {
         );
     }
 
-    /// The saved game of these rules could not be resumed, for `reason`
-    /// (it was set aside, and this game is a new one): a box says so, as
-    /// the message printed before the screen changed is out of sight; any
-    /// key closes it.
-    pub fn save_not_resumed(&mut self, reason: &str) {
-        self.notice(
-            "The saved game could not be resumed:",
-            reason,
-            "any key goes on to a new game.",
-        );
-    }
-
-    /// The options drew `warnings`, printed on standard error before the
-    /// screen changed and out of sight since: a box shows them before play,
-    /// where the original paused on its warning; any key closes it.
-    pub fn warned(&mut self, warnings: &[String]) {
-        let heading = if warnings.len() == 1 {
-            "Warning:"
-        } else {
-            "Warnings:"
+    /// What the player must know before play, printed on standard error
+    /// before the screen changed and out of sight since: the saved game of
+    /// these rules could not be resumed, for `not_resumed` (it was set
+    /// aside, and this game is a new one), and the options drew `warnings`
+    /// (where the original paused on its warning). A box says them, each
+    /// warning a paragraph of its own; any key closes it. With nothing to
+    /// say, no box.
+    pub fn before_play(&mut self, not_resumed: Option<&str>, warnings: &[&str]) {
+        let mut paragraphs = Vec::new();
+        if let Some(reason) = not_resumed {
+            paragraphs.push("The saved game could not be resumed:".to_string());
+            paragraphs.push(reason.to_string());
+        }
+        if !warnings.is_empty() {
+            let heading = if warnings.len() == 1 {
+                "Warning:"
+            } else {
+                "Warnings:"
+            };
+            paragraphs.push(heading.to_string());
+            paragraphs.extend(warnings.iter().map(|w| w.to_string()));
+        }
+        let footer = match (not_resumed, paragraphs.is_empty()) {
+            (_, true) => return,
+            (Some(_), false) => "any key goes on to a new game.",
+            (None, false) => "any key goes on to the game.",
         };
-        self.notice(heading, &warnings.join(" "), "any key goes on to the game.");
+        paragraphs.push(footer.to_string());
+        self.overlay = Overlay::Notice(paragraphs);
     }
 
     /// A box of `heading`, `reason` and `footer`, broken into lines when
     /// drawn ([`view::draw_text_box`]); any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
-        self.overlay = Overlay::Notice([heading, reason, footer].map(str::to_string));
+        self.overlay = Overlay::Notice(vec![heading.into(), reason.into(), footer.into()]);
     }
 
     /// The terminal changed size: lay the board out again and repaint.
@@ -1120,9 +1128,46 @@ mod tests {
     }
 
     #[test]
+    fn what_to_know_before_play_is_one_box_a_paragraph_each() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
+        app.before_play(None, &[]);
+        assert_eq!(app.overlay, Overlay::None, "nothing to say");
+        app.before_play(None, &["-o 7,1,1: colour 1 given more than once"]);
+        assert_eq!(
+            app.overlay,
+            Overlay::Notice(vec![
+                "Warning:".into(),
+                "-o 7,1,1: colour 1 given more than once".into(),
+                "any key goes on to the game.".into(),
+            ])
+        );
+        // A save set aside hides no warning, and each stays apart.
+        app.before_play(Some("it is damaged"), &["first", "second"]);
+        let paragraphs = [
+            "The saved game could not be resumed:",
+            "it is damaged",
+            "Warnings:",
+            "first",
+            "second",
+            "any key goes on to a new game.",
+        ];
+        assert_eq!(
+            app.overlay,
+            Overlay::Notice(paragraphs.map(String::from).to_vec())
+        );
+        let frame = app.frame(now);
+        let rows: Vec<String> = (2..8)
+            .map(|r| (0..frame.cols()).map(|c| frame.get(r, c).ch).collect())
+            .collect();
+        for (row, paragraph) in rows.iter().zip(paragraphs) {
+            assert!(row[1..].starts_with(&format!("|{paragraph}")), "{rows:#?}");
+        }
+    }
+
+    #[test]
     fn a_notice_waits_out_the_too_small_screen_hidden_and_deaf_to_keys() {
         let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
-        app.save_not_resumed("it is not a clines saved game");
+        app.before_play(Some("it is not a clines saved game"), &[]);
         let shown = |app: &App| {
             let frame = app.frame(now);
             let rows = (0..frame.rows()).map(|r| (0..frame.cols()).map(move |c| (r, c)));

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::cli::Appearance;
+use crate::cli::{Appearance, Warning};
 use crate::game::{Game, Preview, Rules};
 use crate::records::{SaveSlot, SavedGame, Store};
 
@@ -75,9 +75,10 @@ pub struct PlayConfig {
     /// How long autoplay shows each move (the chip selected, the cursor on
     /// its target) before making it.
     pub autoplay_delay: Duration,
-    /// Warnings about the options, shown in a box before play (they were
-    /// printed on standard error too, where the game's screen hides them).
-    pub warnings: Vec<String>,
+    /// Warnings about the options, shown in a box before play where they
+    /// matter (they were printed on standard error too, where the game's
+    /// screen hides them).
+    pub warnings: Vec<Warning>,
 }
 
 /// Whether and where a game's record is kept.
@@ -385,13 +386,14 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
         Instant::now(),
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
-    // One box at a time: a save set aside matters more, and the warnings
-    // are on standard error, seen once the game is over.
-    if let Some(reason) = not_resumed {
-        app.save_not_resumed(&reason);
-    } else if !config.warnings.is_empty() {
-        app.warned(&config.warnings);
-    }
+    // Only now is it known whether the game draws in colour.
+    let warnings: Vec<&str> = config
+        .warnings
+        .iter()
+        .filter(|warning| warning.matters(color))
+        .map(|warning| warning.text.as_str())
+        .collect();
+    app.before_play(not_resumed.as_deref(), &warnings);
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
         None => {
