@@ -77,7 +77,6 @@ impl Frame {
     }
 
     /// Height in cells.
-    #[cfg(test)]
     pub fn rows(&self) -> usize {
         self.rows
     }

@@ -14,6 +14,8 @@
 //! (`o v a ' z` for `O V A . Z`). It comes from `-f` and `-F`, so it
 //! follows the player's own glyphs.
 
+use unicode_width::UnicodeWidthChar;
+
 use crate::board::{Board, Chip, Color, Pos};
 use crate::cli::{Appearance, CellShape, ColorMode, WHITE};
 use crate::game::Planned;
@@ -293,10 +295,38 @@ pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
 }
 
 /// `texts` in a box (see [`draw_box`]), each broken at spaces so that the
-/// box and a column either side fit the frame.
+/// box and a column either side fit the frame. Where the lines are more
+/// than the frame's rows hold, the last text (what a key does) is kept
+/// whole and the others are cut, ending in `…`. A character that does not
+/// take exactly one column (a path's CJK letters, say) is shown as `?`, so
+/// that the box's right edge stays straight.
 pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
     let width = frame.cols().saturating_sub(4).max(1);
-    let lines: Vec<String> = texts.iter().flat_map(|text| wrap(text, width)).collect();
+    let lines_of = |text: &String| {
+        let shown: String = text
+            .chars()
+            .map(|c| if c.width() == Some(1) { c } else { '?' })
+            .collect();
+        wrap(&shown, width)
+    };
+    let Some((last, others)) = texts.split_last() else {
+        return;
+    };
+    let mut lines: Vec<String> = others.iter().flat_map(lines_of).collect();
+    let mut last = lines_of(last);
+    // Row 0 stays the board's; a row each for the box's edges.
+    let room = frame.rows().saturating_sub(3).max(1);
+    if lines.len() + last.len() > room {
+        last.truncate(room);
+        lines.truncate(room - last.len());
+        if let Some(cut) = lines.last_mut() {
+            if cut.chars().count() == width {
+                cut.pop();
+            }
+            cut.push('…');
+        }
+    }
+    lines.append(&mut last);
     draw_box(&lines, ink, frame);
 }
 
@@ -800,6 +830,48 @@ mod tests {
             "New game? Press n again, any other key goes back."
         );
         assert_eq!(rows[2 + inside.len()][1..width + 1], *edge);
+    }
+
+    #[test]
+    fn a_text_box_too_tall_keeps_its_last_text_and_wide_letters_keep_it_straight() {
+        let (cols, rows) = (30, 10);
+        let long = format!(
+            "/home/{}/scores: it is damaged",
+            "very-long-name ".repeat(20)
+        );
+        let texts = [
+            "The saved game could not be resumed:".to_string(),
+            long,
+            "any key goes on to a new game.".to_string(),
+        ];
+        let mut frame = Frame::new(cols, rows);
+        draw_text_box(&texts, None, &mut frame);
+        let shown = screen_rows(&frame);
+        // Rows 1 and 9 are the edges: 7 lines inside, the last two what a
+        // key does, the one before them cut.
+        assert!(
+            shown[1][1..].starts_with("+-") && shown[9][1..].starts_with("+-"),
+            "{shown:#?}"
+        );
+        let inside: Vec<&str> = shown[2..9]
+            .iter()
+            .map(|row| {
+                row.trim_start_matches(" |")
+                    .trim_end_matches('|')
+                    .trim_end()
+            })
+            .collect();
+        assert_eq!(inside[0], "The saved game could not");
+        assert_eq!(
+            inside[5..],
+            ["any key goes on to a new", "game."],
+            "{shown:#?}"
+        );
+        assert!(inside[4].ends_with('…'), "{shown:#?}");
+        let mut frame = Frame::new(cols, rows);
+        draw_text_box(&["家 /tmp/数据 is full".to_string()], None, &mut frame);
+        let shown = screen_rows(&frame);
+        assert_eq!(shown[2], " |? /tmp/?? is full|", "{shown:#?}");
     }
 
     /// The game-over box is the original's wherever it fits, to the last
