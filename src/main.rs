@@ -133,7 +133,7 @@ fn play_in_terminal(play: Play) -> i32 {
     match tui::run(config) {
         // The game has printed its closing lines.
         Ok(_) => SUCCESS,
-        // The required-size lines, as the original prints them.
+        // The first required-size line, as the original prints it.
         Err(tui::Error::TooSmall(message)) => {
             report(&message);
             FAILURE

@@ -64,12 +64,17 @@ impl HiLine {
         };
         let with_you = |name: &str| format!("=[ hi -- {name}:{score} you:{you} ]=");
         let without_you = |name: &str| format!("=[ hi -- {name}:{score} ]=");
+        let initial: String = name.chars().take(1).chain([CUT_MARK]).collect();
         with_name_within(name, room, with_you)
             .or_else(|| with_name_within(name, room, without_you))
-            .unwrap_or_else(|| {
-                let initial: String = name.chars().take(1).chain([CUT_MARK]).collect();
-                cut_after_score(without_you(&initial), room)
+            .or_else(|| {
+                // The whole name while it fits, then its first letter.
+                [name.as_str(), &initial]
+                    .into_iter()
+                    .map(|name| cut_after_score(without_you(name), room))
+                    .find(|text| !text.is_empty())
             })
+            .unwrap_or_default()
     }
 
     /// [`HiLine::mini_text`] in at most `room` columns: cut after the
@@ -227,7 +232,17 @@ mod tests {
             you: 12,
         };
         assert_eq!(short.full_text_within(18), "=[ hi -- al:300 ]=");
-        assert_eq!(short.full_text_within(17), "=[ hi -- a~:300 ~");
+        // A short name is not cut while the line can be cut after the score.
+        assert_eq!(short.full_text_within(17), "=[ hi -- al:300 ~");
+        assert_eq!(short.full_text_within(16), "=[ hi -- al:300~");
+        assert_eq!(short.full_text_within(15), "");
+        let one = HiLine::Other {
+            name: "a".to_string(),
+            score: 300,
+            you: 12,
+        };
+        assert_eq!(one.full_text_within(16), "=[ hi -- a:300 ~");
+        assert_eq!(one.full_text_within(15), "=[ hi -- a:300~");
         let own = HiLine::Own { score: 250 };
         assert_eq!(own.full_text_within(14), "=[ hi : 250 ]=");
         assert_eq!(own.full_text_within(13), "=[ hi : 250 ~");

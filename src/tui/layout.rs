@@ -44,12 +44,6 @@ pub struct TooSmall {
     pub lines: Vec<String>,
 }
 
-impl std::fmt::Display for TooSmall {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.lines.join("\n"))
-    }
-}
-
 impl Layout {
     /// The layout of a `width` × `height` board of cells of `shape` on a
     /// terminal of `cols` × `rows`. Square cells take the largest size that
