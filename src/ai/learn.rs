@@ -53,7 +53,13 @@ impl Default for Training {
     /// on `--seed 1` and −52.9 ± 65.1 on `--seed 101`. A sampling trainee,
     /// `--phases 3 --seed 400001 --games 20000 --candidates 16 --refined 4
     /// --samples 4 --replies 2 --depth 2` (about 0.2 s a game), made a
-    /// table that scored −68.3 ± 73.4 on `--seed 1`'s first 51 games.
+    /// table that scored −68.3 ± 73.4 on `--seed 1`'s first 51 games. Its
+    /// values grow with the trainee's points (about 350 a game), which a
+    /// weight fitted to the greedy trainee's may overstate; but read at
+    /// weight 4 instead of 5 such a table, trained 4,000 games (`--seed
+    /// 400001 --games 4000`, about 20 minutes on one core), scored
+    /// +37.8 ± 75.2 on `--seed 1`'s first 50 games, and −14.3 ± 74.5 at 5:
+    /// nothing either way.
     ///
     /// Nor did a table that also reads every 3 × 3 patch of cells as empty
     /// or taken (49 patches in 10 classes under the board's symmetries),

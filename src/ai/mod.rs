@@ -171,15 +171,17 @@ impl Default for Budget {
     /// CPU a move (`selfplay --samples 16`).
     ///
     /// Nor, a third time, did letting scoring moves compete, now with points
-    /// weighted 5, as much as a point the learned value counts on: +17.1 ±
-    /// 87.3 on `--seed 1`'s first 50 games, at a median of 68 ms of CPU a
-    /// move (on branch `exp31`). Nor did choosing the candidates by playing
-    /// out every legal move exactly instead of by the separable estimate:
-    /// keeping the 32 best, at most two moves of any one chip, scored +51.1
-    /// ± 83.8 on the same games at a median of 51 ms of CPU a move; keeping
-    /// the 32 best whatever their chips scored −258.8 ± 179.6 on the first
-    /// 12, since a few chips then fill the list with moves of one idea (on
-    /// branch `exp34`).
+    /// weighted as much as a point the learned value counts on
+    /// (`CLINES_EXP_COMPETE=1 selfplay --weight points=5` on branch
+    /// `exp31`): +17.1 ± 87.3 on `--seed 1`'s first 50 games, at a median
+    /// of 68 ms of CPU a move. Choosing the candidates by playing out every
+    /// legal move exactly instead of by the separable estimate, keeping the
+    /// 32 best with at most two moves of any one chip
+    /// (`CLINES_EXP_ALLMOVES=2` on branch `exp34`), scored +51.1 ± 83.8 on
+    /// the same games, within the noise, at a median of 51 ms of CPU a move
+    /// instead of 38; keeping the 32 best whatever their chips scored
+    /// −258.8 ± 179.6 on the first 12, since a few chips then fill the list
+    /// with moves of one idea.
     fn default() -> Budget {
         Budget {
             candidates: 32,
