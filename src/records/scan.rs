@@ -92,8 +92,17 @@ impl Found<'_> {
         };
         for item in listing {
             let item = item?;
-            // Users are ASCII names, so a name that is not UTF-8 is no record.
+            // Users are ASCII names, so a name that is not UTF-8 is no
+            // record; one that looks like a record's is told, as a name
+            // with control characters is.
             let Some(name) = item.file_name().to_str().map(str::to_string) else {
+                let lossy = item.file_name().to_string_lossy().into_owned();
+                if record_name(&lossy).is_some() {
+                    self.skipped.push(Skipped {
+                        path: item.path(),
+                        reason: SkipReason::BadName,
+                    });
+                }
                 continue;
             };
             let Some((user, kind)) = record_name(&name) else {
@@ -396,6 +405,25 @@ mod tests {
             "{:?}",
             listing.warnings
         );
+        // Not UTF-8: told too, its bad bytes shown as U+FFFD.
+        use std::os::unix::ffi::OsStrExt;
+        let not_utf8 = std::ffi::OsStr::from_bytes(b"inv\xffutf.toml");
+        fs::write(dir.path().join(not_utf8), "score = 1\nset_at = 1\n").unwrap();
+        fs::write(
+            dir.path().join(std::ffi::OsStr::from_bytes(b"\xff.txt")),
+            "",
+        )
+        .unwrap();
+        let listing = list_dir(&ScoreDir::new(dir.path()), &RuleSet::default(), None).unwrap();
+        assert!(
+            listing
+                .warnings
+                .iter()
+                .any(|w| w.contains("inv\u{fffd}utf.toml: the file name is not a user name")),
+            "{:?}",
+            listing.warnings
+        );
+        assert!(!listing.warnings.iter().any(|w| w.contains(".txt")));
         let file = dir.path().join("\u{9b}2J");
         fs::write(&file, "").unwrap();
         let error = list_dir(&ScoreDir::new(&file), &RuleSet::default(), None)
