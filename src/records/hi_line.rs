@@ -189,27 +189,28 @@ mod tests {
         assert_eq!(nothing.hi_line(5), Some(HiLine::Own { score: 5 }));
     }
 
+    /// `name` holds the best record, 300; the player's is 12.
+    fn best_of(name: &str) -> HiLine {
+        HiLine::Other {
+            name: name.to_string(),
+            score: 300,
+            you: 12,
+        }
+    }
+
     #[test]
     fn hi_line_texts() {
         let own = HiLine::Own { score: 250 };
         assert_eq!(own.full_text(), "=[ hi : 250 ]=");
         assert_eq!(own.mini_text(), "[ hi : 250 ]");
-        let other = HiLine::Other {
-            name: "bob".to_string(),
-            score: 300,
-            you: 12,
-        };
+        let other = best_of("bob");
         assert_eq!(other.full_text(), "=[ hi -- bob:300 you:12 ]=");
         assert_eq!(other.mini_text(), "[ hi : 300 ]");
     }
 
     #[test]
     fn hi_lines_cut_to_the_room_there_is() {
-        let other = HiLine::Other {
-            name: "bartholomew".to_string(),
-            score: 300,
-            you: 12,
-        };
+        let other = best_of("bartholomew");
         let text = "=[ hi -- bartholomew:300 you:12 ]=";
         assert_eq!(other.full_text_within(100), text);
         assert_eq!(other.full_text_within(text.len()), text);
@@ -226,21 +227,13 @@ mod tests {
         assert_eq!(other.full_text_within(16), "=[ hi -- b~:300~");
         assert_eq!(other.full_text_within(15), "");
         assert_eq!(other.full_text_within(0), "");
-        let short = HiLine::Other {
-            name: "al".to_string(),
-            score: 300,
-            you: 12,
-        };
+        let short = best_of("al");
         assert_eq!(short.full_text_within(18), "=[ hi -- al:300 ]=");
         // A short name is not cut while the line can be cut after the score.
         assert_eq!(short.full_text_within(17), "=[ hi -- al:300 ~");
         assert_eq!(short.full_text_within(16), "=[ hi -- al:300~");
         assert_eq!(short.full_text_within(15), "");
-        let one = HiLine::Other {
-            name: "a".to_string(),
-            score: 300,
-            you: 12,
-        };
+        let one = best_of("a");
         assert_eq!(one.full_text_within(16), "=[ hi -- a:300 ~");
         assert_eq!(one.full_text_within(15), "=[ hi -- a:300~");
         let own = HiLine::Own { score: 250 };
