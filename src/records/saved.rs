@@ -208,7 +208,8 @@ impl SaveSlot {
     pub fn remove_if_unchanged(&self, loaded: &SavedGame) -> io::Result<()> {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
-            Err(e) if is_absent(&e) => return Ok(()),
+            // Not a save this game could have loaded: someone else's.
+            Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => return Ok(()),
             Err(e) => return Err(e),
         };
         if self.parse(&text).is_ok_and(|now| now == *loaded) {
@@ -414,15 +415,16 @@ fn read_limited(path: &Path) -> io::Result<String> {
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "not a file"));
     }
-    let mut text = String::new();
-    file.take(MAX_SAVE_BYTES + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_SAVE_BYTES {
+    let mut bytes = Vec::new();
+    file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("it is larger than {MAX_SAVE_BYTES} bytes, more than any save"),
         ));
     }
-    Ok(text)
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 
 /// Moves `from` to `to`, failing with [`io::ErrorKind::AlreadyExists`]
@@ -604,6 +606,16 @@ mod tests {
                 format!("{good}#{}\n", "x".repeat(MAX_SAVE_BYTES as usize)),
                 "larger than 8388608 bytes",
             ),
+            // Its size is what is wrong wherever the cut falls, within a
+            // letter of two bytes or between two.
+            (
+                format!("{good}#{}\n", "é".repeat(MAX_SAVE_BYTES as usize / 2)),
+                "larger than 8388608 bytes",
+            ),
+            (
+                format!("{good}#x{}\n", "é".repeat(MAX_SAVE_BYTES as usize / 2)),
+                "larger than 8388608 bytes",
+            ),
         ];
         for (text, says) in cases {
             fs::write(slot.path(), &text).unwrap();
@@ -616,6 +628,25 @@ mod tests {
             assert_eq!(fs::read_to_string(&aside).unwrap(), text);
             assert!(!slot.path().exists());
             assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
+        }
+    }
+
+    #[test]
+    fn a_game_ending_leaves_a_save_it_could_not_have_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let loaded = SavedGame {
+            state: played(Preview::Off).state(),
+            no_record: NoRecord::default(),
+        };
+        slot.save(&loaded).unwrap();
+        slot.remove_if_unchanged(&loaded).unwrap();
+        assert!(!slot.path().exists(), "its own save goes");
+        let too_large = vec![b'#'; MAX_SAVE_BYTES as usize + 1];
+        for foreign in [&b"\xff not text"[..], &too_large] {
+            fs::write(slot.path(), foreign).unwrap();
+            slot.remove_if_unchanged(&loaded).unwrap();
+            assert_eq!(fs::read(slot.path()).unwrap(), foreign, "left as it is");
         }
     }
 
