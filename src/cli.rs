@@ -60,7 +60,7 @@ pub struct Args {
     pub help: Option<bool>,
 
     /// List every user's record and exit
-    #[arg(short = 'l', long = "list")]
+    #[arg(short = 'l', long = "list", conflicts_with_all = ["batch", "completions"])]
     pub list: bool,
 
     /// Print the version and exit
@@ -244,7 +244,7 @@ pub struct Args {
         long = "completions",
         value_name = "SHELL",
         value_enum,
-        conflicts_with = "list"
+        conflicts_with_all = ["list", "batch"]
     )]
     pub completions: Option<CompletionShell>,
 }

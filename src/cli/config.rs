@@ -231,7 +231,7 @@ fn read(path: &Path) -> io::Result<String> {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
-                "it is larger than {MAX_CONFIG_BYTES} bytes, far more than a config file holds"
+                "it is larger than 1 MiB ({MAX_CONFIG_BYTES} bytes), the most a config file may be"
             ),
         ));
     }

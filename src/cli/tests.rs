@@ -802,7 +802,10 @@ fn a_config_file_too_large_or_not_text_is_refused() {
     refused_in(
         &[],
         &env,
-        &["cannot read the config file", "larger than 1048576 bytes"],
+        &[
+            "cannot read the config file",
+            "larger than 1 MiB (1048576 bytes)",
+        ],
     );
     let env = with_config(dir.path(), &big[..1 << 20]);
     assert!(
@@ -1107,6 +1110,11 @@ fn black_and_white_glyphs_drawn_alike_warn_then_play() {
         "{alike:?}"
     );
     assert!(alike[0].matters(false) && !alike[0].matters(true));
+    let anywhere = Warning {
+        text: String::new(),
+        matters_in: None,
+    };
+    assert!(anywhere.matters(true) && anywhere.matters(false));
     let cursor = warnings(&["-mb", "-F", "OOoVvAa.'Zz"]);
     assert_eq!(cursor.len(), 1, "{cursor:?}");
     assert!(

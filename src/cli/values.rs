@@ -199,7 +199,7 @@ pub(super) fn bw_glyphs_alike(
     if let Some(&cursor) = glyphs.first().filter(|cursor| chips.contains(cursor)) {
         warn(format!(
             "glyph {} drawn for the cursor and a chip; in black and white the cursor on an \
-             empty cell will look like that chip",
+             empty cell can look like that chip",
             text::quote(&cursor.to_string())
         ));
     }

@@ -297,7 +297,8 @@ pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
 /// `texts` in a box (see [`draw_box`]), each broken at spaces so that the
 /// box and a column either side fit the frame. Where the lines are more
 /// than the frame's rows hold, the last text (what a key does) is kept
-/// whole and the others are cut, ending in `…`. A character that does not
+/// whole and the others are cut, ending in `~` (the last text too, where it
+/// alone is taller than the rows). A character that does not
 /// take exactly one column (a path's CJK letters, say) is shown as `?`, so
 /// that the box's right edge stays straight.
 pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
@@ -317,18 +318,27 @@ pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
     // Row 0 stays the board's; a row each for the box's edges.
     let room = frame.rows().saturating_sub(3).max(1);
     if lines.len() + last.len() > room {
+        let cut_last = last.len() > room;
         last.truncate(room);
         lines.truncate(room - last.len());
-        if let Some(cut) = lines.last_mut() {
+        let cut = if cut_last {
+            last.last_mut()
+        } else {
+            lines.last_mut()
+        };
+        if let Some(cut) = cut {
             if cut.chars().count() == width {
                 cut.pop();
             }
-            cut.push('…');
+            cut.push(CUT_MARK);
         }
     }
     lines.append(&mut last);
     draw_box(&lines, ink, frame);
 }
+
+/// Ends a line of a box cut short, in ASCII as all the screen draws itself.
+const CUT_MARK: char = '~';
 
 /// `text` broken at spaces into lines of at most `width` characters (a
 /// longer word is cut).
@@ -867,7 +877,16 @@ mod tests {
             ["any key goes on to a new", "game."],
             "{shown:#?}"
         );
-        assert!(inside[4].ends_with('…'), "{shown:#?}");
+        assert!(inside[4].ends_with('~'), "{shown:#?}");
+        // Where what a key does is itself too tall, it is cut and marked.
+        let mut frame = Frame::new(7, 7);
+        draw_text_box(&texts, None, &mut frame);
+        let shown = screen_rows(&frame);
+        assert_eq!(
+            shown[2..6],
+            [" |any|", " |key|", " |goe|", " |s~ |"],
+            "{shown:#?}"
+        );
         let mut frame = Frame::new(cols, rows);
         draw_text_box(&["家 /tmp/数据 is full".to_string()], None, &mut frame);
         let shown = screen_rows(&frame);
