@@ -1,12 +1,31 @@
 //! Opening a file that the user or the system names (the config file, a
 //! terminfo entry) without trusting what is there: a FIFO would block the
 //! open, or the first read, for ever, and a device or directory is no file
-//! to read.
+//! to read. And reading no more of one than its purpose allows.
 
 use std::fs::{File, FileType, OpenOptions};
-use std::io;
+use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+/// The UTF-8 text `reader` holds, when it is at most `max` bytes long: a
+/// longer one is refused as soon as its byte past `max` is read, with the
+/// reason `too_large` gives (checked before the text, so that where the
+/// cut falls cannot change the reason); one that is not UTF-8 is refused
+/// as not text. Both refusals are of kind `InvalidData`.
+pub fn read_text_within(
+    reader: impl Read,
+    max: u64,
+    too_large: impl FnOnce() -> String,
+) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    reader.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, too_large()));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
 
 /// Opens `path` for reading, refusing anything but a regular file
 /// (following symbolic links). `O_NONBLOCK` keeps the open of a FIFO from

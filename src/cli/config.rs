@@ -6,7 +6,7 @@
 //! that every refusal names the file, the key and what the key accepts.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
@@ -223,20 +223,9 @@ const MAX_CONFIG_BYTES: u64 = 1 << 20;
 /// The text of the file at `path`, which must be a regular file (a FIFO
 /// there would hang the start) of at most [`MAX_CONFIG_BYTES`].
 fn read(path: &Path) -> io::Result<String> {
-    let mut bytes = Vec::new();
-    files::open_regular(path)?
-        .take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "it is larger than 1 MiB ({MAX_CONFIG_BYTES} bytes), the most a config file may be"
-            ),
-        ));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+    files::read_text_within(files::open_regular(path)?, MAX_CONFIG_BYTES, || {
+        format!("it is larger than 1 MiB ({MAX_CONFIG_BYTES} bytes), the most a config file may be")
+    })
 }
 
 /// Whether something is at `path`, found by looking at it or, when its

@@ -11,7 +11,7 @@
 //! no earlier one is lost), never in the way of a new game.
 
 use std::fs::{self, OpenOptions};
-use std::io::{self, Read};
+use std::io;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Color, Pos};
 use crate::game::{GameState, Planned, Preview, Rules};
-use crate::text;
+use crate::{files, text};
 
 use super::format::refused_symlink;
 use super::store::{DirLock, SaveError, Store, replace_atomically};
@@ -415,16 +415,9 @@ fn read_limited(path: &Path) -> io::Result<String> {
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "not a file"));
     }
-    let mut bytes = Vec::new();
-    file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SAVE_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("it is larger than {MAX_SAVE_BYTES} bytes, more than any save"),
-        ));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+    files::read_text_within(file, MAX_SAVE_BYTES, || {
+        format!("it is larger than {MAX_SAVE_BYTES} bytes, more than any save")
+    })
 }
 
 /// Moves `from` to `to`, failing with [`io::ErrorKind::AlreadyExists`]
