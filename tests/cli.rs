@@ -421,6 +421,68 @@ fn a_fifo_as_config_file_is_refused_at_once() {
     assert_refused(&output, &["/dev/zero", "a character device"]);
 }
 
+/// A config file that leads nowhere through a symbolic link is a player's
+/// settings gone (a dotfiles folder moved, say): the game plays with the
+/// defaults and says why, whether the file or its folder is the link;
+/// `CLINES_CONFIG` naming such a file is refused with the reason. With no
+/// file at all, nothing is said.
+#[cfg(unix)]
+#[test]
+fn a_config_link_to_nothing_is_warned_of() {
+    use std::os::unix::fs::symlink;
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config");
+    fs::create_dir_all(config.join("clines")).unwrap();
+    let play = |env: &[(&str, &Path)]| {
+        let mut command = batch_in(home.path(), env);
+        command.args(["-w4", "-t2", "--seed=1"]);
+        output_within_deadline(command)
+    };
+    let warned = |output: Output| {
+        let stderr = text(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        stderr
+    };
+    assert_eq!(warned(play(&[])), "", "no config, no word");
+
+    let file = config.join("clines/config.toml");
+    let gone = home.path().join("dotfiles/clines.toml");
+    symlink(&gone, &file).unwrap();
+    assert_eq!(
+        warned(play(&[])),
+        format!(
+            "warning: no config file at {}: it is a symbolic link to {}, which leads nowhere; \
+             playing with the defaults\n",
+            file.display(),
+            gone.display()
+        )
+    );
+
+    // The folder linked, by a path from the link's own folder.
+    fs::remove_file(&file).unwrap();
+    fs::remove_dir(config.join("clines")).unwrap();
+    symlink("../dotfiles/clines", config.join("clines")).unwrap();
+    assert_eq!(
+        warned(play(&[])),
+        format!(
+            "warning: no config file at {}: {} above it is a symbolic link to {}, which leads \
+             nowhere; playing with the defaults\n",
+            file.display(),
+            config.join("clines").display(),
+            config.join("../dotfiles/clines").display()
+        )
+    );
+
+    let output = play(&[("CLINES_CONFIG", &file)]);
+    assert_refused(
+        &output,
+        &[
+            "cannot read the config file (named by CLINES_CONFIG)",
+            "above it is a symbolic link to",
+        ],
+    );
+}
+
 /// Whether this test runs as root, whom permission bits do not stop.
 #[cfg(target_os = "linux")]
 fn running_as_root() -> bool {
