@@ -188,7 +188,7 @@ impl Animation {
                         self.flashing.clone_from(chips);
                         return shown;
                     }
-                    self.score += points;
+                    self.score = self.score.saturating_add(*points);
                     self.board.remove(chips);
                     self.flashing.clear();
                     self.step_started += FLASH_TIME;
@@ -199,7 +199,7 @@ impl Animation {
                     }
                 }
                 Step::Clear { chips, points } => {
-                    self.score += points;
+                    self.score = self.score.saturating_add(*points);
                     self.board.remove(chips);
                 }
                 Step::Over => {
@@ -318,5 +318,33 @@ mod tests {
         assert_eq!(animation.score(), 2);
         assert_eq!(animation.board().get(Pos::new(1, 1)), Some(1));
         assert!(animation.over());
+    }
+
+    /// A hand-edited save may start near the largest score: the score
+    /// shown stops there, as the game's does, rather than wrap round.
+    #[test]
+    fn the_score_shown_stops_at_the_largest_number() {
+        let now = Instant::now();
+        let mut animation = Animation::new(3, 3, now);
+        animation.show(&Board::new(3, 3), u64::MAX - 1);
+        // Flashed removals, then one past the flashes a turn shows, cleared
+        // at once: each way of adding to the score is taken.
+        let events = (0..=MAX_FLASHES_PER_TURN).flat_map(|_| {
+            [
+                Event::Thrown(vec![chip(0, 0)]),
+                Event::Removed {
+                    chips: vec![chip(0, 0)],
+                    points: 5,
+                    by: Actor::Player,
+                },
+            ]
+        });
+        assert_eq!(animation.replay(events.collect(), now), Shown::Progress);
+        let mut at = now;
+        while animation.is_running() {
+            at += FLASH_TIME;
+            assert_eq!(animation.advance(at), Shown::Progress);
+        }
+        assert_eq!(animation.score(), u64::MAX);
     }
 }
