@@ -1,6 +1,7 @@
 //! The `hi` line on the board's bottom border.
 
 use super::scan::Entry;
+use super::store::MOST_RECORDED;
 
 /// What the board shows of the records, read when the game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,9 +121,11 @@ fn cut_after_score(text: String, room: usize) -> String {
 
 impl BoardRecords {
     /// The line to show while the player has `score`: the stored records,
-    /// overtaken live as the score passes them (a tie does not overtake).
-    /// `None` while there is neither a record nor a score.
+    /// overtaken live as the score passes them (a tie does not overtake),
+    /// the score counting at most what a record file holds, as it will be
+    /// kept. `None` while there is neither a record nor a score.
     pub fn hi_line(&self, score: u64) -> Option<HiLine> {
+        let score = score.min(MOST_RECORDED);
         let you = self.own.unwrap_or(0).max(score);
         match &self.best {
             Some(best) if best.user != self.user && best.score >= score => Some(HiLine::Other {
@@ -187,6 +190,15 @@ mod tests {
         };
         assert_eq!(nothing.hi_line(0), None);
         assert_eq!(nothing.hi_line(5), Some(HiLine::Own { score: 5 }));
+        // A score past what a file holds shows as what will be kept.
+        let most = i64::MAX as u64;
+        for line in [&nothing, &own_best, &other_best] {
+            assert_eq!(line.hi_line(u64::MAX), Some(HiLine::Own { score: most }));
+        }
+        assert_eq!(
+            other_best.hi_line(most + 1),
+            Some(HiLine::Own { score: most })
+        );
     }
 
     /// `name` holds the best record, 300; the player's is 12.

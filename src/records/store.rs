@@ -28,6 +28,10 @@ const LOCK_WAIT: Duration = Duration::from_secs(5);
 const LOCK_RETRY: Duration = Duration::from_millis(5);
 /// A record file's permissions: everyone may read the records.
 const RECORD_MODE: u32 = 0o644;
+/// The highest record a file holds: TOML's largest integer. Only a
+/// hand-edited save can pass it (the game's own score goes on to
+/// `u64::MAX`); such a game keeps this as its record rather than none.
+pub(super) const MOST_RECORDED: u64 = i64::MAX as u64;
 
 /// What a save did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,7 +281,9 @@ impl Store {
         }
     }
 
-    /// Saves `score` as the player's record if it beats the stored one.
+    /// Saves `score` as the player's record if it beats the stored one; a
+    /// score beyond the most a file holds (TOML's largest integer) is saved
+    /// as that.
     ///
     /// Two games may end at once, so the whole save runs under an
     /// exclusive lock on the directory (`DirLock`): the second save re-reads
@@ -285,6 +291,7 @@ impl Store {
     /// atomically (`replace_atomically`), so a crash at any moment leaves
     /// either the old records or the new ones.
     pub fn save(&self, score: u64) -> Result<SaveOutcome, SaveError> {
+        let score = score.min(MOST_RECORDED);
         let dir = self
             .dir
             .as_ref()
@@ -595,6 +602,29 @@ mod tests {
         expected.push("alice.toml".to_string());
         expected.sort();
         assert_eq!(names, expected);
+    }
+
+    /// A score past what a TOML file holds (from a hand-edited save) is
+    /// recorded as the most it holds, not lost to an encoding error.
+    #[test]
+    fn a_score_past_what_a_file_holds_is_recorded_as_the_most() {
+        let dir = temp_dir();
+        let alice = store(dir.path(), "alice");
+        assert!(matches!(
+            alice.save(u64::MAX),
+            Ok(SaveOutcome::Saved { .. })
+        ));
+        assert_eq!(
+            alice.save(MOST_RECORDED + 1).unwrap(),
+            SaveOutcome::NotBeaten {
+                record: MOST_RECORDED
+            }
+        );
+        let text = fs::read_to_string(dir.path().join("alice.toml")).unwrap();
+        assert!(
+            text.starts_with(&format!("score = {}\n", i64::MAX)),
+            "{text}"
+        );
     }
 
     /// A record that would make the file longer than clines reads is not
