@@ -6,6 +6,8 @@
 use super::frame::{Frame, Ink};
 use super::input::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 use super::view;
+use crate::text;
+use unicode_width::UnicodeWidthChar;
 
 /// Columns of the key names; longer names take a row of their own.
 const KEY_COLUMN: usize = 8;
@@ -68,6 +70,17 @@ fn key_name(key: char) -> String {
         '\n' => "Enter".into(),
         '\u{1b}' => "Esc".into(),
         '\u{7f}' => "Backspace".into(),
+        // A key drawn wider or narrower than a column (a CJK letter, a
+        // combining mark) would push the box's edge out of line, a line
+        // separator (one column to unicode-width) would break the line, and
+        // a blank one would not be seen.
+        _ if key.width() != Some(1)
+            || matches!(key, '\u{2028}' | '\u{2029}')
+            || key.is_whitespace()
+            || text::BLANKS.contains(&key) =>
+        {
+            format!("U+{:04X}", u32::from(key))
+        }
         _ => key.to_string(),
     }
 }
@@ -141,6 +154,25 @@ mod tests {
             .position(|l| l == "Tab Backspace Esc l")
             .unwrap();
         assert_eq!(long[at + 1].trim(), "left, down, up, right");
+    }
+
+    /// A key a column wide is shown as it is; any other, or a blank one,
+    /// by its code, so that every key is seen and every line of the box
+    /// is as wide on screen as it is long.
+    #[test]
+    fn keys_not_seen_as_one_column_are_named_by_their_codes() {
+        let odd = lines(&['中', '\u{301}', '\u{2028}', '\u{2800}', '\u{a0}'], 5);
+        assert!(
+            odd.contains(&"U+4E2D U+0301 U+2028 U+2800".to_string()),
+            "{odd:?}"
+        );
+        assert!(odd.contains(&"U+00A0  select a chip, or move".to_string()));
+        let words = lines(&['é', '\u{2003}', 'k', 'l', ' '], 5);
+        assert!(words.contains(&"é U+2003 k l".to_string()), "{words:?}");
+        for line in odd.iter().chain(&words) {
+            let columns: usize = line.chars().map(|c| c.width().unwrap_or(0)).sum();
+            assert_eq!(columns, line.chars().count(), "{line:?}");
+        }
     }
 
     #[test]
