@@ -157,7 +157,8 @@ pub struct Args {
     pub font: String,
 
     /// Black-and-white glyphs: cursor, then a chip and its jumping glyph per
-    /// colour (at least 2c+1; needed when c > 5) [default: *OoVvAa.'Zz]
+    /// colour (at least 2c+1; needed with -m b or NO_COLOR when c > 5)
+    /// [default: *OoVvAa.'Zz]
     #[arg(
         short = 'F',
         long = "bw-font",
@@ -208,8 +209,8 @@ pub struct Args {
     pub cells: Option<String>,
 
     /// Start a new game even when a game of these rules was saved (the s
-    /// key, or the terminal closing); the save is replaced when this game
-    /// is saved, removed when it ends
+    /// key, or the terminal closing); the save stays, unless this game is
+    /// saved in its place
     #[arg(long = "new")]
     pub new: bool,
 
@@ -217,7 +218,9 @@ pub struct Args {
     #[arg(long = "batch", conflicts_with_all = ["list", "completions"])]
     pub batch: bool,
 
-    /// Seed the random generator, making the game repeatable (no records)
+    /// Seed the random generator, making the game repeatable (no records);
+    /// a saved game of these rules goes on instead, its record kept as
+    /// without --seed, unless --new
     /// [default: random]
     #[arg(long = "seed", value_name = "S",
         allow_hyphen_values = true, value_parser = Utf8(whole_number_u64))]
