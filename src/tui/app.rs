@@ -822,7 +822,10 @@ impl App {
                     flashing: self.animation.flashing(),
                     score: self.animation.score(),
                     records: records.as_ref(),
-                    game_over: self.animation.over(),
+                    // Help over the game-over box hides it: a help box
+                    // smaller than it (on a small terminal) would leave
+                    // its edges standing around.
+                    game_over: self.animation.over() && self.overlay != Overlay::Help,
                     planned: &self.planned,
                     new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
                     confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
@@ -1082,6 +1085,35 @@ mod tests {
         app.act(Action::Undo, later);
         assert_eq!(app.planned, planned);
         assert!(!app.assist.autoplay);
+    }
+
+    /// Help opened on the game-over box is drawn over the board alone,
+    /// as it would be during play, also where the help is a box smaller
+    /// than the game-over box, asking for a bigger terminal; closing it
+    /// brings the box back.
+    #[test]
+    fn help_on_the_game_over_box_hides_it_until_closed() {
+        let text = |frame: Frame| -> Vec<String> {
+            (0..frame.rows())
+                .map(|r| (0..frame.cols()).map(|c| frame.get(r, c).ch).collect())
+                .collect()
+        };
+        for (cols, rows, asks) in [(20, 20, true), (100, 50, false)] {
+            let (mut during_play, now) = app_with(&[], cols, rows);
+            during_play.act(Action::Help, now);
+            let (mut over, _) = app_with(&[], cols, rows);
+            over.replay(vec![Event::GameOver], now);
+            let with_box = text(over.frame(now));
+            assert!(with_box.concat().contains("Game over"), "{cols}x{rows}");
+            over.act(Action::Help, now);
+            assert_eq!(over.overlay, Overlay::Help);
+            let shown = text(over.frame(now));
+            assert_eq!(shown.concat().contains("Help needs"), asks, "{cols}x{rows}");
+            assert_eq!(shown, text(during_play.frame(now)), "{cols}x{rows}");
+            over.act(Action::Help, now);
+            assert_eq!(over.overlay, Overlay::None);
+            assert_eq!(text(over.frame(now)), with_box, "{cols}x{rows}");
+        }
     }
 
     #[test]
