@@ -1,12 +1,15 @@
 //! Opening a file that the user or the system names (the config file, a
 //! terminfo entry) without trusting what is there: a FIFO would block the
 //! open, or the first read, for ever, and a device or directory is no file
-//! to read. And reading no more of one than its purpose allows.
+//! to read. And reading no more of one than its purpose allows, and
+//! telling a path that is missing through a broken symbolic link.
 
-use std::fs::{File, FileType, OpenOptions};
+use std::fs::{self, File, FileType, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+use crate::text;
 
 /// The UTF-8 text `reader` holds, when it is at most `max` bytes long: a
 /// longer one is refused as soon as its byte past `max` is read, with the
@@ -52,6 +55,32 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         error_kind,
         format!("it is {}, not a regular file", describe(kind)),
     ))
+}
+
+/// Why `path` is not found when a symbolic link on the way leads nowhere:
+/// `path` itself, or a folder above it (as dotfiles managers link whole
+/// folders), its target moved or deleted. Said of `path`, as "it is a
+/// symbolic link to …" or "`link` above it is …", with the link's target
+/// shown as a path from the link's own folder; `None` when no link on the
+/// way is broken.
+pub fn broken_link(path: &Path) -> Option<String> {
+    path.ancestors().find_map(|link| {
+        let is_link = fs::symlink_metadata(link).ok()?.file_type().is_symlink();
+        if !is_link || fs::metadata(link).is_ok() {
+            return None;
+        }
+        let target = fs::read_link(link).ok()?;
+        let target = link.parent().unwrap_or(Path::new("")).join(target);
+        let subject = if link == path {
+            "it".to_string()
+        } else {
+            format!("{} above it", text::path(link))
+        };
+        Some(format!(
+            "{subject} is a symbolic link to {}, which leads nowhere",
+            text::path(&target)
+        ))
+    })
 }
 
 /// What a file that is not a regular file is, for messages.

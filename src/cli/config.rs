@@ -190,14 +190,14 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<Warning>), 
     let text = match read(file) {
         Ok(text) => text,
         Err(e) if location.required => {
-            let broken = broken_link(file).filter(|_| e.kind() == io::ErrorKind::NotFound);
+            let broken = files::broken_link(file).filter(|_| e.kind() == io::ErrorKind::NotFound);
             return Err(match broken {
                 Some(why) => format!("{}; {why}", refuse(e)),
                 None => refuse(e),
             });
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let warning = broken_link(file).map(|why| Warning {
+            let warning = files::broken_link(file).map(|why| Warning {
                 text: format!(
                     "no config file at {}: {why}; playing with the defaults",
                     text::path(file)
@@ -238,31 +238,6 @@ const MAX_CONFIG_BYTES: u64 = 1 << 20;
 fn read(path: &Path) -> io::Result<String> {
     files::read_text_within(files::open_regular(path)?, MAX_CONFIG_BYTES, || {
         format!("it is larger than 1 MiB ({MAX_CONFIG_BYTES} bytes), the most a config file may be")
-    })
-}
-
-/// Why `path` is not found when a symbolic link on the way leads nowhere:
-/// the file itself, or a folder above it (as dotfiles managers link whole
-/// folders), once moved or deleted. A config the player set up would
-/// otherwise be gone without a word. The link's target is shown as a path
-/// from the link's own folder.
-fn broken_link(path: &Path) -> Option<String> {
-    path.ancestors().find_map(|link| {
-        let is_link = fs::symlink_metadata(link).ok()?.file_type().is_symlink();
-        if !is_link || fs::metadata(link).is_ok() {
-            return None;
-        }
-        let target = fs::read_link(link).ok()?;
-        let target = link.parent().unwrap_or(Path::new("")).join(target);
-        let subject = if link == path {
-            "it".to_string()
-        } else {
-            format!("{} above it", text::path(link))
-        };
-        Some(format!(
-            "{subject} is a symbolic link to {}, which leads nowhere",
-            text::path(&target)
-        ))
     })
 }
 

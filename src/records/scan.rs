@@ -10,7 +10,7 @@ use super::lookup::{NoScoreDir, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::sys;
 use super::user::{check_user_name, current_user};
-use crate::text;
+use crate::{files, text};
 
 /// One user's best record, for the listing and the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,10 +245,10 @@ pub fn list_dir(
         } else {
             format!(" for {rules}")
         };
-        warnings.push(format!(
-            "no records yet{of_rules} in {}",
-            text::path(&dir.path)
-        ));
+        warnings.push(match files::broken_link(&dir.path) {
+            Some(why) => format!("no records{of_rules} in {}: {why}", text::path(&dir.path)),
+            None => format!("no records yet{of_rules} in {}", text::path(&dir.path)),
+        });
     }
     Ok(Listing {
         text: format_listing(&scan.entries, current_user),
@@ -443,6 +443,18 @@ mod tests {
             [format!("no records yet in {}", missing.path.display())]
         );
         assert!(!missing.path.exists());
+        // A folder a symbolic link should lead to, moved away.
+        let linked = ScoreDir::new(dir.path().join("linked"));
+        std::os::unix::fs::symlink("moved", &linked.path).unwrap();
+        let listing = list_dir(&linked, &RuleSet::default(), Some("al")).unwrap();
+        assert_eq!(
+            listing.warnings,
+            [format!(
+                "no records in {}: it is a symbolic link to {}, which leads nowhere",
+                linked.path.display(),
+                dir.path().join("moved").display()
+            )]
+        );
         let here = ScoreDir::new(dir.path());
         write_toml(dir.path(), "al", 3);
         write_toml(dir.path(), "zed", 30);

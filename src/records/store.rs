@@ -20,7 +20,7 @@ use super::saved::SAVE_EXTENSION;
 use super::scan::scan_all;
 use super::sys;
 use super::user::{UserError, check_user_name, current_user};
-use crate::text;
+use crate::{files, text};
 
 /// How long a save waits for another process's save to finish.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
@@ -78,6 +78,13 @@ pub enum SaveError {
     },
     /// The score directory's path names a file or something else.
     NotADirectory(PathBuf),
+    /// A symbolic link on the score directory's path leads nowhere.
+    BrokenLink {
+        /// The score directory.
+        path: PathBuf,
+        /// Which link, and where it points.
+        why: String,
+    },
     /// Another process held the directory's lock for too long.
     Locked {
         /// The score directory.
@@ -132,6 +139,9 @@ impl fmt::Display for SaveCause<'_> {
                 "the score directory {} exists but is not a directory",
                 text::path(path)
             ),
+            SaveError::BrokenLink { path, why } => {
+                write!(f, "the score directory {}: {why}", text::path(path))
+            }
             SaveError::Locked { path } => write!(
                 f,
                 "{} stayed locked by another game for {} s",
@@ -390,7 +400,14 @@ impl DirLock {
     /// that a stuck process cannot hang our exit forever.
     pub(super) fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
         fs::create_dir_all(dir).map_err(|source| {
-            if source.kind() == io::ErrorKind::AlreadyExists {
+            // Not created through a link that leads nowhere: where it
+            // should lead is the player's to say.
+            if let Some(why) = files::broken_link(dir) {
+                SaveError::BrokenLink {
+                    path: dir.to_path_buf(),
+                    why,
+                }
+            } else if source.kind() == io::ErrorKind::AlreadyExists {
                 SaveError::NotADirectory(dir.to_path_buf())
             } else {
                 io_error("creating the score directory", dir)(source)
@@ -692,6 +709,33 @@ mod tests {
                 file.display()
             )
         );
+    }
+
+    /// A score directory, or a folder above it, that is a symbolic link
+    /// leading nowhere (a shared folder moved, say) is named as such, and
+    /// nothing is made where it points.
+    #[test]
+    fn a_score_directory_through_a_broken_link_is_named_as_such() {
+        let dir = temp_dir();
+        let gone = dir.path().join("moved/scores");
+        let link = dir.path().join("scores");
+        std::os::unix::fs::symlink(&gone, &link).unwrap();
+        for (scores, subject) in [
+            (link.clone(), "it".to_string()),
+            (link.join("inner"), format!("{} above it", link.display())),
+        ] {
+            let message = store(&scores, "alice").save(10).unwrap_err().to_string();
+            assert_eq!(
+                message,
+                format!(
+                    "the record could not be saved: the score directory {}: {subject} is a \
+                     symbolic link to {}, which leads nowhere",
+                    scores.display(),
+                    gone.display()
+                )
+            );
+        }
+        assert!(!dir.path().join("moved").exists());
     }
 
     #[test]
