@@ -181,7 +181,10 @@ impl Default for Budget {
     /// the same games, within the noise, at a median of 51 ms of CPU a move
     /// instead of 38; keeping the 32 best whatever their chips scored
     /// −258.8 ± 179.6 on the first 12, since a few chips then fill the list
-    /// with moves of one idea.
+    /// with moves of one idea. Nor did ranking the candidates by their
+    /// sampled mean blended with their exact value, a quarter of it, to
+    /// steady the noisy means (`CLINES_EXP_BLEND=0.25` on branch `exp35`):
+    /// −2.6 ± 75.3 on the same games.
     fn default() -> Budget {
         Budget {
             candidates: 32,
