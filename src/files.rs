@@ -62,11 +62,14 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 /// folders), its target moved or deleted. Said of `path`, as "it is a
 /// symbolic link to …" or "`link` above it is …", with the link's target
 /// shown as a path from the link's own folder; `None` when no link on the
-/// way is broken.
+/// way leads to nothing.
 pub fn broken_link(path: &Path) -> Option<String> {
     path.ancestors().find_map(|link| {
         let is_link = fs::symlink_metadata(link).ok()?.file_type().is_symlink();
-        if !is_link || fs::metadata(link).is_ok() {
+        // Only a target that is not there: one the player may not search
+        // (or a loop of links) is there, and its own error says so.
+        let missing = fs::metadata(link).is_err_and(|e| e.kind() == io::ErrorKind::NotFound);
+        if !is_link || !missing {
             return None;
         }
         let target = fs::read_link(link).ok()?;
@@ -106,6 +109,39 @@ mod tests {
     use std::process::Command;
 
     use super::*;
+
+    /// A link whose target is not there is named, on the path itself or
+    /// above it; a working link, a plain path, and a loop of links (whose
+    /// own error says what is wrong) are not.
+    #[test]
+    fn only_a_link_to_what_is_not_there_is_broken() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = |target: &str, name: &str| {
+            std::os::unix::fs::symlink(target, dir.path().join(name)).unwrap();
+            dir.path().join(name)
+        };
+        let gone = link("gone", "gone-link");
+        assert_eq!(
+            broken_link(&gone.join("inner")),
+            Some(format!(
+                "{} above it is a symbolic link to {}, which leads nowhere",
+                gone.display(),
+                dir.path().join("gone").display()
+            ))
+        );
+        assert!(
+            broken_link(&gone)
+                .unwrap()
+                .starts_with("it is a symbolic link to ")
+        );
+        fs::create_dir(dir.path().join("there")).unwrap();
+        let working = link("there", "there-link");
+        assert_eq!(broken_link(&working.join("missing")), None);
+        assert_eq!(broken_link(&dir.path().join("plain")), None);
+        let looped = link("loop-b", "loop-a");
+        link("loop-a", "loop-b");
+        assert_eq!(broken_link(&looped), None);
+    }
 
     #[test]
     fn a_regular_file_is_opened_and_read() {
