@@ -822,10 +822,10 @@ impl App {
                     flashing: self.animation.flashing(),
                     score: self.animation.score(),
                     records: records.as_ref(),
-                    // Help over the game-over box hides it: a help box
-                    // smaller than it (on a small terminal) would leave
-                    // its edges standing around.
-                    game_over: self.animation.over() && self.overlay != Overlay::Help,
+                    // Any box over the game-over box hides it: one
+                    // smaller (on a small terminal) would leave its edges
+                    // standing around.
+                    game_over: self.animation.over() && self.overlay == Overlay::None,
                     planned: &self.planned,
                     new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
                     confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
@@ -1090,9 +1090,9 @@ mod tests {
     /// Help opened on the game-over box is drawn over the board alone,
     /// as it would be during play, also where the help is a box smaller
     /// than the game-over box, asking for a bigger terminal; closing it
-    /// brings the box back.
+    /// brings the box back. A warning before play likewise.
     #[test]
-    fn help_on_the_game_over_box_hides_it_until_closed() {
+    fn a_box_on_the_game_over_box_hides_it_until_closed() {
         let text = |frame: Frame| -> Vec<String> {
             (0..frame.rows())
                 .map(|r| (0..frame.cols()).map(|c| frame.get(r, c).ch).collect())
@@ -1114,6 +1114,15 @@ mod tests {
             assert_eq!(over.overlay, Overlay::None);
             assert_eq!(text(over.frame(now)), with_box, "{cols}x{rows}");
         }
+        // So does a warning before play on a game over at once.
+        let warning = "-o 7,1,1,3,4,5: colour 1 given more than once";
+        let (mut during_play, now) = app_with(&[], 29, 24);
+        during_play.before_play(None, &[warning]);
+        let (mut over, _) = app_with(&[], 29, 24);
+        over.replay(vec![Event::GameOver], now);
+        over.before_play(None, &[warning]);
+        assert!(matches!(over.overlay, Overlay::Notice(_)));
+        assert_eq!(text(over.frame(now)), text(during_play.frame(now)));
     }
 
     #[test]
