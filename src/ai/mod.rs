@@ -184,7 +184,7 @@ impl Default for Budget {
     /// with moves of one idea. Nor did ranking the candidates by their
     /// sampled mean blended with their exact value, a quarter of it, to
     /// steady the noisy means (`CLINES_EXP_BLEND=0.25` on branch `exp35`):
-    /// −2.6 ± 75.3 on the same games.
+    /// −2.6 ± 75.3 on the same 50 games.
     fn default() -> Budget {
         Budget {
             candidates: 32,

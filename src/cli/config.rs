@@ -190,7 +190,9 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<Warning>), 
     let text = match read(file) {
         Ok(text) => text,
         Err(e) if location.required => {
-            let broken = files::broken_link(file).filter(|_| e.kind() == io::ErrorKind::NotFound);
+            let broken = (e.kind() == io::ErrorKind::NotFound)
+                .then(|| files::broken_link(file))
+                .flatten();
             return Err(match broken {
                 Some(why) => format!("{}; {why}", refuse(e)),
                 None => refuse(e),

@@ -71,14 +71,10 @@ fn key_name(key: char) -> String {
         '\u{1b}' => "Esc".into(),
         '\u{7f}' => "Backspace".into(),
         // A key drawn wider or narrower than a column (a CJK letter, a
-        // combining mark) would push the box's edge out of line, a line
-        // separator (one column to unicode-width) would break the line, and
-        // a blank one would not be seen.
-        _ if key.width() != Some(1)
-            || matches!(key, '\u{2028}' | '\u{2029}')
-            || key.is_whitespace()
-            || text::BLANKS.contains(&key) =>
-        {
+        // combining mark) would push the box's edge out of line, and a
+        // blank one (white space, a line separator, a filler) would not be
+        // seen or would break the line.
+        _ if key.width() != Some(1) || key.is_whitespace() || text::BLANKS.contains(&key) => {
             format!("U+{:04X}", u32::from(key))
         }
         _ => key.to_string(),
