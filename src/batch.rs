@@ -106,7 +106,8 @@ enum Line {
     Text(String),
     /// A line longer than [`MAX_LINE`] that is neither a comment nor blank.
     /// Reported as soon as the cap is passed, or past it at its first
-    /// byte that is not white space; the rest of the line is skipped unread.
+    /// character that is not white space; the rest of the line is skipped
+    /// unread.
     TooLong,
 }
 
@@ -120,7 +121,7 @@ struct Lines<R> {
     skipping: bool,
     /// In an over-long line with nothing but white space so far: a comment
     /// or a blank line if it stays so, a command too long if not.
-    undecided: bool,
+    undecided: Option<Opening>,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -129,7 +130,7 @@ impl<R: BufRead> Lines<R> {
             input,
             line: Vec::with_capacity(MAX_LINE),
             skipping: false,
-            undecided: false,
+            undecided: None,
         }
     }
 
@@ -145,7 +146,11 @@ impl<R: BufRead> Lines<R> {
             if available.is_empty() {
                 // The end of the input ends a last line without a newline.
                 self.skipping = false;
-                self.undecided = false;
+                if let Some(mut opening) = self.undecided.take() {
+                    if opening.end().is_some() {
+                        return Ok(Some(Line::TooLong));
+                    }
+                }
                 if self.line.is_empty() {
                     return Ok(None);
                 }
@@ -153,30 +158,34 @@ impl<R: BufRead> Lines<R> {
             }
             let newline = available.iter().position(|&b| b == b'\n');
             let used = newline.map_or(available.len(), |at| at + 1);
-            if self.undecided {
+            if let Some(mut opening) = self.undecided.take() {
                 let content = &available[..newline.unwrap_or(available.len())];
-                let first = content.iter().find(|b| !b.is_ascii_whitespace()).copied();
-                self.undecided = first.is_none() && newline.is_none();
+                let mut first = opening.first_other(content);
+                if newline.is_some() {
+                    first = first.or_else(|| opening.end());
+                }
                 self.skipping = first.is_some() && newline.is_none();
+                self.undecided = (first.is_none() && newline.is_none()).then_some(opening);
                 self.input.consume(used);
                 match first {
-                    Some(b'#') | None => continue,
+                    Some('#') | None => continue,
                     Some(_) => return Ok(Some(Line::TooLong)),
                 }
             }
             if !self.skipping {
                 let content = &available[..newline.unwrap_or(available.len())];
                 if self.line.len() + content.len() > MAX_LINE {
-                    let first = self
-                        .line
-                        .iter()
-                        .chain(content)
-                        .find(|b| !b.is_ascii_whitespace())
-                        .copied();
-                    let silent = matches!(first, None | Some(b'#'));
+                    let mut opening = Opening::default();
+                    let mut first = opening
+                        .first_other(&self.line)
+                        .or_else(|| opening.first_other(content));
+                    if newline.is_some() {
+                        first = first.or_else(|| opening.end());
+                    }
+                    let silent = matches!(first, None | Some('#'));
                     self.line.clear();
-                    self.undecided = first.is_none() && newline.is_none();
                     self.skipping = first.is_some() && newline.is_none();
+                    self.undecided = (first.is_none() && newline.is_none()).then_some(opening);
                     self.input.consume(used);
                     if silent {
                         continue;
@@ -200,6 +209,76 @@ impl<R: BufRead> Lines<R> {
         let line = Line::Text(String::from_utf8_lossy(&self.line).into_owned());
         self.line.clear();
         line
+    }
+}
+
+/// The start of an over-long line, read piece by piece as [`run`] reads a
+/// short line: byte-order marks first, then white space (Unicode's, as
+/// `str::trim` takes it), then the character that tells a comment from a
+/// command. Bytes that are not UTF-8 count as a character, U+FFFD, as in
+/// a short line.
+#[derive(Default)]
+struct Opening {
+    /// The bytes of a character cut between two pieces.
+    cut: Vec<u8>,
+    /// Past the byte-order marks the line may begin with.
+    past_marks: bool,
+}
+
+impl Opening {
+    /// The first character of `piece` that is neither white space nor a
+    /// byte-order mark at the line's start; `None` while there is none.
+    fn first_other(&mut self, mut piece: &[u8]) -> Option<char> {
+        while !self.cut.is_empty() {
+            let (&byte, rest) = piece.split_first()?;
+            piece = rest;
+            self.cut.push(byte);
+            match std::str::from_utf8(&self.cut) {
+                Ok(whole) => {
+                    let c = whole.chars().next().expect("one whole character");
+                    self.cut.clear();
+                    if let Some(found) = self.telling(c) {
+                        return Some(found);
+                    }
+                }
+                Err(e) if e.error_len().is_some() => return Some(char::REPLACEMENT_CHARACTER),
+                Err(_) => {}
+            }
+        }
+        let (valid, broken) = match std::str::from_utf8(piece) {
+            Ok(valid) => (valid, None),
+            Err(e) => {
+                let (valid, rest) = piece.split_at(e.valid_up_to());
+                let valid = std::str::from_utf8(valid).expect("valid up to here");
+                (valid, Some((rest, e.error_len())))
+            }
+        };
+        if let Some(found) = valid.chars().find_map(|c| self.telling(c)) {
+            return Some(found);
+        }
+        match broken {
+            Some((_, Some(_))) => Some(char::REPLACEMENT_CHARACTER),
+            Some((rest, None)) => {
+                self.cut.extend_from_slice(rest);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// At the line's end: a character left cut is not UTF-8.
+    fn end(&mut self) -> Option<char> {
+        (!std::mem::take(&mut self.cut).is_empty()).then_some(char::REPLACEMENT_CHARACTER)
+    }
+
+    /// `c` when it tells what the line is: not white space, nor a
+    /// byte-order mark at the line's start.
+    fn telling(&mut self, c: char) -> Option<char> {
+        if !self.past_marks && c == '\u{feff}' {
+            return None;
+        }
+        self.past_marks = true;
+        (!c.is_whitespace()).then_some(c)
     }
 }
 
@@ -509,6 +588,52 @@ mod tests {
                 [Some("status".to_string()), None, Some("board".to_string())],
                 "capacity {capacity}"
             );
+        }
+    }
+
+    /// Whether a headless session skips `line` as blank or a comment:
+    /// followed by `status`, only the status is answered; last, nothing is.
+    fn skipped(line: &[u8], last: bool, capacity: usize) -> bool {
+        let mut input = line.to_vec();
+        if !last {
+            input.extend_from_slice(b"\nstatus\n");
+        }
+        let mut output = Vec::new();
+        let reader = BufReader::with_capacity(capacity, input.as_slice());
+        run(Rules::default(), Preview::Off, 1, reader, &mut output).unwrap();
+        let answers = String::from_utf8(output).unwrap();
+        let answers = answers.lines().count();
+        assert!(answers <= 2, "{answers} answers");
+        answers == usize::from(!last)
+    }
+
+    #[test]
+    fn a_long_line_is_skipped_exactly_when_it_would_be_short() {
+        // Two-byte and three-byte blanks, so that small buffers cut them.
+        let blank = "\u{a0}\u{3000}\t\u{2028}";
+        let mark = "\u{feff}";
+        let cases: [(&[u8], &[u8], bool, bool); 9] = [
+            (mark.as_bytes(), b"", false, true),
+            (b"", b"", true, true),
+            (mark.as_bytes(), b"# a comment", false, true),
+            (b"", b"status", false, false),
+            (b"", mark.as_bytes(), false, false),
+            (b"", b"\xff", false, false),
+            (b"", b"\xe3\x80", false, false),
+            (b"", b"\xe3\x80", true, false),
+            (b"", "\u{3000}#".as_bytes(), true, true),
+        ];
+        for (start, end, last, skip) in cases {
+            for repeats in [1, 2 * MAX_LINE] {
+                let line = [start, blank.repeat(repeats).as_bytes(), end].concat();
+                for capacity in [1, 2, 7, 4096, 100_000] {
+                    assert_eq!(
+                        skipped(&line, last, capacity),
+                        skip,
+                        "{start:?} {repeats} blanks {end:?}, last {last}, capacity {capacity}"
+                    );
+                }
+            }
         }
     }
 
