@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use clines::batch;
-use clines::cli::{self, Command, Play};
+use clines::cli::{self, Command, Play, Warning};
 use clines::game::{Preview, Rules};
 use clines::records::{self, RuleSet, Store};
 use clines::{runtime, tui};
@@ -105,6 +105,14 @@ fn play_in_terminal(play: Play) -> i32 {
         warnings,
     } = play;
     let store = Store::open(score_dir.as_deref());
+    let mut warnings = warnings;
+    if let Some(text) = store.as_ref().ok().and_then(Store::broken_link) {
+        report(&format!("warning: {text}"));
+        warnings.push(Warning {
+            text,
+            matters_in: None,
+        });
+    }
     // Saves need the user and directory only, whatever the records.
     let saves = store
         .as_ref()

@@ -557,6 +557,46 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
 }
 
+/// A score directory behind a symbolic link that leads nowhere (a moved
+/// dotfiles folder, say) is told before play, in a box and on standard
+/// error, since otherwise only the save at the end would find it out.
+/// Nothing is made where the link points.
+#[test]
+fn a_score_directory_behind_a_broken_link_is_told_before_play() {
+    let sandbox = Sandbox::new();
+    let link = sandbox.home().join("linked");
+    let gone = sandbox.home().join("gone");
+    std::os::unix::fs::symlink(&gone, &link).expect("make a link");
+    let score_dir = link.join("scores");
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .env("CLINES_SCORE_DIR", &score_dir)
+        .separate_stderr()
+        .args(["--seed", "1"]);
+    let mut term = Term::spawn(CLINES, options);
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("Warning:") && shown.contains("records and saved games cannot be kept in"),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| !s.contents().contains("Warning"));
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert_eq!(
+        term.stderr(),
+        format!(
+            "warning: records and saved games cannot be kept in {}: {} above it is a symbolic \
+             link to {}, which leads nowhere\n",
+            score_dir.display(),
+            link.display(),
+            gone.display()
+        )
+    );
+    assert!(!gone.exists(), "made where the link points");
+}
+
 /// A relative `CLINES_SCORE_DIR` would put records wherever clines was
 /// started: it is refused, the game plays without records, and the end
 /// says why none was saved.

@@ -233,6 +233,18 @@ impl Store {
         self.dir.as_ref().ok().map(|dir| dir.path.as_path())
     }
 
+    /// Why nothing can be kept in the score directory, when a symbolic
+    /// link on the way to it leads nowhere: told before play, since the
+    /// first save would otherwise find it out only as the game ends.
+    pub fn broken_link(&self) -> Option<String> {
+        let dir = self.dir()?;
+        let why = files::broken_link(dir)?;
+        Some(format!(
+            "records and saved games cannot be kept in {}: {why}",
+            text::path(dir)
+        ))
+    }
+
     /// The player's name.
     pub fn user(&self) -> &str {
         &self.user
