@@ -189,6 +189,22 @@ fn headless_opening(seed: u64, from: Pos, to: Pos) -> Headless {
     }
 }
 
+/// Presses `?` and waits for the hint: returns the chip it selects, the
+/// cursor on its target, and the board. The selected chip shows its
+/// jumping glyph on half of its jump.
+fn ask_hint(term: &mut Term) -> (Pos, Pos, Seen) {
+    term.key(Key::Char('?'));
+    let hinted = expect_frame(term, "a chip selected by the hint", |seen| {
+        match seen.jumping()[..] {
+            [_] => Ok(()),
+            _ => Err(String::from("no jumping chip")),
+        }
+    });
+    let from = hinted.jumping()[0];
+    let to = hinted.cursor.expect("the cursor is shown");
+    (from, to, hinted)
+}
+
 /// The board as the headless mode prints it.
 fn batch_rows(seen: &Seen) -> Vec<String> {
     (0..SIDE)
@@ -247,16 +263,7 @@ fn autoplay_stops_at_game_over_and_any_key_ends() {
 fn hint_selects_a_chip_and_puts_the_cursor_on_a_legal_target() {
     let seed = 9;
     let (mut term, opening) = start(&[&format!("--seed={seed}")]);
-    term.key(Key::Char('?'));
-    // The selected chip shows its jumping glyph on half of its jump.
-    let hinted = expect_frame(&term, "a chip selected by the hint", |seen| {
-        match seen.jumping()[..] {
-            [_] => Ok(()),
-            _ => Err(String::from("no jumping chip")),
-        }
-    });
-    let from = hinted.jumping()[0];
-    let to = hinted.cursor.expect("the cursor is shown");
+    let (from, to, hinted) = ask_hint(&mut term);
     assert_eq!(hinted.at(to), Cell::Empty, "the cursor is on a chip");
     let headless = headless_opening(seed, from, to);
     assert_eq!(headless.rows, batch_rows(&opening), "the opening differs");
@@ -280,6 +287,34 @@ fn hint_selects_a_chip_and_puts_the_cursor_on_a_legal_target() {
             cells => Err(format!("from and to show {cells:?}")),
         }
     });
+    term.key(Key::Char('q'));
+    assert_eq!(check_exit(&mut term), 0);
+}
+
+/// After `n` under `--seed S` the game is that of seed S + 1, and so are
+/// its hints: the headless mode's under `--seed S + 1`.
+#[test]
+fn a_new_game_gets_the_hints_of_its_own_seed() {
+    let seed = 9;
+    let (mut term, opening) = start(&[&format!("--seed={seed}")]);
+    term.key(Key::Char('n'));
+    let second = expect_frame(&term, "the second game's opening", |seen| {
+        match seen.chips() == 3 && batch_rows(seen) != batch_rows(&opening) {
+            true => Ok(()),
+            false => Err(String::from("still the first game")),
+        }
+    });
+    let (from, to, _) = ask_hint(&mut term);
+    let headless = headless_opening(seed + 1, from, to);
+    assert_eq!(
+        headless.rows,
+        batch_rows(&second),
+        "not the next seed's game"
+    );
+    assert_eq!(
+        headless.hint,
+        format!("hint {} {} {} {}", from.0, from.1, to.0, to.1)
+    );
     term.key(Key::Char('q'));
     assert_eq!(check_exit(&mut term), 0);
 }

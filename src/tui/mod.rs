@@ -226,6 +226,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut new_game = |app: &mut App| {
         seed = seed.wrapping_add(1);
         next_game(app, &config, &session, owned_save.take(), seed);
+        seed
     };
     // A seeded game's throws can be known beforehand: it goes on, even
     // without --seed, keeping no record.
@@ -656,7 +657,8 @@ fn event_loop<W: Write>(
             None => {}
         }
         if app.take_new_game() {
-            (files.new_game)(app);
+            // Its hints are those of its own seed, as headless ones are.
+            player.set_seed((files.new_game)(app));
         }
         if let Some(request) = app.take_request() {
             player.ask(request)?;
@@ -708,8 +710,8 @@ fn event_loop<W: Write>(
 /// What the event loop asks of the files around the game.
 struct Files<'a> {
     /// Puts a new game in place of the one on screen, whose record is kept
-    /// and whose save, if it went on from one, goes.
-    new_game: &'a mut dyn FnMut(&mut App),
+    /// and whose save, if it went on from one, goes; returns its seed.
+    new_game: &'a mut dyn FnMut(&mut App) -> u64,
     /// Saves the game on screen to go on with later; what went wrong if it
     /// could not.
     save: &'a mut dyn FnMut(&App) -> Result<(), String>,
@@ -895,6 +897,7 @@ mod tests {
                     new_games += 1;
                     let (game, opening) = Game::new(Rules::default(), 4);
                     app.restart(game, opening, None, Instant::now());
+                    4
                 },
                 save,
             },

@@ -36,8 +36,9 @@ pub struct PlayerThread {
     rules: Rules,
     seed: u64,
     to_loop: Sender<Message>,
-    /// The thread's request queue, once it runs.
-    requests: Option<Sender<Request>>,
+    /// The thread's request queue, once it runs, each request with the
+    /// seed of the game it is about.
+    requests: Option<Sender<(Request, u64)>>,
 }
 
 impl PlayerThread {
@@ -55,6 +56,12 @@ impl PlayerThread {
         }
     }
 
+    /// A new game of `seed` is on screen: the answers to come are seeded
+    /// from it.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
     /// Hands `request` to the thread, starting it if needed. Where no
     /// thread can be started (a process or memory limit), the answer is
     /// worked out here, the game waiting meanwhile.
@@ -63,10 +70,10 @@ impl PlayerThread {
             Some(requests) => requests,
             None => {
                 let (sender, receiver) = mpsc::channel();
-                let (rules, seed, to_loop) = (self.rules, self.seed, self.to_loop.clone());
+                let (rules, to_loop) = (self.rules, self.to_loop.clone());
                 let spawned = thread::Builder::new()
                     .name("player".into())
-                    .spawn(move || answer(rules, seed, &receiver, &to_loop));
+                    .spawn(move || answer(rules, &receiver, &to_loop));
                 if spawned.is_err() {
                     let message = reply(&mut Player::new(self.rules), self.seed, &request);
                     return self
@@ -78,7 +85,7 @@ impl PlayerThread {
             }
         };
         requests
-            .send(request)
+            .send((request, self.seed))
             .map_err(|_| io::Error::other("the built-in player has stopped"))
     }
 }
@@ -86,12 +93,12 @@ impl PlayerThread {
 /// The thread's body: answers requests until the game drops its sender or
 /// the loop is gone. A panic in the player is reported as
 /// [`Message::PlayerFailed`] rather than leaving the game waiting forever.
-fn answer(rules: Rules, seed: u64, requests: &Receiver<Request>, to_loop: &Sender<Message>) {
+fn answer(rules: Rules, requests: &Receiver<(Request, u64)>, to_loop: &Sender<Message>) {
     let mut player = Player::new(rules);
-    while let Ok(mut request) = requests.recv() {
+    while let Ok((mut request, mut seed)) = requests.recv() {
         // Only the newest request can still matter.
         while let Ok(newer) = requests.try_recv() {
-            request = newer;
+            (request, seed) = newer;
         }
         let message = reply(&mut player, seed, &request);
         let failed = matches!(message, Message::PlayerFailed);
@@ -153,6 +160,44 @@ mod tests {
         // The move the headless mode's hint gives for this position.
         let seed = ai::board_seed(game.board(), 7);
         assert_eq!(Player::new(rules).choose(game.board(), seed), Some(chosen));
+    }
+
+    #[test]
+    fn after_a_new_game_the_answers_follow_its_seed() {
+        let rules = Rules::default();
+        let hint =
+            |board: &Board, seed| Player::new(rules).choose(board, ai::board_seed(board, seed));
+        // After `n` in a game of seed `s`, the game of seed `s + 1`: a board
+        // on which the two seeds' hints differ, so that the test can tell.
+        let (s, board) = (1..100)
+            .map(|s| (s, Game::new(rules, s + 1).0.board().clone()))
+            .find(|(s, board)| hint(board, *s) != hint(board, s + 1))
+            .expect("seeds that choose differently");
+        let (sender, receiver) = mpsc::channel();
+        let mut player = PlayerThread::new(rules, s, sender);
+        let ask = |player: &mut PlayerThread, id| {
+            let request = Request {
+                id,
+                board: board.clone(),
+                planned: Vec::new(),
+            };
+            player.ask(request).unwrap();
+            let Message::Suggestion(suggestion) = next(&receiver) else {
+                panic!("a suggestion");
+            };
+            suggestion.chosen
+        };
+        assert_eq!(
+            ask(&mut player, 1),
+            hint(&board, s),
+            "the first game's seed"
+        );
+        player.set_seed(s + 1);
+        assert_eq!(
+            ask(&mut player, 2),
+            hint(&board, s + 1),
+            "the new game's seed"
+        );
     }
 
     #[test]
