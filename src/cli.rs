@@ -30,14 +30,15 @@ use config::{Config, ConfigLocation};
 use help::{SYNOPSIS, after_help};
 use setting::{Setting, Source};
 use values::{
-    COLOR_MODES, bw_glyphs_alike, color_mode, distinct_keys, font, glyphs, palette,
-    palette_numbers, parsed,
+    COLOR_MODES, bw_glyphs_alike, color_mode, distinct_keys, font, game_keys_taken, glyphs,
+    palette, palette_numbers, parsed,
 };
 
 pub use cells::CellShape;
 pub use command::{
-    Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS, Play, WHITE,
-    Warning, default_palette,
+    AUTOPLAY_KEY, Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS,
+    GAME_KEYS, HINT_KEY, NEW_GAME_KEY, Play, QUIT_KEY, SAVE_KEY, UNDO_KEY, WHITE, Warning,
+    default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
 
@@ -636,6 +637,9 @@ impl Settings {
         let mode = self.mode.as_ref().map(color_mode).transpose()?;
         let (bw_font, mode) = self.bw_font(colors, mode, no_color, draws)?;
         let mut warnings = Vec::new();
+        if draws {
+            warnings.extend(game_keys_taken(&self.keys, &keys));
+        }
         // The glyphs the player chose, where black and white may use them.
         if let Some(font) = self
             .bw_font

@@ -336,8 +336,25 @@ fn a_signal_ends_an_autoplayed_game_with_the_terminal_restored() {
 
 #[test]
 fn keys_given_with_dash_c_win_over_the_hint_and_autoplay_keys() {
-    // `a` moves left and `?` down: neither asks the built-in player.
-    let (mut term, opening) = start(&["--seed=9", "-C", "a?wd "]);
+    // `a` moves left and `?` down: neither asks the built-in player, and
+    // a box says so before play.
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(80, 24).args(["--seed=9", "-C", "a?wd "]),
+    );
+    // The box's last line: the warning itself is also on standard error,
+    // printed before the game takes the terminal.
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(shown.contains("`?` and `a` are now -C keys"), "{shown}");
+    term.key(Key::Char('x'));
+    let opening = term.expect("the opening board", |screen| {
+        let seen = read(screen)?;
+        match seen.chips() {
+            3 => Ok(seen),
+            n => Err(format!("{n} chips")),
+        }
+    });
     term.keys(&[Key::Right, Key::Right, Key::Char('a')]);
     term.expect("the cursor one cell right of the start", |screen| {
         let seen = read(screen)?;

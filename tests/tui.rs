@@ -543,6 +543,31 @@ fn start(cols: u16, rows: u16, seed: u64, rules: &[&str], extra: &[&str]) -> (Te
     start_with(cols, rows, seed, rules, extra, look, |options| options)
 }
 
+/// [`start`] with `-C` keys (in `extra`) that take some of the game's own
+/// keys: a box before play says `says`, and a key that is no `-C` key
+/// closes it.
+fn start_warned(cols: u16, rows: u16, seed: u64, extra: &[&str], says: &str) -> (Term, View) {
+    let game = batch(&[], seed, &[]);
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(cols, rows)
+            .arg(format!("--seed={seed}"))
+            .args(extra.iter().copied()),
+    );
+    // The box's last line: the warning itself is also on standard error,
+    // printed before the game takes the terminal.
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(shown.contains(says), "{shown}");
+    term.key(Key::Char('x'));
+    let view = View {
+        look: Look::color(&[7, 1, 2, 3, 4, 5]),
+        ..View::new(game, cols, rows)
+    };
+    let cursor = term.expect("the opening board", |screen| view.locate_cursor(screen));
+    (term, view.with_cursor(Some(cursor)))
+}
+
 /// [`start`], expecting `look`, with the options adjusted by `adjust` (to
 /// record frames, …).
 fn start_with(

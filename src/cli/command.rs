@@ -10,6 +10,31 @@ use crate::game::{Preview, Rules};
 
 /// Default keys: left, down, up, right, action.
 pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+/// The key that quits, unless it is one of the `-C` keys.
+pub const QUIT_KEY: char = 'q';
+/// The key that asks for a hint, unless it is one of the `-C` keys.
+pub const HINT_KEY: char = '?';
+/// The key that starts and stops autoplay, unless it is one of the `-C`
+/// keys.
+pub const AUTOPLAY_KEY: char = 'a';
+/// The key that takes back a move, unless it is one of the `-C` keys.
+pub const UNDO_KEY: char = 'u';
+/// The key that starts a new game, unless it is one of the `-C` keys.
+pub const NEW_GAME_KEY: char = 'n';
+/// The key that saves the game and quits, unless it is one of the `-C`
+/// keys.
+pub const SAVE_KEY: char = 's';
+
+/// The game's own letter keys and what each does, for messages: a `-C` key
+/// wins over any of them.
+pub const GAME_KEYS: [(char, &str); 6] = [
+    (HINT_KEY, "the hint"),
+    (AUTOPLAY_KEY, "autoplay"),
+    (UNDO_KEY, "undo"),
+    (NEW_GAME_KEY, "a new game"),
+    (SAVE_KEY, "saving"),
+    (QUIT_KEY, "quitting"),
+];
 /// Default colour-mode glyphs: cursor, chip, jumping chip.
 pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
 /// Default black-and-white glyphs.

@@ -417,6 +417,50 @@ fn duplicate_palette_colours_warn_then_play() {
 }
 
 #[test]
+fn keys_that_take_the_games_own_keys_warn_then_play() {
+    let warnings = |args: &[&str], env: &Environment| {
+        let parsed = parse_with(args, env).unwrap();
+        if let Command::Play(play) = &parsed.command {
+            assert_eq!(play.warnings, parsed.warnings, "shown in the game too");
+        }
+        parsed.warnings
+    };
+    let texts = |args: &[&str]| -> Vec<String> {
+        warnings(args, &plain())
+            .into_iter()
+            .map(|w| w.text)
+            .collect()
+    };
+    assert_eq!(
+        texts(&["-C", "hjkls"]),
+        ["-C \"hjkls\": `s` is now a -C key, no longer for saving"]
+    );
+    assert_eq!(
+        texts(&["-C", "aunq?"]),
+        [
+            "-C \"aunq?\": `?`, `a`, `u`, `n` and `q` are now -C keys, no longer for the \
+             hint, autoplay, undo, a new game and quitting (Ctrl-C still quits)"
+        ]
+    );
+    assert!(texts(&["-C", "wasd "]).len() == 1 && texts(&["-C", "ijkl "]).is_empty());
+    // Headless mode and the records list take no keys.
+    assert!(texts(&["--batch", "-C", "hjkls"]).is_empty());
+    assert!(texts(&["-l", "-C", "hjkls"]).is_empty());
+    // The config file is named as the keys' source; the warning matters in
+    // either mode.
+    let dir = tempfile::tempdir().unwrap();
+    let warned = warnings(&[], &with_config(dir.path(), "keys = \"aswd \"\n"));
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0]
+            .text
+            .contains("keys = \"aswd \": `a` and `s` are now -C keys"),
+        "{warned:?}"
+    );
+    assert!(warned[0].matters(true) && warned[0].matters(false));
+}
+
+#[test]
 fn values_that_are_not_utf8_name_their_option() {
     use std::ffi::OsString;
     use std::os::unix::ffi::OsStringExt;

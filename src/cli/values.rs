@@ -3,7 +3,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::{ColorMode, Setting, Warning};
+use super::{ColorMode, GAME_KEYS, QUIT_KEY, Setting, Warning};
 use crate::text;
 
 /// The `-f` glyphs: exactly three.
@@ -95,6 +95,42 @@ pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String>
         ))),
         None => Ok(keys),
     }
+}
+
+/// The warning for `-C` keys that take the game's own keys (`s`, say),
+/// whose use is then lost for the game: the player should know before
+/// finding that nothing saves.
+pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &[char; 5]) -> Option<Warning> {
+    let taken: Vec<(char, &str)> = GAME_KEYS
+        .into_iter()
+        .filter(|(key, _)| keys.contains(key))
+        .collect();
+    let (last, rest) = taken.split_last()?;
+    let list = |part: &dyn Fn(&(char, &str)) -> String| {
+        let rest: Vec<String> = rest.iter().map(part).collect();
+        match rest.is_empty() {
+            true => part(last),
+            false => format!("{} and {}", rest.join(", "), part(last)),
+        }
+    };
+    let now = if rest.is_empty() {
+        "is now a -C key"
+    } else {
+        "are now -C keys"
+    };
+    let still = if keys.contains(&QUIT_KEY) {
+        " (Ctrl-C still quits)"
+    } else {
+        ""
+    };
+    Some(Warning {
+        text: setting.source.refuse(&format!(
+            "{} {now}, no longer for {}{still}",
+            list(&|(key, _)| format!("`{key}`")),
+            list(&|(_, what)| what.to_string()),
+        )),
+        matters_in: None,
+    })
 }
 
 /// The colour numbers that are black in every terminal palette (0, and 16

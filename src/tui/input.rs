@@ -97,20 +97,7 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
     Some(action)
 }
 
-/// The key that quits, unless it is one of the `-C` keys.
-pub const QUIT_KEY: char = 'q';
-/// The key that asks for a hint, unless it is one of the `-C` keys.
-pub const HINT_KEY: char = '?';
-/// The key that starts and stops autoplay, unless it is one of the `-C`
-/// keys.
-pub const AUTOPLAY_KEY: char = 'a';
-/// The key that takes back a move, unless it is one of the `-C` keys.
-pub const UNDO_KEY: char = 'u';
-/// The key that starts a new game, unless it is one of the `-C` keys.
-pub const NEW_GAME_KEY: char = 'n';
-/// The key that saves the game and quits, unless it is one of the `-C`
-/// keys.
-pub const SAVE_KEY: char = 's';
+pub use crate::cli::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys.

@@ -67,7 +67,8 @@ fn hjkl_move_the_cursor_in_mini_mode() {
 
 #[test]
 fn remapped_keys_replace_hjkl() {
-    let (mut term, view) = start(61, 57, 13, &[], &["-C", "asdfg"]);
+    let (mut term, view) =
+        start_warned(61, 57, 13, &["-C", "asdfg"], "`a` and `s` are now -C keys");
     let keys = ['a', 's', 'd', 'f'].map(Key::Char);
     let mut steps = edge_tour(&view, keys);
     // The default keys no longer move the cursor; arrows still do.
@@ -82,7 +83,7 @@ fn remapped_keys_replace_hjkl() {
 
 #[test]
 fn q_in_the_remapped_keys_moves_instead_of_quitting() {
-    let (mut term, view) = start(100, 50, 14, &[], &["-C", "hjkq "]);
+    let (mut term, view) = start_warned(100, 50, 14, &["-C", "hjkq "], "`q` is now a -C key");
     let steps = [
         (Key::Left, (-1, 0)),
         (Key::Left, (-1, 0)),
