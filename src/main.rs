@@ -106,7 +106,7 @@ fn play_in_terminal(play: Play) -> i32 {
     } = play;
     let store = Store::open(score_dir.as_deref());
     let mut warnings = warnings;
-    if let Some(text) = store.as_ref().ok().and_then(Store::broken_link) {
+    if let Some(text) = store.as_ref().ok().and_then(Store::unusable) {
         report(&format!("warning: {text}"));
         warnings.push(Warning {
             text,

@@ -489,7 +489,17 @@ fn an_unusable_score_directory_is_reported_at_exit() {
         Options::new(100, 50)
             .sandbox(&sandbox)
             .env("CLINES_SCORE_DIR", &score_dir),
+        "records and saved games cannot be kept in",
     );
+    let warning = format!(
+        "warning: records and saved games cannot be kept in {}: {} above it is not a \
+         directory\n",
+        score_dir.display(),
+        not_a_dir.display()
+    );
+    let stderr = stderr
+        .strip_prefix(&warning)
+        .unwrap_or_else(|| panic!("{stderr}"));
     assert!(
         stderr.contains("the record could not be saved")
             && stderr.contains(&score_dir.display().to_string()),
@@ -513,13 +523,24 @@ fn a_score_directory_that_is_a_file_holds_no_saved_game() {
             .env("CLINES_SCORE_DIR", &file)
             .separate_stderr()
     };
+    let warning = format!(
+        "warning: records and saved games cannot be kept in {}: it is not a directory\n",
+        file.display()
+    );
     let mut term = Term::spawn(CLINES, options().args(["--seed", "1"]));
-    term.expect_text("|");
+    past_the_warning(&mut term, "records and saved games cannot be kept in");
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
-    assert_eq!(term.stderr(), "", "a seeded game has nothing to report");
+    assert_eq!(
+        term.stderr(),
+        warning,
+        "a seeded game has nothing more to report"
+    );
 
-    let (_, stderr) = score_then_quit(options());
+    let (_, stderr) = score_then_quit(options(), "records and saved games cannot be kept in");
+    let stderr = stderr
+        .strip_prefix(&warning)
+        .unwrap_or_else(|| panic!("{stderr}"));
     assert!(!stderr.contains("saved game"), "stderr: {stderr:?}");
     assert_eq!(stderr.lines().count(), 1, "stderr: {stderr:?}");
     assert!(
@@ -542,7 +563,7 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
         .env("CLINES_SCORE_DIR", &file)
         .args(["--seed", "2"]);
     let mut term = Term::spawn(CLINES, options);
-    term.expect_text("|");
+    past_the_warning(&mut term, "records and saved games cannot be kept in");
     term.key(Key::Char('s'));
     term.expect_text("The game could not be saved:");
     term.expect_text("any key goes back to it.");
@@ -574,14 +595,7 @@ fn a_score_directory_behind_a_broken_link_is_told_before_play() {
         .separate_stderr()
         .args(["--seed", "1"]);
     let mut term = Term::spawn(CLINES, options);
-    term.expect_text("any key goes on to the game.");
-    let shown = term.contents();
-    assert!(
-        shown.contains("Warning:") && shown.contains("records and saved games cannot be kept in"),
-        "{shown}"
-    );
-    term.key(Key::Char('x'));
-    term.expect_screen("the box closed", |s| !s.contents().contains("Warning"));
+    past_the_warning(&mut term, "records and saved games cannot be kept in");
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
     assert_eq!(
@@ -608,6 +622,14 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
             .sandbox(&sandbox)
             .current_dir(sandbox.home())
             .env("CLINES_SCORE_DIR", "rel"),
+        "records and saved games cannot be kept: no directory for records",
+    );
+    assert!(
+        stderr.starts_with(
+            "warning: records and saved games cannot be kept: no directory for records: \
+             CLINES_SCORE_DIR=\"rel\": expected an absolute directory path"
+        ),
+        "stderr: {stderr:?}"
     );
     assert!(
         stderr.contains(
@@ -620,11 +642,26 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
     assert!(!sandbox.home().join("rel").exists(), "records written");
 }
 
+/// Waits for the box before play, checks that it says `says` (on one
+/// line of the screen), and closes it.
+fn past_the_warning(term: &mut Term, says: &str) {
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("Warning:") && shown.contains(says),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| !s.contents().contains("Warning"));
+}
+
 /// Plays a 100 × 50 game with `options` until it scores, quits with `q`
 /// and checks the exit; returns the terminal and what the game wrote on
-/// standard error.
-fn score_then_quit(options: Options) -> (Term, String) {
+/// standard error. The records directory is one the game warns of before
+/// play, saying `warned`.
+fn score_then_quit(options: Options, warned: &str) -> (Term, String) {
     let mut term = Term::spawn(CLINES, options.separate_stderr());
+    past_the_warning(&mut term, warned);
     let score = play_until_scored(&mut term, 100, 50);
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], score);

@@ -233,12 +233,26 @@ impl Store {
         self.dir.as_ref().ok().map(|dir| dir.path.as_path())
     }
 
-    /// Why nothing can be kept in the score directory, when a symbolic
-    /// link on the way to it leads nowhere: told before play, since the
-    /// first save would otherwise find it out only as the game ends.
-    pub fn broken_link(&self) -> Option<String> {
-        let dir = self.dir()?;
-        let why = files::broken_link(dir)?;
+    /// Why nothing can be kept in the score directory, when that is known
+    /// before anything is saved: there is none (`CLINES_SCORE_DIR` is
+    /// relative, say), a symbolic link on the way to it leads nowhere, or a
+    /// file stands where it or a folder above it should be. Told before
+    /// play, since the first save would otherwise find it out only as the
+    /// game ends.
+    pub fn unusable(&self) -> Option<String> {
+        let dir = match &self.dir {
+            Ok(dir) => &dir.path,
+            Err(e) => return Some(format!("records and saved games cannot be kept: {e}")),
+        };
+        let why = files::broken_link(dir).or_else(|| {
+            let file = dir
+                .ancestors()
+                .find(|path| fs::metadata(path).is_ok_and(|found| !found.is_dir()))?;
+            Some(match file == dir {
+                true => "it is not a directory".to_string(),
+                false => format!("{} above it is not a directory", text::path(file)),
+            })
+        })?;
         Some(format!(
             "records and saved games cannot be kept in {}: {why}",
             text::path(dir)
