@@ -236,13 +236,8 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// The score line at the top and the records line at the bottom.
 fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
     let layout = scene.layout;
-    if scene.score > 0 {
-        if layout.is_full() {
-            let text = format!("=[ score : {} ]=", scene.score);
-            frame.text(0, FULL_TEXT_COL, &text, style.board);
-        } else {
-            frame.text(0, 1, &format!("[ s: {} ]", scene.score), style.board);
-        }
+    if let Some((col, text)) = score_line(scene) {
+        frame.text(0, col, &text, style.board);
     }
     if let Some(records) = scene.records {
         let bottom = layout.rows() - 1;
@@ -254,6 +249,16 @@ fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
         } else {
             frame.text(bottom, 1, &records.mini_text_within(room - 1), style.board);
         }
+    }
+}
+
+/// The score line on the top border and its first column, once there is
+/// a score.
+fn score_line(scene: &Scene) -> Option<(usize, String)> {
+    match (scene.score, scene.layout.is_full()) {
+        (0, _) => None,
+        (score, true) => Some((FULL_TEXT_COL, format!("=[ score : {score} ]="))),
+        (score, false) => Some((1, format!("[ s: {score} ]"))),
     }
 }
 
@@ -379,15 +384,17 @@ pub fn draw_too_small(too_small: &TooSmall, style: &Style, frame: &mut Frame) {
 }
 
 /// The coming throw on the top border, right-aligned: `[`, each chip's
-/// glyph in its colour, `]`. Drawn before the score, which wins where a
-/// long score meets it; chips that do not fit end in `+`.
+/// glyph in its colour, `]`. It gives way to the score: chips that do not
+/// fit beside it end in `+`, and with no room for one, nothing is drawn.
 fn draw_preview(scene: &Scene, style: &Style, frame: &mut Frame) {
     if scene.planned.is_empty() {
         return;
     }
     let last = scene.layout.cols().saturating_sub(2);
-    // Columns 2 ..= last: the corner and one dash stay on the left.
-    let room = last.saturating_sub(1);
+    // Columns from 2 (the corner and one dash stay on the left), or from
+    // the end of the score, to `last`.
+    let from = score_line(scene).map_or(2, |(col, text)| col + text.chars().count());
+    let room = (last + 1).saturating_sub(from);
     if room < 3 {
         return;
     }
@@ -1004,6 +1011,21 @@ mod tests {
         scene.planned = &many;
         let top = screen_rows(&render(&scene, &style(true), 80, 24))[0].clone();
         assert_eq!(top, format!("|-[{}+]|", "O".repeat(13)));
+        // A score gets the room it needs: the throw shows beside it, as
+        // much of it as fits, or not at all, never a piece of it under it.
+        let next = planned(&[(None, 1), (None, 3), (None, 2)]);
+        scene.planned = &next;
+        for (score, shown) in [
+            (7, "|[ s: 7 ]----[OOO]|"),
+            (77_777, "|[ s: 77777 ][OOO]|"),
+            (777_777, "|[ s: 777777 ][O+]|"),
+            (7_777_777, "|[ s: 7777777 ][+]|"),
+            (77_777_777, "|[ s: 77777777 ]--|"),
+        ] {
+            scene.score = score;
+            let top = screen_rows(&render(&scene, &style(true), 80, 24))[0].clone();
+            assert_eq!(top, shown);
+        }
     }
 
     #[test]
