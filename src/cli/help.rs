@@ -19,10 +19,10 @@ or from the file named by $CLINES_CONFIG. Each set of -w -t -c -i -n -N and
 -p keeps its own records (-l with them lists that table); a game with --seed,
 or with help (a hint, autoplay or an undo) keeps none.
 
-Keys: arrows or h j k l move the cursor, space selects and moves a chip,
-? shows a hint, a starts or stops autoplay, u takes back a move, n starts a
-new game, s saves the game and quits (clines resumes it), q quits, F1 shows
-every key; -C keys win over ?, a, u, n, s and q.
+Keys: arrows or h j k l move the cursor, space or Enter selects and moves a
+chip, ? shows a hint, a starts or stops autoplay, u takes back a move, n
+starts a new game, s saves the game and quits (clines resumes it), q quits,
+F1 shows every key; -C keys win over Enter, ?, a, u, n, s and q.
 Ctrl-Z suspends the whole job. The game draws on standard output, which must
 be a terminal that can move its cursor; --batch plays without one.
 See clines(6)."

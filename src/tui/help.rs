@@ -23,8 +23,11 @@ pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
         (moves.join(" "), "left, down, up, right"),
         (key_name(keys[4]), "select a chip, or move"),
         (String::new(), "the selected chip here"),
-        ("click".to_string(), "the same, on the cell"),
     ];
+    if !keys.contains(&'\n') {
+        entries.push(("Enter".to_string(), "the same"));
+    }
+    entries.push(("click".to_string(), "the same, on the cell"));
     let game_keys = [
         (HINT_KEY, "hint: a good move"),
         (AUTOPLAY_KEY, "autoplay on or off"),
@@ -54,10 +57,9 @@ pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
         }
     }
     lines.extend([
-        format!("{line} or more of a colour in a row"),
-        "vanish: n chips score".to_string(),
-        format!("n + n*(n-{line}) + b*b, b the"),
-        "scoring moves just before.".to_string(),
+        format!("{line}+ of a colour in a row vanish:"),
+        format!("n chips score n + n*(n-{line}) + b*b,"),
+        "b the scoring moves just before.".to_string(),
     ]);
     lines
 }
@@ -124,7 +126,7 @@ mod tests {
     fn every_key_is_listed() {
         let lines = lines(&DEFAULT, 5);
         for key in [
-            "arrows", "h j k l", "space", "click", "?", "a", "u", "n", "s", "q", "Ctrl-C",
+            "arrows", "h j k l", "space", "Enter", "click", "?", "a", "u", "n", "s", "q", "Ctrl-C",
             "Ctrl-L", "Ctrl-Z", "F1",
         ] {
             let listed = lines.iter().any(|l| l.starts_with(&format!("{key:8}")));
@@ -143,6 +145,10 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("autoplay"), "{text}");
+        assert!(
+            !text.contains("Enter   the same"),
+            "Enter is the action key: {text}"
+        );
         assert!(text.contains("(n-4)"), "{text}");
         let long = lines(&['\t', '\u{7f}', '\u{1b}', 'l', ' '], 5);
         let at = long
@@ -172,9 +178,11 @@ mod tests {
     }
 
     #[test]
-    fn fits_a_mini_mode_terminal_of_80_by_24_and_of_40_by_30() {
+    fn fits_a_mini_mode_terminal_of_80_by_23_and_of_40_by_30() {
         let lines = lines(&DEFAULT, 5);
-        for (cols, rows_) in [(80, 24), (40, 30)] {
+        // 80 × 23: an 80 × 24 window less the status line of tmux or
+        // screen.
+        for (cols, rows_) in [(80, 23), (40, 30)] {
             let mut frame = Frame::new(cols, rows_);
             draw(&lines, Some(7), (cols, rows_), &mut frame);
             let shown = rows(&frame);

@@ -100,7 +100,7 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
 pub use crate::cli::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 
 /// A typed character: one of the `-C` keys, which win, else one of the
-/// game's own keys.
+/// game's own keys, Enter acting as the action key does.
 fn char_action(ch: char, keys: &[char; 5]) -> Action {
     match keys.iter().position(|&k| k == ch) {
         Some(0) => Action::Cursor(Dir::Left),
@@ -115,6 +115,8 @@ fn char_action(ch: char, keys: &[char; 5]) -> Action {
             UNDO_KEY => Action::Undo,
             NEW_GAME_KEY => Action::NewGame,
             SAVE_KEY => Action::SaveQuit,
+            // As in other Lines games; the original took space only.
+            '\n' => Action::Act,
             _ => Action::Other,
         },
     }
@@ -220,6 +222,17 @@ mod tests {
         // With the control key they are no longer those keys.
         let ctrl_a = key(KeyCode::Char('a'), KeyModifiers::CONTROL);
         assert_eq!(action_for(&ctrl_a, &DEFAULT), Some(Action::Other));
+        // Enter acts as the action key does, unless -C makes it another.
+        let enter = key(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(action_for(&enter, &DEFAULT), Some(Action::Act));
+        assert_eq!(
+            action_for(&enter, &['a', 's', 'w', 'd', 'x']),
+            Some(Action::Act)
+        );
+        assert_eq!(
+            action_for(&enter, &['\n', 's', 'w', 'd', 'x']),
+            Some(Action::Cursor(Dir::Left))
+        );
     }
 
     #[test]
