@@ -384,8 +384,16 @@ fn a_saved_game_goes_on_keeping_its_record_under_seed() {
     let file = record_file(&sandbox);
     assert_eq!(stored_score(&file), score);
 
-    // The saved game comes back with its score: it has scored already.
-    let (mut term, resumed) = scoring_game(&sandbox, &["--seed", "9"]);
+    // The saved game comes back with its score: it has scored already. A
+    // box first says that the seed is not used.
+    let mut term = Term::spawn(
+        CLINES,
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["--seed", "9"]),
+    );
+    past_the_warning(&mut term, "The saved game goes on: --seed is not used");
+    let resumed = play_until_scored(&mut term, 100, 50);
     assert_eq!(resumed, score);
     term.expect_text(&format!("=[ hi : {score} ]="));
     let more = play_until_score_above(&mut term, 100, 50, score);

@@ -777,6 +777,7 @@ fn a_saved_game_resumes_and_ends_with_q_or_starts_afresh_with_new() {
 
         // Another seed, the same rules: the saved game, plan included.
         let mut term = screen.spawn(&sandbox, &["-p", "cells", "--seed", "5"]);
+        past_the_seed_notice(&mut term);
         screen.expect_board(&term, &after, "the saved game");
         term.expect("its plan", |s| {
             check_preview(s, &planned, screen.s, screen.mono)
@@ -835,6 +836,7 @@ fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     assert!(term.wait_exit(TIMEOUT).success());
     assert_eq!(saves(&sandbox).len(), 1);
     let mut term = screen.spawn(&sandbox, &args);
+    past_the_seed_notice(&mut term);
     screen.expect_board(&term, &after, "the game, resumed");
     quit(&mut term);
 
@@ -855,7 +857,7 @@ fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
         .find(|&(x, y)| two[y][x] != 0)
         .unwrap();
     let mut term = spawn_in_sandbox(&sandbox, &args);
-    term.expect_text("|");
+    past_the_seed_notice(&mut term);
     let at = |(x, y): (usize, usize)| (11 * x as u16 + 6, 11 * y as u16 + 6);
     term.click(at(chip).0, at(chip).1);
     term.click(at(empty).0, at(empty).1);
@@ -863,6 +865,21 @@ fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     term.key(Key::Char('x'));
     assert!(term.wait_exit(TIMEOUT).success());
     assert_eq!(saves(&sandbox).len(), 0, "a finished game removes its save");
+}
+
+/// A saved game going on under `--seed`: the box before play says that
+/// the seed is not used, and a key closes it.
+fn past_the_seed_notice(term: &mut Term) {
+    term.expect_text("any key goes on to the game.");
+    let shown = term.contents();
+    assert!(shown.contains("The saved game goes on"), "{shown}");
+    term.key(Key::Char('x'));
+    term.expect("the box closed", |screen| {
+        match screen.contents().contains("Warning") {
+            true => Err("the box is up".to_string()),
+            false => Ok(()),
+        }
+    });
 }
 
 /// `clines args` at 80 × 24 in `sandbox`.

@@ -314,10 +314,12 @@ impl App {
     }
 
     /// What the player must know before play, printed on standard error
-    /// before the screen changed and out of sight since: the saved game of
-    /// these rules could not be resumed, for `not_resumed` (it was set
-    /// aside, and this game is a new one), and the options drew `warnings`
-    /// (where the original paused on its warning). A box says them, each
+    /// before the screen changed and out of sight since (or, for a saved
+    /// game that goes on under `--seed`, on standard output at the end):
+    /// the saved game of these rules could not be resumed, for
+    /// `not_resumed` (it was set aside, and this game is a new one), and
+    /// the options drew `warnings` (where the original paused on its
+    /// warning). A box says them, each
     /// warning a paragraph of its own; any key closes it. With nothing to
     /// say, no box.
     pub fn before_play(&mut self, not_resumed: Option<&str>, warnings: &[&str]) {

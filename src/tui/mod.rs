@@ -388,12 +388,17 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
     )
     .with_autoplay(config.autoplay, config.autoplay_delay);
     // Only now is it known whether the game draws in colour.
-    let warnings: Vec<&str> = config
+    let mut warnings: Vec<&str> = config
         .warnings
         .iter()
         .filter(|warning| warning.matters(color))
         .map(|warning| warning.text.as_str())
         .collect();
+    // Said at the end too; a player who asked for a seed should not play
+    // the whole game thinking it is that seed's.
+    if saved.is_some() && !config.new_games_keep_records {
+        warnings.push(SEED_NOT_USED_NOW);
+    }
     app.before_play(not_resumed.as_deref(), &warnings);
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
@@ -417,6 +422,10 @@ fn board_records(records: &RecordKeeping) -> Option<crate::records::BoardRecords
 /// Printed when a saved game went on although `--seed` asked for a game.
 const SEED_NOT_USED: &str =
     "The saved game went on: --seed was not used (with --new it starts afresh).";
+
+/// The same, before play.
+const SEED_NOT_USED_NOW: &str =
+    "The saved game goes on: --seed is not used (with --new it starts afresh).";
 
 /// Printed instead of saving when the built-in player helped.
 const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
