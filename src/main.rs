@@ -75,8 +75,13 @@ fn clines_main(args: Vec<OsString>) -> i32 {
 /// Plays headless over standard input and output.
 fn play_headless(rules: Rules, preview: Preview, seed: Option<u64>) -> i32 {
     let seed = seed.unwrap_or_else(os_seed);
-    let (input, output) = (io::stdin().lock(), io::stdout().lock());
-    match batch::run(rules, preview, seed, input, output) {
+    let input = io::stdin().lock();
+    let played = if runtime::stdout_was_closed() {
+        batch::run(rules, preview, seed, input, ClosedOutput)
+    } else {
+        batch::run(rules, preview, seed, input, io::stdout().lock())
+    };
+    match played {
         Ok(()) => SUCCESS,
         // A closed pipe means the other side is done with us.
         Err(batch::Error::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => SUCCESS,
@@ -175,6 +180,13 @@ fn list(score_dir: Option<&Path>, rules: &RuleSet) -> i32 {
 /// with us: no failure. Any other failed write (a full disk) is reported,
 /// as a cut-off help, listing or script must not look like success.
 fn print(what: &str, bytes: &[u8]) -> i32 {
+    // Closed, it is /dev/null, which takes every write: the loss is told.
+    if runtime::stdout_was_closed() && !bytes.is_empty() {
+        report(&format!(
+            "clines: writing {what}: standard output is closed"
+        ));
+        return FAILURE;
+    }
     let mut stdout = io::stdout().lock();
     match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
         Ok(()) => SUCCESS,
@@ -183,6 +195,21 @@ fn print(what: &str, bytes: &[u8]) -> i32 {
             report(&format!("clines: writing {what}: {e}"));
             FAILURE
         }
+    }
+}
+
+/// Standard output that was closed when the program started: it is
+/// `/dev/null` since, which takes every write, so writes here fail instead,
+/// and the loss is told.
+struct ClosedOutput;
+
+impl Write for ClosedOutput {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::other("it is closed"))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

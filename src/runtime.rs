@@ -9,7 +9,8 @@
 //! calls. What of the set-up the program relies on is done here, the same
 //! way:
 //! - closed standard streams are opened on `/dev/null` (see
-//!   `sys::open_closed_standard_streams`);
+//!   `sys::open_closed_standard_streams`), and whether standard output was
+//!   one of them is kept ([`stdout_was_closed`]);
 //! - SIGPIPE is ignored, so a reader that stops early (`clines --batch |
 //!   head -1`) makes a write fail rather than kill the program;
 //! - a panic on the main thread is reported as `thread 'main' panicked at
@@ -48,7 +49,8 @@ pub unsafe fn run(
     argv: *const *const c_char,
     main: impl FnOnce(Vec<OsString>) -> i32 + UnwindSafe,
 ) -> ! {
-    sys::open_closed_standard_streams();
+    let [_, stdout_closed, _] = sys::open_closed_standard_streams();
+    STDOUT_CLOSED.store(stdout_closed, Ordering::Relaxed);
     sys::ignore_sigpipe();
     // SAFETY: passed on from the caller's promise.
     let args = unsafe { sys::args(argc, argv) };
@@ -60,6 +62,16 @@ pub unsafe fn run(
     });
     // Flushes standard output first.
     std::process::exit(status)
+}
+
+/// Whether standard output was closed when the process started.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether standard output was closed when the process started (`>&-`):
+/// it is `/dev/null` since, where every write succeeds, so a program that
+/// must tell a lost output asks here.
+pub fn stdout_was_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
 }
 
 /// Panics when the environment variable `CLINES_TEST_PANIC` names `point`.

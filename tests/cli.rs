@@ -161,10 +161,11 @@ fn a_panic_is_reported_as_std_reports_it() {
 fn a_closed_standard_stream_is_opened_on_dev_null() {
     let home = tempfile::tempdir().unwrap();
     // The config file is read at start-up: without the fix, it would be
-    // opened as standard output, then closed, leaving none.
+    // opened as standard error, then closed, leaving none. (Standard
+    // output closed ends a headless game at once: see below.)
     fs::write(home.path().join("config.toml"), "width = 9\n").unwrap();
     let mut child = Command::new("sh")
-        .args(["-c", "exec \"$0\" --batch >&-"])
+        .args(["-c", "exec \"$0\" --batch 2>&-"])
         .arg(env!("CARGO_BIN_EXE_clines"))
         .env("HOME", home.path())
         .env("CLINES_CONFIG", home.path().join("config.toml"))
@@ -174,9 +175,9 @@ fn a_closed_standard_stream_is_opened_on_dev_null() {
         .unwrap();
     // The loader opens libraries there for a moment before clines starts;
     // clines then opens /dev/null there first thing, and keeps it while it
-    // waits for its first command. Without the fix, standard output is
+    // waits for its first command. Without the fix, standard error is
     // never /dev/null: closed, or the config file while it is read.
-    let link = format!("/proc/{}/fd/1", child.id());
+    let link = format!("/proc/{}/fd/2", child.id());
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     let stdout = loop {
         let stdout = fs::read_link(&link).ok();
@@ -483,6 +484,52 @@ fn a_config_link_to_nothing_is_warned_of() {
             "above it is a symbolic link to",
         ],
     );
+}
+
+/// Standard output closed (`>&-`) is a failed write, told and exit status 1,
+/// not output silently lost: the runtime puts `/dev/null` in its place.
+/// A run that has nothing to write there is no failure.
+#[test]
+fn a_closed_standard_output_is_a_failure_once_written_to() {
+    let home = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str, bool); 7] = [
+        (&["-v"], "", true),
+        (&["-h"], "", true),
+        (&["--completions", "bash"], "", true),
+        (&["--batch", "--seed", "1"], "status\n", true),
+        // No records to list, no answer to give.
+        (&["-l"], "", false),
+        (&["--batch", "--seed", "1"], "# nothing to answer\n", false),
+        (&["--batch", "--seed", "1"], "quit\n", false),
+    ];
+    for (args, input, fails) in cases {
+        let mut child = Command::new("sh")
+            .args(["-c", "exec \"$0\" \"$@\" >&-", env!("CARGO_BIN_EXE_clines")])
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("CLINES_SCORE_DIR", home.path().join("scores"))
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        let told = stderr.contains("standard output") && stderr.contains("closed");
+        assert_eq!(
+            (output.status.code(), told),
+            (Some(i32::from(fails)), fails),
+            "{args:?} {input:?}: {stderr}"
+        );
+    }
 }
 
 /// Whether this test runs as root, whom permission bits do not stop.

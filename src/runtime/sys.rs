@@ -11,8 +11,9 @@ use std::os::unix::ffi::OsStrExt;
 /// closed, so that none of them can be taken by a file the program opens
 /// later: a record file must never become standard output. Aborts if a
 /// closed stream cannot be reopened, as std does, since writing to the
-/// stream would then reach whatever file came to hold its number.
-pub(super) fn open_closed_standard_streams() {
+/// stream would then reach whatever file came to hold its number. Returns
+/// which of the three were closed.
+pub(super) fn open_closed_standard_streams() -> [bool; 3] {
     let mut streams = [0, 1, 2].map(|fd| libc::pollfd {
         fd,
         events: 0,
@@ -40,16 +41,16 @@ pub(super) fn open_closed_standard_streams() {
             }
         }
     }
-    for stream in streams {
-        if stream.revents & libc::POLLNVAL != 0 {
-            // SAFETY: the path is a valid C string; open takes no pointer
-            // it keeps. The lowest free number is the closed stream's.
-            let opened = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
-            if opened == -1 {
-                std::process::abort();
-            }
+    let closed = streams.map(|stream| stream.revents & libc::POLLNVAL != 0);
+    for _ in closed.iter().filter(|&&closed| closed) {
+        // SAFETY: the path is a valid C string; open takes no pointer it
+        // keeps. The lowest free number is the first closed stream's.
+        let opened = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        if opened == -1 {
+            std::process::abort();
         }
     }
+    closed
 }
 
 /// Ignores SIGPIPE, as std does before `main`: writing to a pipe whose
