@@ -219,7 +219,12 @@ fn report(line: &str) {
     let _ = writeln!(io::stderr(), "{line}");
 }
 
-/// A seed from the operating system's random source.
+/// A seed from the operating system's random source (in debug builds,
+/// the tests' `CLINES_TEST_SEED` when given).
 fn os_seed() -> u64 {
+    #[cfg(debug_assertions)]
+    if let Some(seed) = runtime::test_seed() {
+        return seed;
+    }
     getrandom::u64().expect("the operating system has a random source")
 }

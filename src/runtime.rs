@@ -85,6 +85,14 @@ pub fn panic_if_asked(point: &str) {
     }
 }
 
+/// The seed in the environment variable `CLINES_TEST_SEED`, if any. Debug
+/// builds only: the tests use it for a game that keeps records (which
+/// `--seed` does not) and still throws the same chips on every run.
+#[cfg(debug_assertions)]
+pub fn test_seed() -> Option<u64> {
+    std::env::var("CLINES_TEST_SEED").ok()?.parse().ok()
+}
+
 /// Whether the note on `RUST_BACKTRACE` has been printed: std prints it for
 /// the first panic only.
 static NOTED: AtomicBool = AtomicBool::new(false);
