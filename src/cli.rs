@@ -37,7 +37,7 @@ use values::{
 pub use cells::CellShape;
 pub use command::{
     AUTOPLAY_KEY, Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS,
-    GAME_KEYS, HINT_KEY, NEW_GAME_KEY, Play, QUIT_KEY, SAVE_KEY, UNDO_KEY, WHITE, Warning,
+    GAME_KEYS, GameKey, HINT_KEY, NEW_GAME_KEY, Play, QUIT_KEY, SAVE_KEY, UNDO_KEY, WHITE, Warning,
     default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;

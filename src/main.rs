@@ -107,10 +107,9 @@ fn play_in_terminal(play: Play) -> i32 {
         new,
         autoplay_delay,
         score_dir,
-        warnings,
+        mut warnings,
     } = play;
     let store = Store::open(score_dir.as_deref());
-    let mut warnings = warnings;
     if let Some(text) = store.as_ref().ok().and_then(Store::unusable) {
         report(&format!("warning: {text}"));
         warnings.push(Warning {

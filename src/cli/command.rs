@@ -25,15 +25,50 @@ pub const NEW_GAME_KEY: char = 'n';
 /// keys.
 pub const SAVE_KEY: char = 's';
 
-/// The game's own letter keys and what each does, for messages: a `-C` key
-/// wins over any of them.
-pub const GAME_KEYS: [(char, &str); 6] = [
-    (HINT_KEY, "the hint"),
-    (AUTOPLAY_KEY, "autoplay"),
-    (UNDO_KEY, "undo"),
-    (NEW_GAME_KEY, "a new game"),
-    (SAVE_KEY, "saving"),
-    (QUIT_KEY, "quitting"),
+/// One of the game's own letter keys, which a `-C` key wins over, and what
+/// it does in the two places that say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameKey {
+    /// The key.
+    pub key: char,
+    /// What it is for, in the warning when a `-C` key takes it.
+    pub use_of: &'static str,
+    /// What it does, in the F1 help.
+    pub help: &'static str,
+}
+
+/// The game's own letter keys, in the order the help lists them.
+pub const GAME_KEYS: [GameKey; 6] = [
+    GameKey {
+        key: HINT_KEY,
+        use_of: "the hint",
+        help: "hint: a good move",
+    },
+    GameKey {
+        key: AUTOPLAY_KEY,
+        use_of: "autoplay",
+        help: "autoplay on or off",
+    },
+    GameKey {
+        key: UNDO_KEY,
+        use_of: "undo",
+        help: "take back a move",
+    },
+    GameKey {
+        key: NEW_GAME_KEY,
+        use_of: "a new game",
+        help: "new game",
+    },
+    GameKey {
+        key: SAVE_KEY,
+        use_of: "saving",
+        help: "save, quit; resume later",
+    },
+    GameKey {
+        key: QUIT_KEY,
+        use_of: "quitting",
+        help: "quit",
+    },
 ];
 /// Default colour-mode glyphs: cursor, chip, jumping chip.
 pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];

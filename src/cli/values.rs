@@ -3,7 +3,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::{ColorMode, GAME_KEYS, QUIT_KEY, Setting, Warning};
+use super::{ColorMode, GAME_KEYS, GameKey, QUIT_KEY, Setting, Warning};
 use crate::text;
 
 /// The `-f` glyphs: exactly three.
@@ -101,12 +101,12 @@ pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String>
 /// whose use is then lost for the game: the player should know before
 /// finding that nothing saves.
 pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &[char; 5]) -> Option<Warning> {
-    let taken: Vec<(char, &str)> = GAME_KEYS
+    let taken: Vec<GameKey> = GAME_KEYS
         .into_iter()
-        .filter(|(key, _)| keys.contains(key))
+        .filter(|game| keys.contains(&game.key))
         .collect();
     let (last, rest) = taken.split_last()?;
-    let list = |part: &dyn Fn(&(char, &str)) -> String| {
+    let list = |part: &dyn Fn(&GameKey) -> String| {
         let rest: Vec<String> = rest.iter().map(part).collect();
         match rest.is_empty() {
             true => part(last),
@@ -126,8 +126,8 @@ pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &[char; 5]) -> Op
     Some(Warning {
         text: setting.source.refuse(&format!(
             "{} {now}, no longer for {}{still}",
-            list(&|(key, _)| format!("`{key}`")),
-            list(&|(_, what)| what.to_string()),
+            list(&|game| format!("`{}`", game.key)),
+            list(&|game| game.use_of.to_string()),
         )),
         matters_in: None,
     })

@@ -4,8 +4,9 @@
 //! how large it must be.
 
 use super::frame::{Frame, Ink};
-use super::input::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
+use super::input::ENTER;
 use super::view;
+use crate::cli::GAME_KEYS;
 use crate::text;
 use unicode_width::UnicodeWidthChar;
 
@@ -24,21 +25,13 @@ pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
         (key_name(keys[4]), "select a chip, or move"),
         (String::new(), "the selected chip here"),
     ];
-    if !keys.contains(&'\n') {
+    if !keys.contains(&ENTER) {
         entries.push(("Enter".to_string(), "the same"));
     }
     entries.push(("click".to_string(), "the same, on the cell"));
-    let game_keys = [
-        (HINT_KEY, "hint: a good move"),
-        (AUTOPLAY_KEY, "autoplay on or off"),
-        (UNDO_KEY, "take back a move"),
-        (NEW_GAME_KEY, "new game"),
-        (SAVE_KEY, "save, quit; resume later"),
-        (QUIT_KEY, "quit"),
-    ];
-    for (key, meaning) in game_keys {
-        if !keys.contains(&key) {
-            entries.push((key.to_string(), meaning));
+    for game in GAME_KEYS {
+        if !keys.contains(&game.key) {
+            entries.push((game.key.to_string(), game.help));
         }
     }
     entries.extend([
@@ -69,7 +62,7 @@ fn key_name(key: char) -> String {
     match key {
         ' ' => "space".into(),
         '\t' => "Tab".into(),
-        '\n' => "Enter".into(),
+        ENTER => "Enter".into(),
         '\u{1b}' => "Esc".into(),
         '\u{7f}' => "Backspace".into(),
         // A key drawn wider or narrower than a column (a CJK letter, a

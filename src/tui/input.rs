@@ -99,6 +99,9 @@ fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
 
 pub use crate::cli::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 
+/// Enter, as a typed character (and as a `-C` string spells it).
+pub const ENTER: char = '\n';
+
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys, Enter acting as the action key does.
 fn char_action(ch: char, keys: &[char; 5]) -> Action {
@@ -116,7 +119,7 @@ fn char_action(ch: char, keys: &[char; 5]) -> Action {
             NEW_GAME_KEY => Action::NewGame,
             SAVE_KEY => Action::SaveQuit,
             // As in other Lines games; the original took space only.
-            '\n' => Action::Act,
+            ENTER => Action::Act,
             _ => Action::Other,
         },
     }
@@ -128,7 +131,7 @@ fn typed_char(code: KeyCode) -> Option<char> {
     match code {
         KeyCode::Char(ch) => Some(ch),
         KeyCode::Tab => Some('\t'),
-        KeyCode::Enter => Some('\n'),
+        KeyCode::Enter => Some(ENTER),
         KeyCode::Esc => Some('\u{1b}'),
         KeyCode::Backspace => Some('\u{7f}'),
         _ => None,
