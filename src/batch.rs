@@ -358,7 +358,7 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
 }
 
 /// The game's rules and seed, `rules width=W height=H colors=C line=I
-/// next=N first=N preview=P seed=S`: what a script needs to read `board`
+/// next=N first=F preview=P seed=S`: what a script needs to read `board`
 /// and `next`, and to replay the game, whatever the config file set.
 fn rules_line(game: &Game, seed: u64, args: &[&str]) -> Result<String, String> {
     no_args("rules", args)?;
