@@ -518,10 +518,15 @@ fn print_settings(options: &Options, games: usize, seconds: f64) {
         }
     );
     println!(
-        "games: {} (seeds {}..{}), max turns {}, {:.1} s wall",
-        games,
-        options.seed,
-        options.seed.wrapping_add(options.games),
+        "games: {games}{}, max turns {}, {:.1} s wall",
+        match options.games {
+            0 => String::new(),
+            n => format!(
+                " (seeds {} to {})",
+                options.seed,
+                options.seed.wrapping_add(n - 1)
+            ),
+        },
         options.max_turns,
         seconds
     );
