@@ -109,7 +109,7 @@ struct ProcessCost {
     peak_kb: u64,
 }
 
-/// One measured command: the program, its arguments and the score
+/// One measured command: the program, its arguments and the records
 /// directory it is given.
 #[derive(Clone, Copy)]
 struct Run<'a> {
@@ -119,7 +119,7 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// `program args` with the throw-away score directory.
+    /// `program args` with the throw-away records directory.
     fn new(program: &'a Path, args: &'a [&'a str]) -> Run<'a> {
         Run {
             program,
@@ -129,7 +129,7 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The score directory of every run but the listing's.
+/// The records directory of every run but the listing's.
 fn scratch_scores() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| std::env::temp_dir().join("termcost-scores"))
@@ -227,7 +227,7 @@ fn median_costs(a: Run, b: Option<Run>) -> Result<(ProcessCost, Option<ProcessCo
 /// How many records the listing is measured with.
 const LISTED_RECORDS: usize = 1000;
 
-/// A score directory holding [`LISTED_RECORDS`] users' records in this
+/// A records directory holding [`LISTED_RECORDS`] users' records in this
 /// program's format, made afresh.
 fn listed_scores() -> Result<PathBuf, String> {
     let dir = std::env::temp_dir().join("termcost-listed-scores");

@@ -1,4 +1,4 @@
-//! Records through real processes: `clines -l` on a prepared score
+//! Records through real processes: `clines -l` on a prepared records
 //! directory, and two processes of the same user saving at once.
 
 use std::fs;
@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 use clines::records::{self, SaveOutcome, Store};
 
-/// Set in a child copy of this test binary: the score directory to save in.
+/// Set in a child copy of this test binary: the records directory to save in.
 const CHILD_DIR: &str = "CLINES_TEST_SAVE_DIR";
 /// Set in a child copy: which half of the scores it saves (0 or 1).
 const CHILD_PARITY: &str = "CLINES_TEST_SAVE_PARITY";
@@ -112,7 +112,7 @@ fn list_without_records_says_so() {
 }
 
 #[test]
-fn list_fails_when_the_score_directory_cannot_be_read() {
+fn list_fails_when_the_records_directory_cannot_be_read() {
     let home = tempfile::tempdir().unwrap();
     let file = home.path().join("file");
     fs::write(&file, "").unwrap();
@@ -122,7 +122,7 @@ fn list_fails_when_the_score_directory_cannot_be_read() {
     assert_eq!(
         text(&output.stderr),
         format!(
-            "clines: the score directory {} is not a directory\n",
+            "clines: the records directory {} is not a directory\n",
             file.display()
         )
     );
@@ -140,7 +140,7 @@ fn list_fails_when_the_score_directory_cannot_be_read() {
         let stderr = text(&output.stderr);
         assert!(
             stderr.starts_with(&format!(
-                "clines: cannot read the score directory {}: ",
+                "clines: cannot read the records directory {}: ",
                 locked.display()
             )),
             "{stderr}"

@@ -1,7 +1,7 @@
 //! Records kept by real games: `clines` in a pseudo-terminal, played by a
 //! small test player that reads the board off the screen and moves chips
 //! with the mouse until it scores, then ended by a key or a real signal.
-//! Each test has its own temporary score directory.
+//! Each test has its own temporary records directory.
 
 use crate::pty;
 
@@ -497,10 +497,10 @@ fn another_users_higher_record_is_shown_and_kept() {
     check_exit(&mut term, &[], 0);
 }
 
-/// A score directory that cannot be created: the game plays, and at the
+/// A records directory that cannot be created: the game plays, and at the
 /// end says that the record could not be saved and why.
 #[test]
-fn an_unusable_score_directory_is_reported_at_exit() {
+fn an_unusable_records_directory_is_reported_at_exit() {
     let sandbox = Sandbox::new();
     let not_a_dir = sandbox.home().join("file");
     fs::write(&not_a_dir, "").expect("write a file");
@@ -529,11 +529,11 @@ fn an_unusable_score_directory_is_reported_at_exit() {
     assert!(!after_leaving(&term).contains("saved!"));
 }
 
-/// A score directory that is a plain file holds no saved game: quitting
+/// A records directory that is a plain file holds no saved game: quitting
 /// says nothing about one. A seeded game keeps no record and says
 /// nothing; a scoring game says once that its record could not be saved.
 #[test]
-fn a_score_directory_that_is_a_file_holds_no_saved_game() {
+fn a_records_directory_that_is_a_file_holds_no_saved_game() {
     let sandbox = Sandbox::new();
     let file = sandbox.home().join("file");
     fs::write(&file, "").expect("write a file");
@@ -598,12 +598,12 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
 }
 
-/// A score directory behind a symbolic link that leads nowhere (a moved
+/// A records directory behind a symbolic link that leads nowhere (a moved
 /// dotfiles folder, say) is told before play, in a box and on standard
 /// error, since otherwise only the save at the end would find it out.
 /// Nothing is made where the link points.
 #[test]
-fn a_score_directory_behind_a_broken_link_is_told_before_play() {
+fn a_records_directory_behind_a_broken_link_is_told_before_play() {
     let sandbox = Sandbox::new();
     let link = sandbox.home().join("linked");
     let gone = sandbox.home().join("gone");
@@ -711,7 +711,7 @@ fn records_are_off_with_a_seed() {
             score,
         );
         let names: Vec<_> = fs::read_dir(sandbox.score_dir())
-            .expect("the score directory")
+            .expect("the records directory")
             .map(|entry| entry.expect("an entry").file_name())
             .collect();
         assert_eq!(names, ["zed.toml"], "{args:?}");

@@ -736,7 +736,7 @@ fn a_new_game_saves_the_record_of_the_one_it_ends_first() {
     quit(&mut term);
 }
 
-/// The saved games in the sandbox's score directory.
+/// The saved games in the sandbox's records directory.
 fn saves(sandbox: &pty::Sandbox) -> Vec<std::path::PathBuf> {
     let Ok(listing) = std::fs::read_dir(sandbox.score_dir()) else {
         return Vec::new();

@@ -147,7 +147,7 @@ fn record_in(table: &toml::Table) -> Result<Option<Record>, ()> {
     }
 }
 
-/// Why a file in the score directory was not read as a record.
+/// Why a file in the records directory was not read as a record.
 #[derive(Debug)]
 pub enum SkipReason {
     /// A symbolic link: never followed, so nobody can point us elsewhere.

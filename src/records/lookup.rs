@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use crate::text;
 
-/// The environment variable naming the score directory; it overrides the
+/// The environment variable naming the records directory; it overrides the
 /// config file and the platform default.
 pub const SCORE_DIR_ENV: &str = "CLINES_SCORE_DIR";
 
-/// Why there is no score directory at all.
+/// Why there is no records directory at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoScoreDir {
     /// Neither `$CLINES_SCORE_DIR` nor `score_dir` names one, and no home

@@ -1,4 +1,4 @@
-//! High scores: one `<user>.toml` per user in a score directory, the
+//! High scores: one `<user>.toml` per user in a records directory, the
 //! original's `<user>.cscore` files read alongside, saving that never lowers
 //! or loses a record, the `clines -l` listing and the `hi` line on the board.
 //!
@@ -6,7 +6,7 @@
 //! so tests never touch real files; [`Store::open`] and [`list`] find the
 //! real ones.
 //!
-//! The parts, one file each: `lookup` finds the score directory, `user` the
+//! The parts, one file each: `lookup` finds the records directory, `user` the
 //! player's name, `format` reads the two kinds of record file, `scan` reads
 //! a whole directory and makes the `-l` listing, `hi_line` is what the board
 //! shows, `store` loads and saves one player's record, `saved` keeps a game

@@ -1,5 +1,5 @@
 //! A game saved to go on with later: one file per user and rule set in the
-//! score directory, next to the user's record, named
+//! records directory, next to the user's record, named
 //! `<user>.w9.t9.c5.i5.n3.N3.off.game` for the default rules without a
 //! preview. The `.game` extension keeps it out of record scans.
 //!
@@ -182,7 +182,7 @@ impl SaveSlot {
     }
 
     /// Saves `game` in place of any earlier save, atomically, under the
-    /// score directory's lock as a record is.
+    /// records directory's lock as a record is.
     pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
         let text = toml::to_string(&file_of(game)).map_err(|source| SaveError::Encoding {
             path: self.path.clone(),
@@ -193,7 +193,7 @@ impl SaveSlot {
         replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE)
     }
 
-    /// Removes the save, if any: its game has ended. With no score
+    /// Removes the save, if any: its game has ended. With no records
     /// directory there is none, and nothing to report.
     pub fn remove(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
@@ -396,7 +396,7 @@ fn plan(entries: &[String]) -> Result<Vec<Planned>, String> {
 }
 
 /// Whether `e`, from opening or removing a save, means that there is none:
-/// no such file, or a score directory (or one above it) that is not a
+/// no such file, or a records directory (or one above it) that is not a
 /// directory, where no save can be.
 fn is_absent(e: &io::Error) -> bool {
     matches!(
@@ -681,7 +681,7 @@ mod tests {
     }
 
     #[test]
-    fn a_score_directory_that_is_a_file_holds_no_save() {
+    fn a_records_directory_that_is_a_file_holds_no_save() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("file");
         fs::write(&file, "").unwrap();

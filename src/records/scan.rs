@@ -41,7 +41,7 @@ pub fn scan(dir: &Path) -> io::Result<Scan> {
     scan_all(&ScoreDir::new(dir), &RuleSet::default())
 }
 
-/// [`scan`] for the records of `rules` in the score directory, with those
+/// [`scan`] for the records of `rules` in the records directory, with those
 /// of the legacy directory added (see [`ScoreDir::legacy`]): its files
 /// that are not usable records are not reported, nor is a failure to read
 /// it.
@@ -181,13 +181,13 @@ pub struct Listing {
 /// Why `clines -l` cannot list the records.
 #[derive(Debug)]
 pub enum ListError {
-    /// No score directory is known, for this reason.
+    /// No records directory is known, for this reason.
     NoDirectory(NoScoreDir),
-    /// The score directory is a file or something else.
+    /// The records directory is a file or something else.
     NotADirectory(PathBuf),
-    /// Reading the score directory failed.
+    /// Reading the records directory failed.
     Unreadable {
-        /// The score directory.
+        /// The records directory.
         path: PathBuf,
         /// What went wrong.
         source: io::Error,
@@ -200,12 +200,12 @@ impl fmt::Display for ListError {
             ListError::NoDirectory(why) => write!(f, "{why}"),
             ListError::NotADirectory(path) => write!(
                 f,
-                "the score directory {} is not a directory",
+                "the records directory {} is not a directory",
                 text::path(path)
             ),
             ListError::Unreadable { path, source } => write!(
                 f,
-                "cannot read the score directory {}: {source}",
+                "cannot read the records directory {}: {source}",
                 text::path(path)
             ),
         }
@@ -214,7 +214,7 @@ impl fmt::Display for ListError {
 
 impl std::error::Error for ListError {}
 
-/// Lists every user's record of `rules` in the score directory (see
+/// Lists every user's record of `rules` in the records directory (see
 /// [`score_dir`]), marking the current user's when their name is known and
 /// safe.
 pub fn list(config_score_dir: Option<&Path>, rules: &RuleSet) -> Result<Listing, ListError> {
@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(
             error,
             format!(
-                "the score directory {} is not a directory",
+                "the records directory {} is not a directory",
                 file.path.display()
             )
         );
@@ -491,7 +491,7 @@ mod tests {
         let data = temp_dir();
         let dir = inside_legacy(data.path());
         fs::create_dir(&dir.path).unwrap();
-        // The score directory is read first: its dated record stands
+        // The records directory is read first: its dated record stands
         // against the legacy directory's undated one of the same score,
         // and again the other way round.
         write_toml(&dir.path, "amy", 30);
@@ -533,7 +533,7 @@ mod tests {
         );
         assert_eq!(scan.skipped.len(), 1, "{:?}", scan.skipped);
         assert!(scan.skipped[0].path.ends_with("scores/bad.toml"));
-        // Only the score directory itself must be readable.
+        // Only the records directory itself must be readable.
         let gone = ScoreDir {
             path: dir.path.clone(),
             legacy: Some(data.path().join("missing")),

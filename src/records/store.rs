@@ -65,29 +65,29 @@ impl SaveOutcome {
 /// involved; [`SaveError::cause`] is the reason alone.
 #[derive(Debug)]
 pub enum SaveError {
-    /// No score directory is known, for this reason.
+    /// No records directory is known, for this reason.
     NoDirectory(NoScoreDir),
     /// A file operation failed.
     Io {
-        /// What was being done, e.g. "creating the score directory".
+        /// What was being done, e.g. "creating the records directory".
         action: &'static str,
         /// The file or directory it was done to.
         path: PathBuf,
         /// What went wrong.
         source: io::Error,
     },
-    /// The score directory's path names a file or something else.
+    /// The records directory's path names a file or something else.
     NotADirectory(PathBuf),
-    /// A symbolic link on the score directory's path leads nowhere.
+    /// A symbolic link on the records directory's path leads nowhere.
     BrokenLink {
-        /// The score directory.
+        /// The records directory.
         path: PathBuf,
         /// Which link, and where it points.
         why: String,
     },
     /// Another process held the directory's lock for too long.
     Locked {
-        /// The score directory.
+        /// The records directory.
         path: PathBuf,
     },
     /// The stored record is unreadable, so it is left as it is rather than
@@ -136,11 +136,11 @@ impl fmt::Display for SaveCause<'_> {
             } => write!(f, "{action} {}: {source}", text::path(path)),
             SaveError::NotADirectory(path) => write!(
                 f,
-                "the score directory {} exists but is not a directory",
+                "the records directory {} exists but is not a directory",
                 text::path(path)
             ),
             SaveError::BrokenLink { path, why } => {
-                write!(f, "the score directory {}: {why}", text::path(path))
+                write!(f, "the records directory {}: {why}", text::path(path))
             }
             SaveError::Locked { path } => write!(
                 f,
@@ -184,7 +184,7 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Save
 /// panic path can hold its own copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
-    /// The score directory, or why none could be found.
+    /// The records directory, or why none could be found.
     dir: Result<ScoreDir, NoScoreDir>,
     /// The player; always a safe file name.
     user: String,
@@ -217,7 +217,7 @@ impl Store {
         Store { rules, ..self }
     }
 
-    /// The real user's records in the score directory (see [`score_dir`]).
+    /// The real user's records in the records directory (see [`score_dir`]).
     /// Fails only when records must be off for this user; with no directory
     /// the game still reads nothing and [`Store::save`] explains why.
     pub fn open(config_score_dir: Option<&Path>) -> Result<Store, UserError> {
@@ -228,12 +228,12 @@ impl Store {
         })
     }
 
-    /// The score directory, if one is known.
+    /// The records directory, if one is known.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_ref().ok().map(|dir| dir.path.as_path())
     }
 
-    /// Why nothing can be kept in the score directory, when that is known
+    /// Why nothing can be kept in the records directory, when that is known
     /// before anything is saved: there is none (`CLINES_SCORE_DIR` is
     /// relative, say), a symbolic link on the way to it leads nowhere, or a
     /// file stands where it or a folder above it should be. Told before
@@ -270,8 +270,8 @@ impl Store {
     }
 
     /// The player's record of the store's rule set: the higher of
-    /// `<user>.toml` and `<user>.cscore`, in the score directory and the
-    /// legacy one. A file in the score
+    /// `<user>.toml` and `<user>.cscore`, in the records directory and the
+    /// legacy one. A file in the records
     /// directory that cannot be used is reported when no other file gives
     /// a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
@@ -357,7 +357,7 @@ impl Store {
     fn standing(&self, dir: &ScoreDir, file: &RecordFile) -> Result<Standing, SaveError> {
         let mut own = file.record(&self.rules).map(|record| record.score);
         let everyone = scan_all(dir, &self.rules)
-            .map_err(io_error("reading the score directory", &dir.path))?;
+            .map_err(io_error("reading the records directory", &dir.path))?;
         let mut others_best = None;
         // The player's entry adds the `.cscore` and legacy records: they
         // are never written, so no save can lower them, and an unusable one
@@ -410,7 +410,7 @@ fn judge(score: u64, standing: Standing) -> SaveOutcome {
     }
 }
 
-/// An exclusive `flock` on the score directory, held until dropped: closing
+/// An exclusive `flock` on the records directory, held until dropped: closing
 /// the descriptor releases it. Locking the directory itself needs no lock
 /// file that could be planted or left behind, and it is the descriptor a
 /// save fsyncs anyway.
@@ -436,14 +436,14 @@ impl DirLock {
             } else if source.kind() == io::ErrorKind::AlreadyExists {
                 SaveError::NotADirectory(dir.to_path_buf())
             } else {
-                io_error("creating the score directory", dir)(source)
+                io_error("creating the records directory", dir)(source)
             }
         })?;
         let file = OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
             .open(dir)
-            .map_err(io_error("opening the score directory", dir))?;
+            .map_err(io_error("opening the records directory", dir))?;
         let deadline = Instant::now() + LOCK_WAIT;
         while !sys::try_lock_exclusive(&file).map_err(io_error("locking", dir))? {
             if Instant::now() >= deadline {
@@ -481,7 +481,7 @@ impl DirLock {
     fn sync(&self) -> Result<(), SaveError> {
         self.dir
             .sync_all()
-            .map_err(io_error("flushing the score directory", &self.path))
+            .map_err(io_error("flushing the records directory", &self.path))
     }
 }
 
@@ -722,7 +722,7 @@ mod tests {
     }
 
     #[test]
-    fn a_score_directory_that_is_a_file_is_named_as_such() {
+    fn a_records_directory_that_is_a_file_is_named_as_such() {
         let dir = temp_dir();
         let file = dir.path().join("scores");
         fs::write(&file, "x").unwrap();
@@ -730,18 +730,18 @@ mod tests {
         assert_eq!(
             message,
             format!(
-                "the record could not be saved: the score directory {} \
+                "the record could not be saved: the records directory {} \
                  exists but is not a directory",
                 file.display()
             )
         );
     }
 
-    /// A score directory, or a folder above it, that is a symbolic link
+    /// A records directory, or a folder above it, that is a symbolic link
     /// leading nowhere (a shared folder moved, say) is named as such, and
     /// nothing is made where it points.
     #[test]
-    fn a_score_directory_through_a_broken_link_is_named_as_such() {
+    fn a_records_directory_through_a_broken_link_is_named_as_such() {
         let dir = temp_dir();
         let gone = dir.path().join("moved/scores");
         let link = dir.path().join("scores");
@@ -754,7 +754,7 @@ mod tests {
             assert_eq!(
                 message,
                 format!(
-                    "the record could not be saved: the score directory {}: {subject} is a \
+                    "the record could not be saved: the records directory {}: {subject} is a \
                      symbolic link to {}, which leads nowhere",
                     scores.display(),
                     gone.display()
@@ -1055,7 +1055,7 @@ mod tests {
         let error = store(&file.join("scores"), "alice").save(10).unwrap_err();
         let message = error.to_string();
         assert!(
-            message.starts_with("the record could not be saved: creating the score directory")
+            message.starts_with("the record could not be saved: creating the records directory")
                 && message.contains(&file.join("scores").display().to_string()),
             "{message}"
         );

@@ -12,7 +12,7 @@ pub(super) fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
 
-/// A score directory `scores` inside `data`, which is its legacy
+/// A records directory `scores` inside `data`, which is its legacy
 /// directory, as the platform's data directory is.
 pub(super) fn inside_legacy(data: &Path) -> ScoreDir {
     ScoreDir {

@@ -541,7 +541,7 @@ impl fmt::Display for SaveProblem {
 }
 
 /// Why a game has nowhere to be saved.
-const NOWHERE_TO_SAVE: &str = "there is no user name or score directory to keep it under";
+const NOWHERE_TO_SAVE: &str = "there is no user name or records directory to keep it under";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";

@@ -49,7 +49,7 @@ use portable_pty::{MasterPty, PtySize, native_pty_system};
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A temporary directory tree standing in for the user's home, configuration,
-/// data and score directories. Deleted when dropped.
+/// data and records directories. Deleted when dropped.
 pub struct Sandbox {
     dir: tempfile::TempDir,
 }
