@@ -117,11 +117,12 @@ fn play_in_terminal(play: Play) -> i32 {
             matters_in: None,
         });
     }
-    // Saves need the user and directory only, whatever the records.
-    let saves = store
-        .as_ref()
-        .ok()
-        .and_then(|store| records::SaveSlot::new(store, rules, preview));
+    // Saves need the user and directory only, whatever the records; where
+    // there is no place for them, the save key says why.
+    let saves = match &store {
+        Ok(store) => records::SaveSlot::new(store, rules, preview).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
     // Opened even with --seed, for a saved game that goes on. A
     // preview makes the game easier: its records are kept apart.
     let records = match store {

@@ -344,7 +344,7 @@ fn keys_given_with_dash_c_win_over_the_hint_and_autoplay_keys() {
     );
     // The box's last line: the warning itself is also on standard error,
     // printed before the game takes the terminal.
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
     assert!(shown.contains("`?` and `a` are now -C keys"), "{shown}");
     term.key(Key::Char('x'));

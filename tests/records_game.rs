@@ -509,7 +509,7 @@ fn an_unusable_records_directory_is_reported_at_exit() {
         Options::new(100, 50)
             .sandbox(&sandbox)
             .env("CLINES_SCORE_DIR", &score_dir),
-        "records and saved games cannot be kept in",
+        "Records and saved games cannot be kept in",
     );
     let warning = format!(
         "warning: records and saved games cannot be kept in {}: {} above it is not a \
@@ -548,7 +548,7 @@ fn a_records_directory_that_is_a_file_holds_no_saved_game() {
         file.display()
     );
     let mut term = Term::spawn(CLINES, options().args(["--seed", "1"]));
-    past_the_warning(&mut term, "records and saved games cannot be kept in");
+    past_the_warning(&mut term, "Records and saved games cannot be kept in");
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
     assert_eq!(
@@ -557,7 +557,7 @@ fn a_records_directory_that_is_a_file_holds_no_saved_game() {
         "a seeded game has nothing more to report"
     );
 
-    let (_, stderr) = score_then_quit(options(), "records and saved games cannot be kept in");
+    let (_, stderr) = score_then_quit(options(), "Records and saved games cannot be kept in");
     let stderr = stderr
         .strip_prefix(&warning)
         .unwrap_or_else(|| panic!("{stderr}"));
@@ -583,10 +583,10 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
         .env("CLINES_SCORE_DIR", &file)
         .args(["--seed", "2"]);
     let mut term = Term::spawn(CLINES, options);
-    past_the_warning(&mut term, "records and saved games cannot be kept in");
+    past_the_warning(&mut term, "Records and saved games cannot be kept in");
     term.key(Key::Char('s'));
     term.expect_text("The game could not be saved:");
-    term.expect_text("any key goes back to it.");
+    term.expect_text("Any key goes back to it.");
     term.key(Key::Char('x'));
     term.expect_screen("the box closed", |s| {
         !s.contents().contains("could not be saved")
@@ -615,7 +615,7 @@ fn a_records_directory_behind_a_broken_link_is_told_before_play() {
         .separate_stderr()
         .args(["--seed", "1"]);
     let mut term = Term::spawn(CLINES, options);
-    past_the_warning(&mut term, "records and saved games cannot be kept in");
+    past_the_warning(&mut term, "Records and saved games cannot be kept in");
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
     assert_eq!(
@@ -631,6 +631,37 @@ fn a_records_directory_behind_a_broken_link_is_told_before_play() {
     assert!(!gone.exists(), "made where the link points");
 }
 
+/// `s` with no records directory at all: the box says why there is none,
+/// as the warning before play did, not only that there is nowhere to save.
+#[test]
+fn the_save_key_says_why_there_is_no_records_directory() {
+    let sandbox = Sandbox::new();
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .current_dir(sandbox.home())
+        .env("CLINES_SCORE_DIR", "rel");
+    let mut term = Term::spawn(CLINES, options);
+    past_the_warning(&mut term, "no directory for records");
+    term.key(Key::Char('s'));
+    term.expect_text("Any key goes back to it.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("|The game could not be saved:")
+            && shown.contains("|No directory for records: CLINES_SCORE_DIR=\"rel\""),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| {
+        !s.contents().contains("could not be saved")
+    });
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert!(
+        !sandbox.home().join("rel").exists(),
+        "saved where it was started"
+    );
+}
+
 /// A relative `CLINES_SCORE_DIR` would put records wherever clines was
 /// started: it is refused, the game plays without records, and the end
 /// says why none was saved.
@@ -642,7 +673,7 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
             .sandbox(&sandbox)
             .current_dir(sandbox.home())
             .env("CLINES_SCORE_DIR", "rel"),
-        "records and saved games cannot be kept: no directory for records",
+        "Records and saved games cannot be kept: no directory for records",
     );
     assert!(
         stderr.starts_with(
@@ -665,7 +696,7 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
 /// Waits for the box before play, checks that it says `says` (on one
 /// line of the screen), and closes it.
 fn past_the_warning(term: &mut Term, says: &str) {
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
     assert!(
         shown.contains("Warning:") && shown.contains(says),

@@ -556,7 +556,7 @@ fn start_warned(cols: u16, rows: u16, seed: u64, extra: &[&str], says: &str) -> 
     );
     // The box's last line: the warning itself is also on standard error,
     // printed before the game takes the terminal.
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
     assert!(shown.contains(says), "{shown}");
     term.key(Key::Char('x'));

@@ -870,7 +870,7 @@ fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
 /// A saved game going on under `--seed`: the box before play says that
 /// the seed is not used, and a key closes it.
 fn past_the_seed_notice(term: &mut Term) {
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
     assert!(shown.contains("The saved game goes on"), "{shown}");
     term.key(Key::Char('x'));
@@ -897,7 +897,7 @@ fn a_warning_about_the_options_is_shown_before_play() {
     // Standard error, where it is also printed, is hidden by the game's
     // screen until the game is over.
     term.expect_text("Warning:");
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     assert!(term.contents().contains("given more than once"));
     term.key(Key::Char('x'));
     screen.expect_board(&term, &opening, "the game, the key only closing the box");
@@ -908,7 +908,7 @@ fn a_warning_about_the_options_is_shown_before_play() {
     // Each warning a paragraph of its own.
     let mut term = FULL_MONO.spawn(&sandbox, &["--seed", "73", "-F", "OOOOOOOOOOO"]);
     term.expect_text("Warnings:");
-    term.expect_text("any key goes on to the game.");
+    term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
     assert!(
         shown.contains("drawn for more than one colour")
@@ -958,11 +958,14 @@ fn a_corrupt_save_is_reported_set_aside_and_a_new_game_starts() {
     // On the screen, where the player is looking, and not only on
     // standard error, which shows once the game is over.
     // (The reason, after the save's path, may be broken across lines.)
-    term.expect_text("The saved game could not be resumed:");
-    term.expect_text("any key goes on to a new game.");
+    term.expect_text("Any key goes on to a new game.");
+    let shown = term.contents();
+    assert!(shown.contains("|The saved game "), "{shown}");
+    // The footer says what comes next, once.
+    assert!(!shown.contains("a new game starts"), "{shown}");
     term.key(Key::Char('x'));
     screen.expect_board(&term, &opening, "a new game");
-    assert!(!term.contents().contains("could not be resumed"));
+    assert!(!term.contents().contains("The saved game"));
     quit(&mut term);
     let stderr = term.stderr();
     assert!(

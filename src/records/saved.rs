@@ -22,6 +22,7 @@ use crate::game::{GameState, Planned, Preview, Rules};
 use crate::{files, text};
 
 use super::format::refused_symlink;
+use super::lookup::NoScoreDir;
 use super::store::{DirLock, SaveError, Store, replace_atomically};
 
 /// What the first line of every save says, so that another program's file
@@ -87,19 +88,25 @@ pub struct BadSave {
     pub set_aside: Option<PathBuf>,
 }
 
-impl std::fmt::Display for BadSave {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the saved game {} cannot be resumed ({})",
+impl BadSave {
+    /// What is wrong with the save and what became of it, without what
+    /// follows (a new game), which a box before play says otherwise.
+    pub fn what_became(&self) -> String {
+        let aside = match &self.set_aside {
+            Some(aside) => format!("it is kept as {}", text::path(aside)),
+            None => "it could not be moved aside".to_string(),
+        };
+        format!(
+            "the saved game {} cannot be resumed ({}); {aside}",
             text::path(&self.path),
             self.why
-        )?;
-        match &self.set_aside {
-            Some(aside) => write!(f, "; it is kept as {}", text::path(aside)),
-            None => write!(f, "; it could not be moved aside"),
-        }?;
-        f.write_str("; a new game starts")
+        )
+    }
+}
+
+impl std::fmt::Display for BadSave {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; a new game starts", self.what_became())
     }
 }
 
@@ -139,9 +146,9 @@ struct SaveFile {
 }
 
 impl SaveSlot {
-    /// The slot of `store`'s user for `rules` and `preview`; `None` when
-    /// the store has no directory.
-    pub fn new(store: &Store, rules: Rules, preview: Preview) -> Option<SaveSlot> {
+    /// The slot of `store`'s user for `rules` and `preview`, or why the
+    /// store has no directory to keep it in.
+    pub fn new(store: &Store, rules: Rules, preview: Preview) -> Result<SaveSlot, NoScoreDir> {
         let name = format!(
             "{}.w{}.t{}.c{}.i{}.n{}.N{}.{preview}{SAVE_EXTENSION}",
             store.user(),
@@ -152,8 +159,8 @@ impl SaveSlot {
             rules.next,
             rules.first
         );
-        Some(SaveSlot {
-            path: store.dir()?.join(name),
+        Ok(SaveSlot {
+            path: store.dir().map_err(Clone::clone)?.join(name),
             rules,
             preview,
         })

@@ -228,9 +228,9 @@ impl Store {
         })
     }
 
-    /// The records directory, if one is known.
-    pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_ref().ok().map(|dir| dir.path.as_path())
+    /// The records directory, or why there is none.
+    pub fn dir(&self) -> Result<&Path, &NoScoreDir> {
+        self.dir.as_ref().map(|dir| dir.path.as_path())
     }
 
     /// Why nothing can be kept in the records directory, when that is known

@@ -309,15 +309,15 @@ impl App {
         self.notice(
             "The game could not be saved:",
             reason,
-            "any key goes back to it.",
+            "Any key goes back to it.",
         );
     }
 
     /// What the player must know before play, printed on standard error
     /// before the screen changed and out of sight since (or, for a saved
     /// game that goes on under `--seed`, on standard output at the end):
-    /// the saved game of these rules could not be resumed, for
-    /// `not_resumed` (it was set aside, and this game is a new one), and
+    /// the saved game of these rules could not be resumed (`not_resumed`
+    /// says why and where it was set aside; this game is a new one), and
     /// the options drew `warnings` (where the original paused on its
     /// warning). A box says them, each
     /// warning a paragraph of its own; any key closes it. With nothing to
@@ -325,8 +325,8 @@ impl App {
     pub fn before_play(&mut self, not_resumed: Option<&str>, warnings: &[&str]) {
         let mut paragraphs = Vec::new();
         if let Some(reason) = not_resumed {
-            paragraphs.push("The saved game could not be resumed:".to_string());
-            paragraphs.push(reason.to_string());
+            // No full stop: it may end with a path, which one would seem part of.
+            paragraphs.push(sentence(reason));
         }
         if !warnings.is_empty() {
             let heading = if warnings.len() == 1 {
@@ -335,12 +335,12 @@ impl App {
                 "Warnings:"
             };
             paragraphs.push(heading.to_string());
-            paragraphs.extend(warnings.iter().map(|w| w.to_string()));
+            paragraphs.extend(warnings.iter().map(|w| sentence(w)));
         }
         let footer = match (not_resumed, paragraphs.is_empty()) {
             (_, true) => return,
-            (Some(_), false) => "any key goes on to a new game.",
-            (None, false) => "any key goes on to the game.",
+            (Some(_), false) => "Any key goes on to a new game.",
+            (None, false) => "Any key goes on to the game.",
         };
         paragraphs.push(footer.to_string());
         self.overlay = Overlay::Notice(paragraphs);
@@ -349,7 +349,7 @@ impl App {
     /// A box of `heading`, `reason` and `footer`, broken into lines when
     /// drawn ([`view::draw_text_box`]); any key closes it.
     fn notice(&mut self, heading: &str, reason: &str, footer: &str) {
-        self.overlay = Overlay::Notice(vec![heading.into(), reason.into(), footer.into()]);
+        self.overlay = Overlay::Notice(vec![heading.into(), sentence(reason), footer.into()]);
     }
 
     /// The terminal changed size: lay the board out again and repaint.
@@ -863,6 +863,18 @@ impl App {
     }
 }
 
+/// `text` as a sentence of a box: its first letter a capital. Messages
+/// start in lower case to follow `clines: ` on standard error.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first.is_ascii_lowercase() => {
+            first.to_ascii_uppercase().to_string() + chars.as_str()
+        }
+        _ => text.to_string(),
+    }
+}
+
 /// The jump tick at `now` for a chip selected at `since`.
 fn jump_tick(since: Instant, now: Instant) -> u64 {
     (now.saturating_duration_since(since).as_millis() / JUMP_TICK.as_millis()) as u64
@@ -1157,11 +1169,11 @@ mod tests {
             " +--------------------+ ",
             " |The game could not  | ",
             " |be saved:           | ",
-            " |creating            | ",
+            " |Creating            | ",
             " |/tmp/scores/sub: Not| ",
             " |a directory (os     | ",
             " |error 20)           | ",
-            " |any key goes back to| ",
+            " |Any key goes back to| ",
             " |it.                 | ",
             " +--------------------+ ",
         ];
@@ -1181,18 +1193,17 @@ mod tests {
             Overlay::Notice(vec![
                 "Warning:".into(),
                 "-o 7,1,1: colour 1 given more than once".into(),
-                "any key goes on to the game.".into(),
+                "Any key goes on to the game.".into(),
             ])
         );
         // A save set aside hides no warning, and each stays apart.
-        app.before_play(Some("it is damaged"), &["first", "second"]);
+        app.before_play(Some("the saved game is damaged"), &["first", "-o second"]);
         let paragraphs = [
-            "The saved game could not be resumed:",
-            "it is damaged",
+            "The saved game is damaged",
             "Warnings:",
-            "first",
-            "second",
-            "any key goes on to a new game.",
+            "First",
+            "-o second",
+            "Any key goes on to a new game.",
         ];
         assert_eq!(
             app.overlay,
@@ -1210,7 +1221,7 @@ mod tests {
     #[test]
     fn a_notice_waits_out_the_too_small_screen_hidden_and_deaf_to_keys() {
         let (mut app, now) = app_with(&SOME_CHIPS, 80, 24);
-        app.before_play(Some("it is not a clines saved game"), &[]);
+        app.before_play(Some("the saved game is not a clines saved game"), &[]);
         let shown = |app: &App| {
             let frame = app.frame(now);
             let rows = (0..frame.rows()).map(|r| (0..frame.cols()).map(move |c| (r, c)));

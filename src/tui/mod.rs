@@ -64,9 +64,9 @@ pub struct PlayConfig {
     /// `--seed`). A saved game that goes on keeps one or not by what
     /// happened in it, whatever this says.
     pub new_games_keep_records: bool,
-    /// Where a game of these rules is saved to go on with later; `None`
-    /// when there is no place for it.
-    pub saves: Option<SaveSlot>,
+    /// Where a game of these rules is saved to go on with later, or why
+    /// there is no place for it.
+    pub saves: Result<SaveSlot, String>,
     /// Whether to go on with a saved game, if there is one (not `--new`).
     pub resume: bool,
     /// Whether the built-in player starts playing at once (the autoplay key
@@ -232,7 +232,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // without --seed, keeping no record.
     let seeded = matches!(session.records, RecordKeeping::Off);
     let mut save = |app: &App| {
-        save_game(config.saves.as_ref(), app, seeded)
+        save_game(slot_of(&config), app, seeded)
             .map(|_| ())
             .map_err(|problem| problem.reason)
     };
@@ -265,7 +265,7 @@ fn next_game(
     seed: u64,
 ) {
     let _ = keep_record(session);
-    if let (Some(slot), Some(owned)) = (&config.saves, owned) {
+    if let (Ok(slot), Some(owned)) = (&config.saves, owned) {
         let _ = slot.remove_if_unchanged(&owned);
     }
     let (game, opening) = Game::with_preview(config.rules, config.preview, seed);
@@ -294,7 +294,7 @@ fn close(
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    keep_game(config.saves.as_ref(), app, ending, seeded, owned);
+    keep_game(slot_of(config), app, ending, seeded, owned);
     match result {
         Ok(ending) => Ok(end_session(session, ending)),
         Err(e) => {
@@ -354,11 +354,11 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
     let rules = config.rules;
     let mut not_resumed = None;
     let saved = match &config.saves {
-        Some(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
+        Ok(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
             // Before the screen changes, so that it is still there after
             // the game; a box says it meanwhile.
             let _ = writeln!(io::stderr(), "clines: {bad}");
-            not_resumed = Some(bad.to_string());
+            not_resumed = Some(bad.what_became());
             None
         }),
         _ => None,
@@ -441,7 +441,7 @@ const SEEDED: &str = "No record kept: this game was started with --seed.";
 /// over. Says what became of it. A `seeded` game is saved as one that
 /// keeps no record.
 fn keep_game(
-    slot: Option<&SaveSlot>,
+    slot: Result<&SaveSlot, &str>,
     app: &App,
     ending: Ending,
     seeded: bool,
@@ -462,7 +462,7 @@ fn keep_game(
 /// [`keep_game`]'s work: what to tell the player, or what went wrong. The
 /// save key's game was saved by the loop already ([`save_game`]).
 fn game_kept(
-    slot: Option<&SaveSlot>,
+    slot: Result<&SaveSlot, &str>,
     app: &App,
     ending: Ending,
     seeded: bool,
@@ -481,7 +481,7 @@ fn game_kept(
             .map(Some)
             .map_err(|problem| problem.to_string());
     }
-    let Some(slot) = slot else {
+    let Ok(slot) = slot else {
         return Ok(None);
     };
     let Some(owned) = owned else {
@@ -495,20 +495,24 @@ fn game_kept(
     })
 }
 
+/// The save slot of the game's rules, or why there is none.
+fn slot_of(config: &PlayConfig) -> Result<&SaveSlot, &str> {
+    config.saves.as_ref().map_err(String::as_str)
+}
+
 /// Saves the game on screen in `slot` to go on with later, `seeded` saying
 /// that it keeps no record; the notice to print, or what went wrong. With
-/// no `slot` (no user name or directory to save under), there is nowhere.
+/// no `slot` (no user name or records directory), there is nowhere, for
+/// the reason given instead.
 fn save_game(
-    slot: Option<&SaveSlot>,
+    slot: Result<&SaveSlot, &str>,
     app: &App,
     seeded: bool,
 ) -> Result<&'static str, SaveProblem> {
-    let Some(slot) = slot else {
-        return Err(SaveProblem {
-            place: String::new(),
-            reason: NOWHERE_TO_SAVE.to_string(),
-        });
-    };
+    let slot = slot.map_err(|why| SaveProblem {
+        place: String::new(),
+        reason: why.to_string(),
+    })?;
     let mut no_record = app.live().no_record();
     no_record.seeded |= seeded;
     let saved = SavedGame {
@@ -539,9 +543,6 @@ impl fmt::Display for SaveProblem {
         )
     }
 }
-
-/// Why a game has nowhere to be saved.
-const NOWHERE_TO_SAVE: &str = "there is no user name or records directory to keep it under";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -1161,7 +1162,7 @@ mod tests {
         for (mark, says) in marks {
             let played = app(100, 50);
             mark(&played.live());
-            assert_eq!(save_game(Some(&slot), &played, false), Ok(SAVED));
+            assert_eq!(save_game(Ok(&slot), &played, false), Ok(SAVED));
             let saved = slot.load().unwrap().expect("the save");
             let resumed = app(100, 50).resumed(saved.no_record);
             let session = Session {
@@ -1173,7 +1174,7 @@ mod tests {
             assert_eq!(keep_record(&session), (Some(says), None));
         }
         // Seeded in this session (records off), then resumed without it.
-        save_game(Some(&slot), &app(100, 50), true).unwrap();
+        save_game(Ok(&slot), &app(100, 50), true).unwrap();
         let saved = slot.load().unwrap().expect("the save");
         assert_eq!(
             saved.no_record,
@@ -1190,9 +1191,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let quit = |owned| game_kept(Some(&slot), &app(100, 50), Ending::Quit, false, owned);
+        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, false, owned);
         // A game that went on from no save leaves another game's.
-        save_game(Some(&slot), &app(100, 50), false).unwrap();
+        save_game(Ok(&slot), &app(100, 50), false).unwrap();
         let ours = slot.load().unwrap().expect("the save");
         assert_eq!(quit(None), Ok(None));
         assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
@@ -1200,7 +1201,7 @@ mod tests {
         // saved over it.
         let other = app(100, 50);
         other.live().mark_assisted();
-        save_game(Some(&slot), &other, false).unwrap();
+        save_game(Ok(&slot), &other, false).unwrap();
         let theirs = slot.load().unwrap().expect("the other save");
         assert_ne!(theirs, ours);
         assert_eq!(quit(Some(&ours)), Ok(None));
@@ -1211,23 +1212,24 @@ mod tests {
     }
 
     #[test]
-    fn a_game_left_with_nowhere_to_save_it_says_so() {
+    fn a_game_left_with_nowhere_to_save_it_says_why() {
         let app = app(100, 50);
-        let nowhere = format!("clines: the game could not be saved: {NOWHERE_TO_SAVE}");
+        let why = "no directory for records: CLINES_SCORE_DIR=\"rel\": relative";
+        let nowhere = format!("clines: the game could not be saved: {why}");
         for ending in [
             Ending::TerminalLost,
             Ending::Signal(signal_hook::consts::SIGHUP),
         ] {
             assert_eq!(
-                game_kept(None, &app, ending, false, None),
+                game_kept(Err(why), &app, ending, false, None),
                 Err(nowhere.clone())
             );
         }
-        assert_eq!(game_kept(None, &app, Ending::Quit, false, None), Ok(None));
         assert_eq!(
-            save_game(None, &app, false).unwrap_err().reason,
-            NOWHERE_TO_SAVE
+            game_kept(Err(why), &app, Ending::Quit, false, None),
+            Ok(None)
         );
+        assert_eq!(save_game(Err(why), &app, false).unwrap_err().reason, why);
     }
 
     /// The save key's game is saved by the loop before it ends; where that
@@ -1253,7 +1255,7 @@ mod tests {
         assert_eq!(tries, 1);
         let shown = String::from_utf8_lossy(&frames.concat()).into_owned();
         assert!(shown.contains("The game could not be saved:"), "{shown}");
-        assert!(shown.contains("the disk is full"), "{shown}");
+        assert!(shown.contains("The disk is full"), "{shown}");
         assert_eq!(ending.unwrap(), Ending::Quit);
     }
 

@@ -857,9 +857,9 @@ mod tests {
             "very-long-name ".repeat(20)
         );
         let texts = [
-            "The saved game could not be resumed:".to_string(),
+            "The saved game cannot be resumed:".to_string(),
             long,
-            "any key goes on to a new game.".to_string(),
+            "Any key goes on to a new game.".to_string(),
         ];
         let mut frame = Frame::new(cols, rows);
         draw_text_box(&texts, None, &mut frame);
@@ -878,10 +878,10 @@ mod tests {
                     .trim_end()
             })
             .collect();
-        assert_eq!(inside[0], "The saved game could not");
+        assert_eq!(inside[0], "The saved game cannot be");
         assert_eq!(
             inside[5..],
-            ["any key goes on to a new", "game."],
+            ["Any key goes on to a new", "game."],
             "{shown:#?}"
         );
         assert!(inside[4].ends_with('~'), "{shown:#?}");
@@ -891,7 +891,7 @@ mod tests {
         let shown = screen_rows(&frame);
         assert_eq!(
             shown[2..6],
-            [" |any|", " |key|", " |goe|", " |s~ |"],
+            [" |Any|", " |key|", " |goe|", " |s~ |"],
             "{shown:#?}"
         );
         let mut frame = Frame::new(cols, rows);
