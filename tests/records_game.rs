@@ -497,6 +497,35 @@ fn another_users_higher_record_is_shown_and_kept() {
     check_exit(&mut term, &[], 0);
 }
 
+/// A record that cannot be saved (the player's own records file is
+/// damaged, and is left as it is) keeps its game instead: the game is
+/// saved, and the next clines goes on with it and its score.
+#[test]
+fn a_game_whose_record_cannot_be_saved_is_saved_instead() {
+    let sandbox = Sandbox::new();
+    let file = record_file(&sandbox);
+    let damaged = "score = \"lots\"\n";
+    fs::write(&file, damaged).expect("write a damaged record");
+    let (mut term, score) = scoring_game(&sandbox, &[]);
+    term.key(Key::Char('q'));
+    check_exit(
+        &mut term,
+        &["Game saved, since its record could not be: \
+           the next clines with these rules goes on with it."],
+        score,
+    );
+    assert!(
+        after_leaving(&term).contains("the record could not be saved"),
+        "{}",
+        after_leaving(&term)
+    );
+    assert_eq!(fs::read_to_string(&file).expect("the file"), damaged);
+    let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
+    term.expect_screen("the game saved, going on", |s| score_on(s) == score);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], score);
+}
+
 /// A records directory that cannot be created: the game plays, and at the
 /// end says that the record could not be saved and why.
 #[test]

@@ -191,13 +191,40 @@ impl SaveSlot {
     /// Saves `game` in place of any earlier save, atomically, under the
     /// records directory's lock as a record is.
     pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
+        self.save_if(game, |_| true).map(|_| ())
+    }
+
+    /// Saves `game` unless the slot holds a game other than `owned`, the
+    /// save this game went on from, if any: a game that another session
+    /// saved there is not replaced. Whether it was saved.
+    pub fn save_unless_taken(
+        &self,
+        game: &SavedGame,
+        owned: Option<&SavedGame>,
+    ) -> Result<bool, SaveError> {
+        self.save_if(game, |slot| match read_limited(slot) {
+            Err(e) => is_absent(&e),
+            Ok(text) => owned.is_some_and(|owned| self.parse(&text).is_ok_and(|now| now == *owned)),
+        })
+    }
+
+    /// Saves `game` if `free` says so of the slot's path, asked under the
+    /// records directory's lock; whether it was saved.
+    fn save_if(
+        &self,
+        game: &SavedGame,
+        free: impl FnOnce(&Path) -> bool,
+    ) -> Result<bool, SaveError> {
         let text = toml::to_string(&file_of(game)).map_err(|source| SaveError::Encoding {
             path: self.path.clone(),
             source,
         })?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let lock = DirLock::acquire(dir)?;
-        replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE)
+        if !free(&self.path) {
+            return Ok(false);
+        }
+        replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE).map(|()| true)
     }
 
     /// Removes the save, if any: its game has ended. With no records

@@ -8,8 +8,9 @@
 //! built-in player (hints, autoplay) runs on a third thread, started on the
 //! first request, and answers through the same channel. Every exit (quit
 //! keys, signals, game over, a lost terminal, and a panic through the panic
-//! hook) restores the terminal, then goes through `end_session`, which saves
-//! the record once and prints the closing lines.
+//! hook) restores the terminal, then saves the record once and prints the
+//! closing lines: through `close`, which keeps or removes the saved game in
+//! between, or, after a panic, through `end_session`.
 
 mod animation;
 mod app;
@@ -278,8 +279,10 @@ fn next_game(
 
 /// The session's end, once the terminal is restored: says that `--seed`
 /// was not used if the game on screen is still the save it went on from
-/// (`owned`), keeps the game or removes its save, then saves the record
-/// and prints the closing lines.
+/// (`owned`), saves the record, keeps the game or removes its save, then
+/// prints the closing lines. The record comes first: where it cannot be
+/// saved, a game that is not over is saved instead, so that its score is
+/// not lost.
 fn close(
     config: &PlayConfig,
     app: &App,
@@ -294,12 +297,14 @@ fn close(
     let ending = result
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
-    keep_game(slot_of(config), app, ending, seeded, owned);
+    let settled = settle_record(session);
+    let record_lost = settled.as_ref().and_then(|settled| settled.lost.as_deref());
+    keep_game(slot_of(config), app, ending, seeded, owned, record_lost);
     match result {
-        Ok(ending) => Ok(end_session(session, ending)),
+        Ok(ending) => Ok(closing_lines(session, ending, settled)),
         Err(e) => {
             // The game still ends the usual way, so its score is not lost.
-            end_session(session, Ending::TerminalLost);
+            closing_lines(session, Ending::TerminalLost, settled);
             Err(Error::Io(e))
         }
     }
@@ -436,19 +441,21 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Says that the game was saved, when the save key's loop saved it, or
-/// saves it when the terminal closed; any other ending removes the save
-/// the game went on from (`owned`), if it is still there, as the game is
-/// over. Says what became of it. A `seeded` game is saved as one that
-/// keeps no record.
+/// saves it when the terminal closed or its record could not be saved
+/// (`record_lost` says why); any other ending removes the save the game
+/// went on from (`owned`), if it is still there, as the game is over. Says
+/// what became of it. A `seeded` game is saved as one that keeps no
+/// record.
 fn keep_game(
     slot: Result<&SaveSlot, &str>,
     app: &App,
     ending: Ending,
     seeded: bool,
     owned: Option<&SavedGame>,
+    record_lost: Option<&str>,
 ) {
     // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match game_kept(slot, app, ending, seeded, owned) {
+    match game_kept(slot, app, ending, seeded, owned, record_lost) {
         Ok(Some(notice)) => {
             let _ = writeln!(io::stdout(), "{notice}");
         }
@@ -467,10 +474,12 @@ fn game_kept(
     ending: Ending,
     seeded: bool,
     owned: Option<&SavedGame>,
+    record_lost: Option<&str>,
 ) -> Result<Option<&'static str>, String> {
     let game = app.game();
     if game.is_over() {
-        // Nothing to go on with.
+        // Nothing to go on with. A save it went on from would replay
+        // throws already seen, so it goes even when the record was lost.
     } else if ending == Ending::Saved {
         return Ok(Some(SAVED));
     } else if matches!(
@@ -480,6 +489,8 @@ fn game_kept(
         return save_game(slot, app, seeded)
             .map(Some)
             .map_err(|problem| problem.to_string());
+    } else if let Some(problem) = record_lost {
+        return save_for_lost_record(slot, app, owned, problem);
     }
     let Ok(slot) = slot else {
         return Ok(None);
@@ -493,6 +504,41 @@ fn game_kept(
             slot.path().display()
         )
     })
+}
+
+/// Saves the game on screen, whose record could not be saved for
+/// `problem`, so that its score is not lost; but not over a game that
+/// another session saved in the slot since this one went on from `owned`
+/// (or started), whose score may be unkept too. What went wrong is told
+/// unless it is the record's own reason, told already.
+fn save_for_lost_record(
+    slot: Result<&SaveSlot, &str>,
+    app: &App,
+    owned: Option<&SavedGame>,
+    problem: &str,
+) -> Result<Option<&'static str>, String> {
+    let not_saved = |why: &str| match problem.contains(why) {
+        true => Ok(None),
+        false => Err(format!(
+            "clines: nor could the game be saved instead: {why}"
+        )),
+    };
+    let slot = match slot {
+        Ok(slot) => slot,
+        Err(why) => return not_saved(why),
+    };
+    let game = SavedGame {
+        state: app.game().state(),
+        no_record: app.live().no_record(),
+    };
+    match slot.save_unless_taken(&game, owned) {
+        Ok(true) => Ok(Some(SAVED_FOR_RECORD)),
+        Ok(false) => not_saved(&format!(
+            "another game of these rules is saved in {}",
+            slot.path().display()
+        )),
+        Err(e) => not_saved(&e.cause().to_string()),
+    }
 }
 
 /// The save slot of the game's rules, or why there is none.
@@ -547,6 +593,10 @@ impl fmt::Display for SaveProblem {
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
 
+/// Printed when the game was saved because its record could not be.
+const SAVED_FOR_RECORD: &str = "Game saved, since its record could not be: \
+     the next clines with these rules goes on with it.";
+
 /// What every way out of a game needs, shared with the panic hook.
 #[derive(Debug)]
 struct Session {
@@ -560,23 +610,48 @@ struct Session {
 }
 
 /// The one way out of a game, after the terminal is restored: every ending,
-/// a panic included, comes through here. The first call saves the record
-/// (only the file system is involved, so a closed terminal cannot stop it)
-/// and then prints the closing lines; a failed write is ignored, as the
-/// terminal may be gone (SIGHUP).
+/// a panic included, comes through here or through [`close`]. The first
+/// call saves the record (only the file system is involved, so a closed
+/// terminal cannot stop it) and then prints the closing lines; a failed
+/// write is ignored, as the terminal may be gone (SIGHUP).
 fn end_session(session: &Session, ending: Ending) -> Outcome {
+    let settled = settle_record(session);
+    closing_lines(session, ending, settled)
+}
+
+/// A session's record, once saved or not.
+struct Settled {
+    /// What to tell the player as the session ends.
+    notice: Option<&'static str>,
+    /// Why the record the game earned could not be saved, if so.
+    lost: Option<String>,
+}
+
+/// Saves the record the first time only (`None` after), saying at once
+/// what went wrong.
+fn settle_record(session: &Session) -> Option<Settled> {
+    if session.ended.swap(true, Ordering::SeqCst) {
+        return None;
+    }
+    let (notice, problem) = keep_record(session);
+    if let Some(problem) = &problem {
+        let _ = writeln!(io::stderr(), "{problem}");
+    }
+    let lost = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
+    Some(Settled { notice, lost })
+}
+
+/// The closing lines of a session whose record was `settled` here (none
+/// when it was settled before).
+fn closing_lines(session: &Session, ending: Ending, settled: Option<Settled>) -> Outcome {
     let outcome = Outcome {
         score: session.live.score(),
         ending,
         keeps_no_record: session.live.no_record().any(),
     };
-    if session.ended.swap(true, Ordering::SeqCst) {
+    let Some(Settled { notice, .. }) = settled else {
         return outcome;
-    }
-    let (notice, problem) = keep_record(session);
-    if let Some(problem) = problem {
-        let _ = writeln!(io::stderr(), "{problem}");
-    }
+    };
     let mut out = io::stdout().lock();
     if let Some(notice) = notice {
         let _ = writeln!(out, "{notice}");
@@ -1186,12 +1261,87 @@ mod tests {
         assert_eq!(stored(dir.path()), None);
     }
 
+    /// A game whose record could not be saved is saved in its place, so
+    /// that its score is not lost, but never over another session's save;
+    /// a game over goes, as its save would replay throws already seen.
+    #[test]
+    fn a_game_whose_record_is_lost_is_saved_instead_unless_the_slot_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        let problem = "clines: the record could not be saved: the disk is full";
+        let playing = app(100, 50);
+        let end = |app: &App, ending, owned| {
+            game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
+        };
+        for ending in [Ending::Quit, Ending::Signal(signal_hook::consts::SIGTERM)] {
+            assert_eq!(
+                end(&playing, ending, None),
+                Ok(Some(SAVED_FOR_RECORD)),
+                "{ending:?}"
+            );
+            let saved = slot.load().unwrap().expect("the game saved");
+            assert_eq!(saved.state, playing.game().state());
+            slot.remove_if_unchanged(&saved).unwrap();
+        }
+        // Another session's save stays, and that is told.
+        let other = app(100, 50);
+        other.live().mark_assisted();
+        save_game(Ok(&slot), &other, false).unwrap();
+        let theirs = slot.load().unwrap().expect("the other save");
+        let kept = end(&playing, Ending::Quit, None).unwrap_err();
+        assert!(
+            kept.contains("another game of these rules is saved in"),
+            "{kept}"
+        );
+        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+        // The save it went on from, unchanged, it replaces.
+        assert_eq!(
+            end(&playing, Ending::Quit, Some(&theirs)),
+            Ok(Some(SAVED_FOR_RECORD))
+        );
+        let ours = slot.load().unwrap().expect("the game saved");
+        assert_eq!(ours.state, playing.game().state());
+        // No slot, for the record's own reason: nothing more is said.
+        assert_eq!(
+            game_kept(
+                Err("the disk is full"),
+                &playing,
+                Ending::Quit,
+                false,
+                None,
+                Some(problem)
+            ),
+            Ok(None)
+        );
+        // Over: its own save goes.
+        let rules = Rules {
+            width: 3,
+            height: 1,
+            ..Rules::default()
+        };
+        let (full, opening) = Game::new(rules, 3);
+        assert!(full.is_over());
+        let appearance = Appearance::for_colors(5);
+        let over = App::new(
+            full,
+            opening,
+            view::Style::new(&appearance, 5, true),
+            appearance.keys,
+            None,
+            (100, 50),
+            Instant::now(),
+        );
+        assert_eq!(end(&over, Ending::Quit, Some(&ours)), Ok(None));
+        assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
+    }
+
     #[test]
     fn a_game_ending_removes_only_the_save_it_went_on_from() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, false, owned);
+        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, false, owned, None);
         // A game that went on from no save leaves another game's.
         save_game(Ok(&slot), &app(100, 50), false).unwrap();
         let ours = slot.load().unwrap().expect("the save");
@@ -1221,12 +1371,12 @@ mod tests {
             Ending::Signal(signal_hook::consts::SIGHUP),
         ] {
             assert_eq!(
-                game_kept(Err(why), &app, ending, false, None),
+                game_kept(Err(why), &app, ending, false, None, None),
                 Err(nowhere.clone())
             );
         }
         assert_eq!(
-            game_kept(Err(why), &app, Ending::Quit, false, None),
+            game_kept(Err(why), &app, Ending::Quit, false, None, None),
             Ok(None)
         );
         assert_eq!(save_game(Err(why), &app, false).unwrap_err().reason, why);
