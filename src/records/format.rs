@@ -1,10 +1,11 @@
 //! The two kinds of record file: ours, `<user>.toml`, and the original's,
-//! `<user>.cscore`, read without following symlinks or hanging on pipes.
+//! `<user>.cscore`, read without following another user's symlinks or
+//! hanging on pipes.
 
 use std::fmt;
-use std::fs::OpenOptions;
+use std::fs::{self, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::rule_set::RuleSet;
@@ -150,7 +151,8 @@ fn record_in(table: &toml::Table) -> Result<Option<Record>, ()> {
 /// Why a file in the records directory was not read as a record.
 #[derive(Debug)]
 pub enum SkipReason {
-    /// A symbolic link: never followed, so nobody can point us elsewhere.
+    /// A symbolic link not followed: another user's, so that nobody can
+    /// point us elsewhere, or one that leads nowhere.
     Symlink,
     /// A directory, device or pipe rather than a regular file.
     NotAFile,
@@ -259,20 +261,65 @@ pub(super) fn read_record(
     Ok(read_file(path, kind)?.and_then(|contents| contents.record(rules)))
 }
 
-/// Reads one record file without following a symlink; `Ok(None)` when it
-/// does not exist.
+/// Reads one record file without following a symlink, unless the link in
+/// the records directory is the player's own (a player may keep the file
+/// elsewhere, in a folder of dotfiles say); `Ok(None)` when it does not
+/// exist. Another user's link is never followed, so nobody can point the
+/// player's records at a file of the player's.
 pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, SkipReason> {
     // O_NONBLOCK: opening a planted FIFO must not hang the game.
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path);
-    let file = match file {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if refused_symlink(&e) => return Err(SkipReason::Symlink),
-        Err(e) => return Err(SkipReason::Unreadable(e)),
-    };
+    match file {
+        Ok(file) => read_contents(file, kind).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) if refused_symlink(&e) => match fs::symlink_metadata(path) {
+            Ok(link) if link.file_type().is_symlink() && link.uid() == player_uid() => {
+                read_through(path, kind).map(Some)
+            }
+            Ok(link) if link.file_type().is_symlink() => Err(SkipReason::Symlink),
+            // A loop of links on the way to the directory, not the file.
+            _ => Err(SkipReason::Unreadable(e)),
+        },
+        Err(e) => Err(SkipReason::Unreadable(e)),
+    }
+}
+
+/// The real user, whose own links are followed.
+#[cfg(not(test))]
+fn player_uid() -> u32 {
+    super::sys::real_uid()
+}
+
+/// The real user, unless a test poses as another
+/// ([`super::test_util::posing_as_another_user`]).
+#[cfg(test)]
+fn player_uid() -> u32 {
+    super::test_util::player_uid()
+}
+
+/// The record file the player's own link at `path` leads to. A link that
+/// leads nowhere, or into a loop, is taken as another user's link is, to
+/// be replaced; a file it leads to that cannot be read is told as if it
+/// stood in the link's place, and is kept.
+fn read_through(path: &Path, kind: Kind) -> Result<Contents, SkipReason> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path);
+    match file {
+        Ok(file) => read_contents(file, kind),
+        Err(e) if e.kind() == io::ErrorKind::NotFound || refused_symlink(&e) => {
+            Err(SkipReason::Symlink)
+        }
+        Err(e) => Err(SkipReason::Unreadable(e)),
+    }
+}
+
+/// The contents of an open record file, which must be a regular file.
+fn read_contents(file: fs::File, kind: Kind) -> Result<Contents, SkipReason> {
     let metadata = file.metadata().map_err(SkipReason::Unreadable)?;
     if !metadata.is_file() {
         return Err(SkipReason::NotAFile);
@@ -292,7 +339,6 @@ pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, Ski
         Kind::Toml => RecordFile::parse(&bytes).map(Contents::Toml),
         Kind::Cscore => parse_cscore(&bytes).map(Contents::Cscore),
     }
-    .map(Some)
 }
 
 /// Whether opening with `O_NOFOLLOW` failed because the path is a symlink:

@@ -262,7 +262,7 @@ mod tests {
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::sys;
     use crate::records::test_util::{
-        cscore_bytes, entry, inside_legacy, temp_dir, undated, write_toml,
+        cscore_bytes, entry, inside_legacy, posing_as_another_user, temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
 
@@ -349,7 +349,8 @@ mod tests {
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
         let locked_skipped = fs::read(&locked).is_err();
 
-        let scan = scan(dir.path()).unwrap();
+        // The link counts as another user's: the player's own are followed.
+        let scan = posing_as_another_user(|| scan(dir.path())).unwrap();
         let mut entries = vec![entry("good", 10)];
         // Root reads a mode-000 file anyway; then it is simply a record.
         if !locked_skipped {

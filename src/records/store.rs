@@ -373,9 +373,10 @@ impl Store {
     }
 
     /// The player's `<user>.toml` at `path`, the file a save replaces with
-    /// one record changed: empty when missing, or when a symlink (which is
-    /// replaced, never read through); any other unusable file stops the
-    /// save, since replacing it could lose records.
+    /// one record changed: empty when missing, or when a symlink not
+    /// followed (another user's, or one that leads nowhere), which is
+    /// replaced; any other unusable file, the player's own link to one
+    /// included, stops the save, since replacing it could lose records.
     fn stored_file(&self, path: &Path) -> Result<RecordFile, SaveError> {
         match read_file(path, Kind::Toml) {
             Ok(Some(Contents::Toml(file))) => Ok(file),
@@ -593,7 +594,8 @@ mod tests {
     use super::*;
     use crate::records::format::CSCORE_MAGIC;
     use crate::records::test_util::{
-        cscore_bytes, entry, inside_legacy, permissions_apply, store, temp_dir, undated, write_toml,
+        cscore_bytes, entry, inside_legacy, permissions_apply, posing_as_another_user, store,
+        temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
 
@@ -1030,20 +1032,85 @@ mod tests {
         let link = dir.path().join("alice.toml");
         symlink(&target, &link).unwrap();
         let alice = store(dir.path(), "alice");
-        // The link is not read through: its target's 999 does not count.
-        let skipped = alice.load().unwrap_err();
-        assert!(matches!(skipped.reason, SkipReason::Symlink), "{skipped}");
-        assert_eq!(alice.board_records().own, None);
-        assert_eq!(
-            alice.save(5).unwrap(),
-            SaveOutcome::Saved { best_of_all: true }
-        );
+        // Another user's link is not read through: its target's 999 does
+        // not count.
+        posing_as_another_user(|| {
+            let skipped = alice.load().unwrap_err();
+            assert!(matches!(skipped.reason, SkipReason::Symlink), "{skipped}");
+            assert_eq!(alice.board_records().own, None);
+            assert_eq!(
+                alice.save(5).unwrap(),
+                SaveOutcome::Saved { best_of_all: true }
+            );
+        });
         assert_eq!(
             fs::read_to_string(&target).unwrap(),
             "score = 999\nset_at = 1\n"
         );
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
         assert_eq!(alice.load().unwrap().unwrap().score, 5);
+    }
+
+    /// A link of the player's own to a records file kept elsewhere is read
+    /// through: its records count, and the save that replaces the link
+    /// with a file keeps them all.
+    #[test]
+    fn the_players_own_link_to_a_records_file_is_read_through() {
+        let dir = temp_dir();
+        let dotfiles = temp_dir();
+        let target = dotfiles.path().join("clines.toml");
+        let kept =
+            "score = 5000\nset_at = 1\n\n[rules.w12-t9-c5-i5-n3-N3]\nscore = 77\nset_at = 5\n";
+        fs::write(&target, kept).unwrap();
+        let link = dir.path().join("alice.toml");
+        symlink(&target, &link).unwrap();
+        let alice = store(dir.path(), "alice");
+        assert_eq!(alice.load().unwrap().unwrap().score, 5000);
+        assert_eq!(alice.board_records().own, Some(5000));
+        assert_eq!(
+            alice.save(2000).unwrap(),
+            SaveOutcome::NotBeaten { record: 5000 }
+        );
+        assert_eq!(
+            alice.save(6000).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
+        let text = fs::read_to_string(&link).unwrap();
+        assert!(
+            text.starts_with("score = 6000\n")
+                && text.contains("[rules.w12-t9-c5-i5-n3-N3]\nscore = 77\n"),
+            "{text}"
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), kept, "left alone");
+        // One that leads to a file that cannot be read is kept, as such a
+        // file is: a damaged one, or a FIFO, which must not hang the game.
+        let fifo = dotfiles.path().join("fifo");
+        sys::make_fifo(&fifo).unwrap();
+        fs::write(&target, "score = 5000\nset_at = \"yesterday\"\n").unwrap();
+        for (target, reason) in [
+            (&target, "not a clines record"),
+            (&fifo, "not a regular file"),
+        ] {
+            fs::remove_file(&link).unwrap();
+            symlink(target, &link).unwrap();
+            let error = alice.save(7000).unwrap_err().to_string();
+            assert!(error.contains(reason), "{error}");
+            assert!(
+                fs::symlink_metadata(&link)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+        }
+        // A link of the player's that leads nowhere is replaced.
+        fs::remove_file(&link).unwrap();
+        symlink(dir.path().join("nowhere"), &link).unwrap();
+        assert_eq!(
+            alice.save(1).unwrap(),
+            SaveOutcome::Saved { best_of_all: true }
+        );
+        assert_eq!(alice.load().unwrap().unwrap().score, 1);
     }
 
     #[test]

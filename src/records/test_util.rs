@@ -8,6 +8,35 @@ use super::lookup::ScoreDir;
 use super::scan::Entry;
 use super::store::Store;
 
+thread_local! {
+    /// Set while a test poses as a user other than the real one.
+    static POSING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` as if the player were not the real user, so that the links
+/// the test makes count as another user's, planted.
+pub(super) fn posing_as_another_user<T>(f: impl FnOnce() -> T) -> T {
+    /// Ends the pose however `f` ends.
+    struct Pose;
+    impl Drop for Pose {
+        fn drop(&mut self) {
+            POSING.with(|posing| posing.set(false));
+        }
+    }
+    POSING.with(|posing| posing.set(true));
+    let _pose = Pose;
+    f()
+}
+
+/// The player's user id as [`super::format`] sees it in tests.
+pub(super) fn player_uid() -> u32 {
+    let real = super::sys::real_uid();
+    match POSING.with(std::cell::Cell::get) {
+        true => real.wrapping_add(1),
+        false => real,
+    }
+}
+
 pub(super) fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
