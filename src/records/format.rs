@@ -49,12 +49,17 @@ const RULES_TABLE: &str = "rules";
 const EXPECTED: &str = "expected `score` and `set_at` as whole numbers";
 
 impl RecordFile {
-    /// Reads a `<user>.toml` file, checking every record in it.
+    /// Reads a `<user>.toml` file, checking every record in it. A file
+    /// with nothing in it (emptied, or made with `touch`) holds no record
+    /// and may be replaced; one that holds something else is not ours.
     fn parse(bytes: &[u8]) -> Result<RecordFile, SkipReason> {
         let text = std::str::from_utf8(bytes)
             .map_err(|_| SkipReason::Corrupt("not UTF-8 text".to_string()))?;
         let table: toml::Table = toml::from_str(text)
             .map_err(|e| SkipReason::Corrupt(format!("not TOML: {}", one_line(e.message()))))?;
+        if table.is_empty() {
+            return Ok(RecordFile { table });
+        }
         let foreign = |why: String| SkipReason::Foreign(why);
         let mut any = record_in(&table).map_err(|()| foreign(EXPECTED.to_string()))?;
         if let Some(rules) = table.get(RULES_TABLE) {
@@ -171,7 +176,7 @@ impl fmt::Display for SkipReason {
         match self {
             SkipReason::Symlink => write!(f, "a symbolic link, not followed"),
             SkipReason::NotAFile => write!(f, "not a regular file"),
-            SkipReason::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            SkipReason::Unreadable(e) => write!(f, "unreadable: {e}"),
             SkipReason::Corrupt(why) => write!(f, "corrupt: {why}"),
             SkipReason::Foreign(why) => write!(f, "not a clines record: {why}"),
             SkipReason::BadName => write!(f, "the file name is not a user name"),
@@ -518,6 +523,14 @@ mod tests {
                 prop_assert_eq!(again.record(&default), None);
                 prop_assert!(text.starts_with("[rules."), "{}", text);
             }
+        }
+    }
+
+    #[test]
+    fn a_file_with_nothing_in_it_holds_no_record() {
+        for empty in [&b""[..], b"\n", b"# kept by hand\n"] {
+            let file = RecordFile::parse(empty).unwrap();
+            assert_eq!(file.record(&RuleSet::default()), None);
         }
     }
 

@@ -368,7 +368,7 @@ mod tests {
             ("pipe.cscore", "not a regular file"),
         ];
         if locked_skipped {
-            expected.push(("locked.toml", "cannot be read"));
+            expected.push(("locked.toml", "unreadable: "));
             expected.sort();
         }
         assert_eq!(scan.skipped.len(), expected.len(), "{:?}", scan.skipped);

@@ -144,7 +144,7 @@ impl fmt::Display for SaveCause<'_> {
             }
             SaveError::Locked { path } => write!(
                 f,
-                "{} stayed locked by another game for {} s",
+                "{} stayed locked for {} s, by another game or another program that holds its lock",
                 text::path(path),
                 LOCK_WAIT.as_secs()
             ),
@@ -1111,6 +1111,24 @@ mod tests {
             SaveOutcome::Saved { best_of_all: true }
         );
         assert_eq!(alice.load().unwrap().unwrap().score, 1);
+    }
+
+    /// Each reason reads as what the stored record is.
+    #[test]
+    fn an_unreadable_stored_record_is_told_in_a_sentence() {
+        let path = PathBuf::from("/x/alice.toml");
+        let told = |reason| {
+            SaveError::StoredUnreadable(Skipped {
+                path: path.clone(),
+                reason,
+            })
+            .to_string()
+        };
+        let denied = io::Error::from_raw_os_error(libc::EACCES);
+        assert!(told(SkipReason::Unreadable(denied)).starts_with(
+            "the record could not be saved: the stored record /x/alice.toml is unreadable: "
+        ));
+        assert!(told(SkipReason::NotAFile).contains("alice.toml is not a regular file;"));
     }
 
     #[test]
