@@ -171,16 +171,20 @@ impl SaveSlot {
         &self.path
     }
 
-    /// The saved game, `Ok(None)` when there is none, also when the score
-    /// directory is not a directory (saving the record says so). One that
+    /// The saved game, `Ok(None)` when there is none, also when the
+    /// records directory is not a directory or cannot be reached (saving
+    /// the record says so). One that
     /// cannot be used is moved aside and reported.
     pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Ok(None),
-            Err(e) if refused_symlink(&e) => {
+            Err(e) if refused_symlink(&e) && is_link(&self.path) => {
                 return Err(self.set_aside("it is a symbolic link, not followed".into()));
             }
+            // A loop of links on the way to the records directory, which
+            // is told before play: no save can be there.
+            Err(e) if refused_symlink(&e) => return Ok(None),
             Err(e) => return Err(self.set_aside(format!("cannot read it: {e}"))),
         };
         self.parse(&text)
@@ -437,6 +441,11 @@ fn is_absent(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
     )
+}
+
+/// Whether `path` itself is a symbolic link.
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|found| found.file_type().is_symlink())
 }
 
 /// The file at `path` as text, refusing one larger than any save, and not
@@ -757,5 +766,19 @@ mod tests {
         assert_eq!(bad.why, "it is a symbolic link, not followed");
         assert!(bad.set_aside.is_some());
         assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "not a save");
+    }
+
+    /// A records directory behind a loop of links holds no save: it is not
+    /// the save that is a link, and there is nothing to set aside.
+    #[test]
+    fn a_records_directory_behind_a_loop_holds_no_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let looped = dir.path().join("loop");
+        std::os::unix::fs::symlink("loop", &looped).unwrap();
+        let slot = slot(&looped, Preview::Off);
+        assert_eq!(slot.load().unwrap(), None);
+        let store = Store::new(&looped, "me").unwrap();
+        let why = store.unusable().expect("told before play");
+        assert!(why.contains("/loop: it cannot be reached: "), "{why}");
     }
 }

@@ -235,8 +235,9 @@ impl Store {
 
     /// Why nothing can be kept in the records directory, when that is known
     /// before anything is saved: there is none (`CLINES_SCORE_DIR` is
-    /// relative, say), a symbolic link on the way to it leads nowhere, or a
-    /// file stands where it or a folder above it should be. Told before
+    /// relative, say), a symbolic link on the way to it leads nowhere, a
+    /// file stands where it or a folder above it should be, or it cannot
+    /// be reached (a loop of links). Told before
     /// play, since the first save would otherwise find it out only as the
     /// game ends.
     pub fn unusable(&self) -> Option<String> {
@@ -244,15 +245,24 @@ impl Store {
             Ok(dir) => &dir.path,
             Err(e) => return Some(format!("records and saved games cannot be kept: {e}")),
         };
-        let why = files::broken_link(dir).or_else(|| {
-            let file = dir
-                .ancestors()
-                .find(|path| fs::metadata(path).is_ok_and(|found| !found.is_dir()))?;
-            Some(match file == dir {
-                true => "it is not a directory".to_string(),
-                false => format!("{} above it is not a directory", text::path(file)),
+        let why = files::broken_link(dir)
+            .or_else(|| {
+                let file = dir
+                    .ancestors()
+                    .find(|path| fs::metadata(path).is_ok_and(|found| !found.is_dir()))?;
+                Some(match file == dir {
+                    true => "it is not a directory".to_string(),
+                    false => format!("{} above it is not a directory", text::path(file)),
+                })
             })
-        })?;
+            // A loop of links, a folder above it that may not be searched:
+            // a directory not there yet is made by the first save.
+            .or_else(|| match fs::metadata(dir) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    Some(format!("it cannot be reached: {e}"))
+                }
+                _ => None,
+            })?;
         Some(format!(
             "records and saved games cannot be kept in {}: {why}",
             text::path(dir)
