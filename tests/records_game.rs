@@ -524,6 +524,36 @@ fn a_game_whose_record_cannot_be_saved_is_saved_instead() {
     check_exit(&mut term, &[], score);
 }
 
+/// `n` where the record of the game on screen cannot be saved: no new
+/// game, which would lose its score; a box says why, the game stays, and
+/// quitting saves it instead.
+#[test]
+fn no_new_game_while_the_record_cannot_be_saved() {
+    let sandbox = Sandbox::new();
+    let file = record_file(&sandbox);
+    fs::write(&file, "score = \"lots\"\n").expect("write a damaged record");
+    let (mut term, score) = scoring_game(&sandbox, &[]);
+    term.keys(&[Key::Char('n'), Key::Char('n')]);
+    term.expect_text("Any key goes back to it.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("|No new game, so that this game's score is not lost:")
+            && shown.contains("|The record could not be saved: the stored record"),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed, the game kept", |s| {
+        !s.contents().contains("No new game") && score_on(s) == score
+    });
+    term.key(Key::Char('q'));
+    check_exit(
+        &mut term,
+        &["Game saved, since its record could not be: \
+           the next clines with these rules goes on with it."],
+        score,
+    );
+}
+
 /// A records directory that cannot be created: the game plays, and at the
 /// end says that the record could not be saved and why.
 #[test]

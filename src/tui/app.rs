@@ -313,6 +313,16 @@ impl App {
         );
     }
 
+    /// No new game: the record of the one on screen, which stays, could not
+    /// be saved, for `reason`; a box says why, and any key closes it.
+    pub fn new_game_refused(&mut self, reason: &str) {
+        self.notice(
+            "No new game, so that this game's score is not lost:",
+            reason,
+            "Any key goes back to it.",
+        );
+    }
+
     /// What the player must know before play, printed on standard error
     /// before the screen changed and out of sight since (or, for a saved
     /// game that goes on under `--seed`, on standard output at the end):

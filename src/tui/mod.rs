@@ -225,9 +225,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // terminal, may have saved over it since.
     let owned_save = RefCell::new(went_on_from);
     let mut new_game = |app: &mut App| {
+        record_before_new_game(&session)?;
         seed = seed.wrapping_add(1);
         next_game(app, &config, &session, owned_save.take(), seed);
-        seed
+        Ok(seed)
     };
     // A seeded game's throws can be known beforehand: it goes on, even
     // without --seed, keeping no record.
@@ -255,9 +256,21 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     close(&config, &app, &session, result, owned.as_ref(), seeded)
 }
 
-/// Puts the game of `seed` in place of the one on screen, which keeps its
-/// record as if it had been quit; the save it went on from (`owned`), if
-/// still there, goes.
+/// Saves the record of the game on screen before a new game replaces it,
+/// as if it had been quit; what went wrong when it earned a record that
+/// could not be saved, and must stay so that its score is not lost.
+fn record_before_new_game(session: &Session) -> Result<(), String> {
+    match keep_record(session) {
+        (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
+            Err(problem.trim_start_matches("clines: ").to_string())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Puts the game of `seed` in place of the one on screen, whose record is
+/// saved ([`record_before_new_game`]); the save it went on from (`owned`),
+/// if still there, goes.
 fn next_game(
     app: &mut App,
     config: &PlayConfig,
@@ -265,7 +278,6 @@ fn next_game(
     owned: Option<SavedGame>,
     seed: u64,
 ) {
-    let _ = keep_record(session);
     if let (Ok(slot), Some(owned)) = (&config.saves, owned) {
         let _ = slot.remove_if_unchanged(&owned);
     }
@@ -742,8 +754,11 @@ fn event_loop<W: Write>(
             None => {}
         }
         if app.take_new_game() {
-            // Its hints are those of its own seed, as headless ones are.
-            player.set_seed((files.new_game)(app));
+            match (files.new_game)(app) {
+                // Its hints are those of its own seed, as headless ones are.
+                Ok(seed) => player.set_seed(seed),
+                Err(problem) => app.new_game_refused(&problem),
+            }
         }
         if let Some(request) = app.take_request() {
             player.ask(request)?;
@@ -795,8 +810,9 @@ fn event_loop<W: Write>(
 /// What the event loop asks of the files around the game.
 struct Files<'a> {
     /// Puts a new game in place of the one on screen, whose record is kept
-    /// and whose save, if it went on from one, goes; returns its seed.
-    new_game: &'a mut dyn FnMut(&mut App) -> u64,
+    /// and whose save, if it went on from one, goes; returns its seed, or
+    /// why the game on screen stays (its record could not be saved).
+    new_game: &'a mut dyn FnMut(&mut App) -> Result<u64, String>,
     /// Saves the game on screen to go on with later; what went wrong if it
     /// could not.
     save: &'a mut dyn FnMut(&App) -> Result<(), String>,
@@ -982,7 +998,7 @@ mod tests {
                     new_games += 1;
                     let (game, opening) = Game::new(Rules::default(), 4);
                     app.restart(game, opening, None, Instant::now());
-                    4
+                    Ok(4)
                 },
                 save,
             },
