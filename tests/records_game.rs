@@ -501,23 +501,18 @@ fn another_users_higher_record_is_shown_and_kept() {
 #[test]
 fn a_game_whose_record_cannot_be_saved_is_saved_instead() {
     let sandbox = Sandbox::new();
-    let file = record_file(&sandbox);
-    let damaged = "score = \"lots\"\n";
-    fs::write(&file, damaged).expect("write a damaged record");
-    let (mut term, score) = scoring_game(&sandbox, &[]);
+    let (mut term, score) = scoring_game_of_a_damaged_record(&sandbox);
     term.key(Key::Char('q'));
-    check_exit(
-        &mut term,
-        &["Game saved, since its record could not be: \
-           the next clines with these rules goes on with it."],
-        score,
-    );
+    check_exit(&mut term, &[SAVED_INSTEAD], score);
     assert!(
         after_leaving(&term).contains("the record could not be saved"),
         "{}",
         after_leaving(&term)
     );
-    assert_eq!(fs::read_to_string(&file).expect("the file"), damaged);
+    assert_eq!(
+        fs::read_to_string(record_file(&sandbox)).expect("the file"),
+        DAMAGED
+    );
     let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
     term.expect_screen("the game saved, going on", |s| score_on(s) == score);
     term.key(Key::Char('q'));
@@ -530,28 +525,32 @@ fn a_game_whose_record_cannot_be_saved_is_saved_instead() {
 #[test]
 fn no_new_game_while_the_record_cannot_be_saved() {
     let sandbox = Sandbox::new();
-    let file = record_file(&sandbox);
-    fs::write(&file, "score = \"lots\"\n").expect("write a damaged record");
-    let (mut term, score) = scoring_game(&sandbox, &[]);
+    let (mut term, score) = scoring_game_of_a_damaged_record(&sandbox);
     term.keys(&[Key::Char('n'), Key::Char('n')]);
-    term.expect_text("Any key goes back to it.");
-    let shown = term.contents();
-    assert!(
-        shown.contains("|No new game, so that this game's score is not lost:")
-            && shown.contains("|The record could not be saved: the stored record"),
-        "{shown}"
-    );
-    term.key(Key::Char('x'));
-    term.expect_screen("the box closed, the game kept", |s| {
-        !s.contents().contains("No new game") && score_on(s) == score
-    });
-    term.key(Key::Char('q'));
-    check_exit(
+    box_then_back(
         &mut term,
-        &["Game saved, since its record could not be: \
-           the next clines with these rules goes on with it."],
-        score,
+        &[
+            "No new game, so that this game's score is not lost:",
+            "The record could not be saved: the stored record",
+        ],
     );
+    term.expect_screen("the game kept", |s| score_on(s) == score);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[SAVED_INSTEAD], score);
+}
+
+/// A records file that is not one, which a save leaves as it is.
+const DAMAGED: &str = "score = \"lots\"\n";
+
+/// What a game whose record could not be saved says as it is saved instead.
+const SAVED_INSTEAD: &str = "Game saved, since its record could not be: \
+                             the next clines with these rules goes on with it.";
+
+/// A game played until it scores, in `sandbox`, where the player's records
+/// file is [`DAMAGED`], so that no record can be saved.
+fn scoring_game_of_a_damaged_record(sandbox: &Sandbox) -> (Term, u64) {
+    fs::write(record_file(sandbox), DAMAGED).expect("write a damaged record");
+    scoring_game(sandbox, &[])
 }
 
 /// A records directory that cannot be created: the game plays, and at the
@@ -700,17 +699,13 @@ fn the_save_key_says_why_there_is_no_records_directory() {
     let mut term = Term::spawn(CLINES, options);
     past_the_warning(&mut term, "no directory for records");
     term.key(Key::Char('s'));
-    term.expect_text("Any key goes back to it.");
-    let shown = term.contents();
-    assert!(
-        shown.contains("|The game could not be saved:")
-            && shown.contains("|No directory for records: CLINES_SCORE_DIR=\"rel\""),
-        "{shown}"
+    box_then_back(
+        &mut term,
+        &[
+            "The game could not be saved:",
+            "No directory for records: CLINES_SCORE_DIR=\"rel\"",
+        ],
     );
-    term.key(Key::Char('x'));
-    term.expect_screen("the box closed", |s| {
-        !s.contents().contains("could not be saved")
-    });
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
     assert!(
@@ -748,6 +743,20 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
     );
     assert!(!after_leaving(&term).contains("saved!"));
     assert!(!sandbox.home().join("rel").exists(), "records written");
+}
+
+/// Waits for a box that any key closes back to the game, checks that each
+/// of `lines` starts a line of it, and closes it.
+fn box_then_back(term: &mut Term, lines: &[&str]) {
+    term.expect_text("Any key goes back to it.");
+    let shown = term.contents();
+    for line in lines {
+        assert!(shown.contains(&format!("|{line}")), "{line:?}:\n{shown}");
+    }
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| {
+        !s.contents().contains("Any key goes back to it.")
+    });
 }
 
 /// Waits for the box before play, checks that it says `says` (on one
