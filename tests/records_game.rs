@@ -587,7 +587,8 @@ fn an_unusable_records_directory_is_reported_at_exit() {
 
 /// A records directory that is a plain file holds no saved game: quitting
 /// says nothing about one. A seeded game keeps no record and says
-/// nothing; a scoring game says once that its record could not be saved.
+/// nothing; a scoring game says once that its record could not be saved,
+/// and that the game could not be saved instead either.
 #[test]
 fn a_records_directory_that_is_a_file_holds_no_saved_game() {
     let sandbox = Sandbox::new();
@@ -618,10 +619,16 @@ fn a_records_directory_that_is_a_file_holds_no_saved_game() {
         .strip_prefix(&warning)
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(!stderr.contains("saved game"), "stderr: {stderr:?}");
-    assert_eq!(stderr.lines().count(), 1, "stderr: {stderr:?}");
+    let lines: Vec<&str> = stderr.lines().collect();
     assert!(
-        stderr.contains("the record could not be saved")
-            && stderr.contains(&file.display().to_string()),
+        lines.len() == 2
+            && lines[0].contains("the record could not be saved")
+            && lines[0].contains(&file.display().to_string()),
+        "stderr: {stderr:?}"
+    );
+    // Saving the game instead fails for the same reason, said briefly.
+    assert_eq!(
+        lines[1], "clines: nor could the game be saved instead, for the same reason",
         "stderr: {stderr:?}"
     );
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");

@@ -323,6 +323,17 @@ impl App {
         );
     }
 
+    /// The new game on screen follows one that was over, whose record
+    /// could not be saved, for `reason`: a box says so, and any key closes
+    /// it.
+    pub fn record_lost_at_game_over(&mut self, reason: &str) {
+        self.notice(
+            "The last game's record could not be saved:",
+            reason,
+            "Any key goes on to the new game.",
+        );
+    }
+
     /// What the player must know before play, printed on standard error
     /// before the screen changed and out of sight since (or, for a saved
     /// game that goes on under `--seed`, on standard output at the end):

@@ -225,9 +225,12 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // terminal, may have saved over it since.
     let owned_save = RefCell::new(went_on_from);
     let mut new_game = |app: &mut App| {
-        record_before_new_game(&session)?;
+        let lost = record_before_new_game(&session, app.game().is_over())?;
         seed = seed.wrapping_add(1);
         next_game(app, &config, &session, owned_save.take(), seed);
+        if let Some(problem) = lost {
+            app.record_lost_at_game_over(&problem);
+        }
         Ok(seed)
     };
     // A seeded game's throws can be known beforehand: it goes on, even
@@ -257,14 +260,21 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
 }
 
 /// Saves the record of the game on screen before a new game replaces it,
-/// as if it had been quit; what went wrong when it earned a record that
-/// could not be saved, and must stay so that its score is not lost.
-fn record_before_new_game(session: &Session) -> Result<(), String> {
+/// as if it had been quit. Where it earned a record that could not be
+/// saved: `Err` with the reason when the game is not `over`, as it must
+/// stay so that its score is not lost; `Ok` with the reason, to be told,
+/// when it is over, as its score is lost however it ends.
+fn record_before_new_game(session: &Session, over: bool) -> Result<Option<String>, String> {
     match keep_record(session) {
         (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
-            Err(problem.trim_start_matches("clines: ").to_string())
+            let problem = problem.trim_start_matches("clines: ").to_string();
+            if over {
+                Ok(Some(problem))
+            } else {
+                Err(problem)
+            }
         }
-        _ => Ok(()),
+        _ => Ok(None),
     }
 }
 
@@ -494,6 +504,8 @@ fn game_kept(
         // throws already seen, so it goes even when the record was lost.
     } else if ending == Ending::Saved {
         return Ok(Some(SAVED));
+    } else if let Some(problem) = record_lost {
+        return save_for_lost_record(slot, app, owned, problem);
     } else if matches!(
         ending,
         Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
@@ -501,8 +513,6 @@ fn game_kept(
         return save_game(slot, app, seeded)
             .map(Some)
             .map_err(|problem| problem.to_string());
-    } else if let Some(problem) = record_lost {
-        return save_for_lost_record(slot, app, owned, problem);
     }
     let Ok(slot) = slot else {
         return Ok(None);
@@ -519,10 +529,11 @@ fn game_kept(
 }
 
 /// Saves the game on screen, whose record could not be saved for
-/// `problem`, so that its score is not lost; but not over a game that
-/// another session saved in the slot since this one went on from `owned`
-/// (or started), whose score may be unkept too. What went wrong is told
-/// unless it is the record's own reason, told already.
+/// `problem`, so that its score is not lost (however it ends, the closed
+/// terminal's save included); but not over a game that another session
+/// saved in the slot since this one went on from `owned` (or started),
+/// whose score may be unkept too. What went wrong is told, briefly when it
+/// is the record's own reason, told already.
 fn save_for_lost_record(
     slot: Result<&SaveSlot, &str>,
     app: &App,
@@ -530,7 +541,7 @@ fn save_for_lost_record(
     problem: &str,
 ) -> Result<Option<&'static str>, String> {
     let not_saved = |why: &str| match problem.contains(why) {
-        true => Ok(None),
+        true => Err(SAME_REASON.to_string()),
         false => Err(format!(
             "clines: nor could the game be saved instead: {why}"
         )),
@@ -604,6 +615,10 @@ impl fmt::Display for SaveProblem {
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
+
+/// Printed when the game could not be saved instead of its record, for the
+/// record's own reason.
+const SAME_REASON: &str = "clines: nor could the game be saved instead, for the same reason";
 
 /// Printed when the game was saved because its record could not be.
 const SAVED_FOR_RECORD: &str = "Game saved, since its record could not be: \
@@ -1109,6 +1124,37 @@ mod tests {
         }
     }
 
+    /// `n` over a game whose record cannot be saved: refused while the
+    /// game goes on, whose score would be lost; told once it is over, as
+    /// its score is lost however it ends. Records off stop nothing.
+    #[test]
+    fn a_new_game_waits_for_the_record_of_one_not_over() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("me.toml"), "score = \"lots\"\n").unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let damaged = session(40, RecordKeeping::KeptIn(store));
+        let refused = record_before_new_game(&damaged, false).unwrap_err();
+        assert!(
+            refused.starts_with("the record could not be saved: "),
+            "{refused}"
+        );
+        let told = record_before_new_game(&damaged, true).unwrap();
+        assert_eq!(told.as_deref(), Some(refused.as_str()));
+        let off = session(40, RecordKeeping::Unavailable("clines: no home".into()));
+        assert_eq!(record_before_new_game(&off, false), Ok(None));
+        let mut next = app(100, 50);
+        next.record_lost_at_game_over(&refused);
+        let frame = next.frame(Instant::now());
+        let shown: String = (0..frame.rows())
+            .flat_map(|r| (0..frame.cols()).map(move |c| (r, c)))
+            .map(|(r, c)| frame.get(r, c).ch)
+            .collect();
+        assert!(
+            shown.contains("The last game's record could not be saved:"),
+            "{shown}"
+        );
+    }
+
     fn stored(dir: &std::path::Path) -> Option<u64> {
         Store::new(dir, "me")
             .unwrap()
@@ -1318,7 +1364,7 @@ mod tests {
         );
         let ours = slot.load().unwrap().expect("the game saved");
         assert_eq!(ours.state, playing.game().state());
-        // No slot, for the record's own reason: nothing more is said.
+        // No slot, for the record's own reason: said briefly.
         assert_eq!(
             game_kept(
                 Err("the disk is full"),
@@ -1328,8 +1374,17 @@ mod tests {
                 None,
                 Some(problem)
             ),
-            Ok(None)
+            Err(SAME_REASON.to_string())
         );
+        // The closed terminal's save does not replace another session's
+        // either, when the record was lost; nor does one that went on from
+        // a save that another session has replaced since.
+        save_game(Ok(&slot), &other, false).unwrap();
+        for ending in [Ending::Signal(signal_hook::consts::SIGHUP), Ending::Quit] {
+            assert!(end(&playing, ending, Some(&ours)).is_err(), "{ending:?}");
+            assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+        }
+        save_game(Ok(&slot), &playing, false).unwrap();
         // Over: its own save goes.
         let rules = Rules {
             width: 3,
