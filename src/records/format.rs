@@ -46,7 +46,7 @@ pub(super) struct RecordFile {
 /// The table holding the records of rule sets other than the default.
 const RULES_TABLE: &str = "rules";
 /// What every record holds.
-const EXPECTED: &str = "expected `score` and `set_at` as whole numbers";
+const EXPECTED: &str = "expected `score` and `set_at` as whole numbers, 0 or more";
 
 impl RecordFile {
     /// Reads a `<user>.toml` file, checking every record in it. A file
@@ -536,7 +536,7 @@ mod tests {
 
     #[test]
     fn bad_record_files() {
-        let cases: [(&[u8], &str); 7] = [
+        let cases: [(&[u8], &str); 8] = [
             (b"score = ", "corrupt: not TOML"),
             (b"\xff", "corrupt: not UTF-8"),
             (
@@ -545,13 +545,17 @@ mod tests {
             ),
             (b"score = 3\n", "not a clines record: expected `score`"),
             (
+                b"score = 1\nset_at = -1\n",
+                "not a clines record: expected `score` and `set_at` as whole numbers, 0 or more",
+            ),
+            (
                 b"score = -3\nset_at = 1\n",
                 "not a clines record: expected `score`",
             ),
             (b"rules = 3\n", "`rules` is not a table"),
             (
                 b"score = 1\nset_at = 1\n[rules.\"\\u001b[2J\"]\nscore = \"lots\"\n",
-                "as whole numbers in \"\\u{1b}[2J\"",
+                "as whole numbers, 0 or more in \"\\u{1b}[2J\"",
             ),
         ];
         for (bytes, message) in cases {
