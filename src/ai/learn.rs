@@ -125,6 +125,22 @@ impl Default for Training {
     /// 101.1 on seeds 51 to 100 (−70.8 ± 70.2 over the 100), at about a
     /// fifth more CPU per move; removals of six or more chips went from
     /// 7.1% of scoring turns to 7.5% on seeds 1 to 50 (on branch `exp36`).
+    ///
+    /// Nor did a value consistent in points, as 2048 players learn theirs:
+    /// the trainee choosing by points + V alone (static weights zero but
+    /// `points` 1, `--blend 1`), scoring moves competing with the rest
+    /// (`CLINES_EXP_COMPETE=1`), trained on from that six-cell table
+    /// (`--six 1 --phases 3 --seed 1100001 --games 100000`), reached only
+    /// 169.6 points a game (114 at first, 161.7 after 20,000 games; from
+    /// zeros, 149.4 after 30,000), and the player with the same
+    /// evaluation scored −425.2 ± 74.6 paired on `--seed 1`'s first 25
+    /// games, −280.1 ± 63.2 over 50 with the learned weight 3. It made
+    /// lines of six or more in 20 % of its removals instead of 7 %, and a
+    /// few crosses, but lasted 224 turns a game instead of about 380. With
+    /// the static weights at a fifth beside it (free 12, potential 0.2,
+    /// component 1.6, outside 1.2, orphan 3; trainee about 255 points a
+    /// game) the player scored −84.3 ± 78.6 over 50 games (learned weight
+    /// 1) and −150.9 ± 69.9 with learned weight 2 (on branch `exp37`).
     fn default() -> Training {
         Training {
             games: 200_000,
