@@ -242,18 +242,28 @@ impl SaveSlot {
 
     /// Removes the save if it still holds `loaded`: a game ending removes
     /// the save it went on from, never one that another game of the same
-    /// rules made there since.
+    /// rules made there since. Checked and removed under the records
+    /// directory's lock, so that no save made meanwhile is taken for it.
     pub fn remove_if_unchanged(&self, loaded: &SavedGame) -> io::Result<()> {
-        let text = match read_limited(&self.path) {
-            Ok(text) => text,
-            // Not a save this game could have loaded: someone else's.
-            Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => return Ok(()),
-            Err(e) => return Err(e),
-        };
-        if self.parse(&text).is_ok_and(|now| now == *loaded) {
+        if !self.holds(loaded)? {
+            return Ok(());
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let _lock = DirLock::acquire(dir).map_err(|e| io::Error::other(e.to_string()))?;
+        if self.holds(loaded)? {
             self.remove()
         } else {
             Ok(())
+        }
+    }
+
+    /// Whether the save holds `loaded`.
+    fn holds(&self, loaded: &SavedGame) -> io::Result<bool> {
+        match read_limited(&self.path) {
+            Ok(text) => Ok(self.parse(&text).is_ok_and(|now| now == *loaded)),
+            // Not a save this game could have loaded: someone else's.
+            Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
@@ -676,6 +686,12 @@ mod tests {
             no_record: NoRecord::default(),
         };
         slot.save(&loaded).unwrap();
+        // Asked while another save holds the directory, it waits for it.
+        let held = DirLock::acquire(dir.path()).unwrap();
+        let error = slot.remove_if_unchanged(&loaded).unwrap_err();
+        assert!(error.to_string().contains("stayed locked"), "{error}");
+        assert!(slot.path().exists(), "not removed unlocked");
+        drop(held);
         slot.remove_if_unchanged(&loaded).unwrap();
         assert!(!slot.path().exists(), "its own save goes");
         let too_large = vec![b'#'; MAX_SAVE_BYTES as usize + 1];
