@@ -65,11 +65,10 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 /// way leads to nothing.
 pub fn broken_link(path: &Path) -> Option<String> {
     path.ancestors().find_map(|link| {
-        let is_link = fs::symlink_metadata(link).ok()?.file_type().is_symlink();
         // Only a target that is not there: one the player may not search
         // (or a loop of links) is there, and its own error says so.
         let missing = fs::metadata(link).is_err_and(|e| e.kind() == io::ErrorKind::NotFound);
-        if !is_link || !missing {
+        if !is_link(link) || !missing {
             return None;
         }
         let target = fs::read_link(link).ok()?;
@@ -84,6 +83,11 @@ pub fn broken_link(path: &Path) -> Option<String> {
             text::path(&target)
         ))
     })
+}
+
+/// Whether `path` itself is a symbolic link.
+pub fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|found| found.file_type().is_symlink())
 }
 
 /// What a file that is not a regular file is, for messages.

@@ -127,7 +127,7 @@ fn play_in_terminal(play: Play) -> i32 {
     // preview makes the game easier: its records are kept apart.
     let records = match store {
         Ok(store) => tui::RecordKeeping::KeptIn(store.with_rules(RuleSet::new(rules, preview))),
-        Err(e) => tui::RecordKeeping::Unavailable(format!("clines: {e}")),
+        Err(e) => tui::RecordKeeping::Unavailable(e.to_string()),
     };
     let config = tui::PlayConfig {
         rules,

@@ -179,7 +179,7 @@ impl SaveSlot {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Ok(None),
-            Err(e) if refused_symlink(&e) && is_link(&self.path) => {
+            Err(e) if refused_symlink(&e) && files::is_link(&self.path) => {
                 return Err(self.set_aside("it is a symbolic link, not followed".into()));
             }
             // A loop of links on the way to the records directory, which
@@ -195,7 +195,7 @@ impl SaveSlot {
     /// Saves `game` in place of any earlier save, atomically, under the
     /// records directory's lock as a record is.
     pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
-        self.save_if(game, |_| true).map(|_| ())
+        self.save_if(game, || true).map(|_| ())
     }
 
     /// Saves `game` unless the slot holds a game other than `owned`, the
@@ -206,26 +206,22 @@ impl SaveSlot {
         game: &SavedGame,
         owned: Option<&SavedGame>,
     ) -> Result<bool, SaveError> {
-        self.save_if(game, |slot| match read_limited(slot) {
+        self.save_if(game, || match read_limited(&self.path) {
             Err(e) => is_absent(&e),
             Ok(text) => owned.is_some_and(|owned| self.parse(&text).is_ok_and(|now| now == *owned)),
         })
     }
 
-    /// Saves `game` if `free` says so of the slot's path, asked under the
+    /// Saves `game` if `free` says the slot may take it, asked under the
     /// records directory's lock; whether it was saved.
-    fn save_if(
-        &self,
-        game: &SavedGame,
-        free: impl FnOnce(&Path) -> bool,
-    ) -> Result<bool, SaveError> {
+    fn save_if(&self, game: &SavedGame, free: impl FnOnce() -> bool) -> Result<bool, SaveError> {
         let text = toml::to_string(&file_of(game)).map_err(|source| SaveError::Encoding {
             path: self.path.clone(),
             source,
         })?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let lock = DirLock::acquire(dir)?;
-        if !free(&self.path) {
+        if !free() {
             return Ok(false);
         }
         replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE).map(|()| true)
@@ -451,11 +447,6 @@ fn is_absent(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
     )
-}
-
-/// Whether `path` itself is a symbolic link.
-fn is_link(path: &Path) -> bool {
-    fs::symlink_metadata(path).is_ok_and(|found| found.file_type().is_symlink())
 }
 
 /// The file at `path` as text, refusing one larger than any save, and not

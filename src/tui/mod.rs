@@ -89,7 +89,8 @@ pub enum RecordKeeping {
     /// written, no `hi` line.
     Off,
     /// Records are on, but this player's store could not be opened; the
-    /// message says why and is printed once the terminal is restored.
+    /// message says why and is printed, after `clines: `, once the
+    /// terminal is restored.
     Unavailable(String),
     /// The record is read from and saved to this store.
     KeptIn(Store),
@@ -267,7 +268,6 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
 fn record_before_new_game(session: &Session, over: bool) -> Result<Option<String>, String> {
     match keep_record(session) {
         (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
-            let problem = problem.trim_start_matches("clines: ").to_string();
             if over {
                 Ok(Some(problem))
             } else {
@@ -662,7 +662,7 @@ fn settle_record(session: &Session) -> Option<Settled> {
     }
     let (notice, problem) = keep_record(session);
     if let Some(problem) = &problem {
-        let _ = writeln!(io::stderr(), "{problem}");
+        let _ = writeln!(io::stderr(), "clines: {problem}");
     }
     let lost = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
     Some(Settled { notice, lost })
@@ -705,7 +705,7 @@ fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
         RecordKeeping::KeptIn(_) if live.seeded() => (Some(SEEDED), None),
         RecordKeeping::KeptIn(store) => match store.save(live.score()) {
             Ok(saved) => (saved.message(), None),
-            Err(e) => (None, Some(format!("clines: {e}"))),
+            Err(e) => (None, Some(e.to_string())),
         },
     }
 }
@@ -1140,7 +1140,7 @@ mod tests {
         );
         let told = record_before_new_game(&damaged, true).unwrap();
         assert_eq!(told.as_deref(), Some(refused.as_str()));
-        let off = session(40, RecordKeeping::Unavailable("clines: no home".into()));
+        let off = session(40, RecordKeeping::Unavailable("no home".into()));
         assert_eq!(record_before_new_game(&off, false), Ok(None));
         let mut next = app(100, 50);
         next.record_lost_at_game_over(&refused);
@@ -1331,7 +1331,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let problem = "clines: the record could not be saved: the disk is full";
+        let problem = "the record could not be saved: the disk is full";
         let playing = app(100, 50);
         let end = |app: &App, ending, owned| {
             game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
