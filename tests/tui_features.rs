@@ -867,6 +867,39 @@ fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     assert_eq!(saves(&sandbox).len(), 0, "a finished game removes its save");
 }
 
+/// A `--new` game leaves the last save alone, even when its terminal
+/// closes: no one chose to replace that save.
+#[test]
+fn a_new_game_closed_with_its_terminal_keeps_the_earlier_save() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "72"];
+    let opening = board(&args, &[], 9);
+    let (from, to) = some_move(&opening);
+    let after = board(&args, &[&move_command((from, to))], 9);
+    let mut term = screen.spawn(&sandbox, &args);
+    screen.expect_board(&term, &opening, "the opening");
+    screen.click(&mut term, from);
+    screen.click(&mut term, to);
+    screen.expect_board(&term, &after, "the board after the move");
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    let saved = saves(&sandbox);
+    assert_eq!(saved.len(), 1);
+    let before = std::fs::read(&saved[0]).unwrap();
+
+    let mut term = screen.spawn(&sandbox, &["--new", "--seed", "72"]);
+    screen.expect_board(&term, &opening, "a new game");
+    term.signal(libc::SIGHUP);
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox), saved);
+    assert_eq!(std::fs::read(&saved[0]).unwrap(), before, "the save kept");
+    let mut term = screen.spawn(&sandbox, &args);
+    past_the_seed_notice(&mut term);
+    screen.expect_board(&term, &after, "the saved game, resumed");
+    quit(&mut term);
+}
+
 /// A saved game going on under `--seed`: the box before play says that
 /// the seed is not used, and a key closes it.
 fn past_the_seed_notice(term: &mut Term) {

@@ -464,9 +464,9 @@ const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Says that the game was saved, when the save key's loop saved it, or
 /// saves it when the terminal closed or its record could not be saved
-/// (`record_lost` says why); any other ending removes the save the game
-/// went on from (`owned`), if it is still there, as the game is over. Says
-/// what became of it. A `seeded` game is saved as one that keeps no
+/// (`record_lost` says why), but never over a save other than the one it
+/// went on from (`owned`); any other ending removes that save, if it is
+/// still there, as the game is over. Says what became of it. A `seeded` game is saved as one that keeps no
 /// record.
 fn keep_game(
     slot: Result<&SaveSlot, &str>,
@@ -510,7 +510,7 @@ fn game_kept(
         ending,
         Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
     ) {
-        return save_game(slot, app, seeded)
+        return save_unless_taken(slot, app, seeded, owned)
             .map(Some)
             .map_err(|problem| problem.to_string());
     }
@@ -578,20 +578,39 @@ fn save_game(
     app: &App,
     seeded: bool,
 ) -> Result<&'static str, SaveProblem> {
-    let slot = slot.map_err(|why| SaveProblem {
-        place: String::new(),
-        reason: why.to_string(),
-    })?;
+    let slot = slot.map_err(SaveProblem::nowhere)?;
+    slot.save(&saved_game(app, seeded))
+        .map(|()| SAVED)
+        .map_err(|e| SaveProblem::in_slot(slot, e.cause().to_string()))
+}
+
+/// Saves the game on screen as [`save_game`] does, for a terminal that
+/// closed, unless the slot holds a game other than `owned` (the save it
+/// went on from): no one chose to replace that game, kept with `--new` or
+/// saved meanwhile in another terminal, so it is kept, and this one is
+/// not saved.
+fn save_unless_taken(
+    slot: Result<&SaveSlot, &str>,
+    app: &App,
+    seeded: bool,
+    owned: Option<&SavedGame>,
+) -> Result<&'static str, SaveProblem> {
+    let slot = slot.map_err(SaveProblem::nowhere)?;
+    match slot.save_unless_taken(&saved_game(app, seeded), owned) {
+        Ok(true) => Ok(SAVED),
+        Ok(false) => Err(SaveProblem::in_slot(slot, TAKEN.to_string())),
+        Err(e) => Err(SaveProblem::in_slot(slot, e.cause().to_string())),
+    }
+}
+
+/// The game on screen as saved, `seeded` saying that it keeps no record.
+fn saved_game(app: &App, seeded: bool) -> SavedGame {
     let mut no_record = app.live().no_record();
     no_record.seeded |= seeded;
-    let saved = SavedGame {
+    SavedGame {
         state: app.game().state(),
         no_record,
-    };
-    slot.save(&saved).map(|()| SAVED).map_err(|e| SaveProblem {
-        place: format!(" in {}", slot.path().display()),
-        reason: e.cause().to_string(),
-    })
+    }
 }
 
 /// Why a game could not be saved.
@@ -603,6 +622,24 @@ struct SaveProblem {
     reason: String,
 }
 
+impl SaveProblem {
+    /// No slot to save in, for `why`.
+    fn nowhere(why: &str) -> SaveProblem {
+        SaveProblem {
+            place: String::new(),
+            reason: why.to_string(),
+        }
+    }
+
+    /// Saving in `slot` failed for `reason`.
+    fn in_slot(slot: &SaveSlot, reason: String) -> SaveProblem {
+        SaveProblem {
+            place: format!(" in {}", slot.path().display()),
+            reason,
+        }
+    }
+}
+
 impl fmt::Display for SaveProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -612,6 +649,9 @@ impl fmt::Display for SaveProblem {
         )
     }
 }
+
+/// Why a closed terminal's game was not saved over another game's save.
+const TAKEN: &str = "another game of these rules is saved there, and is kept";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -1405,6 +1445,43 @@ mod tests {
         );
         assert_eq!(end(&over, Ending::Quit, Some(&ours)), Ok(None));
         assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
+    }
+
+    #[test]
+    fn a_closed_terminals_game_is_saved_over_no_other_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        let playing = app(100, 50);
+        let other = app(100, 50);
+        other.live().mark_assisted();
+        let closed = |ending, owned| game_kept(Ok(&slot), &playing, ending, false, owned, None);
+        let ours = SavedGame {
+            state: playing.game().state(),
+            no_record: playing.live().no_record(),
+        };
+        save_game(Ok(&slot), &other, false).unwrap();
+        let theirs = slot.load().unwrap().expect("the other save");
+        for ending in [
+            Ending::TerminalLost,
+            Ending::Signal(signal_hook::consts::SIGHUP),
+        ] {
+            // Into an empty slot, or over the save it went on from.
+            slot.remove().unwrap();
+            assert_eq!(closed(ending, None), Ok(Some(SAVED)), "{ending:?}");
+            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+            save_game(Ok(&slot), &other, false).unwrap();
+            assert_eq!(closed(ending, Some(&theirs)), Ok(Some(SAVED)));
+            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+            // Not over a game kept with --new, nor over one that another
+            // session saved after this one went on from its save.
+            save_game(Ok(&slot), &other, false).unwrap();
+            for owned in [None, Some(&ours)] {
+                let refused = closed(ending, owned).unwrap_err();
+                assert!(refused.contains(TAKEN), "{refused}");
+                assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+            }
+        }
     }
 
     #[test]
