@@ -110,7 +110,7 @@ fn play_in_terminal(play: Play) -> i32 {
         mut warnings,
     } = play;
     let store = Store::open(score_dir.as_deref());
-    if let Some(text) = store.as_ref().ok().and_then(Store::unusable) {
+    if let Some(text) = records::why_unusable(&store) {
         report(&format!("warning: {text}"));
         warnings.push(Warning {
             text,

@@ -496,6 +496,20 @@ impl DirLock {
     }
 }
 
+/// Why records and saved games cannot be kept, as [`Store::unusable`]
+/// tells it, or why there is no store at all ([`Store::open`]'s error:
+/// records are off for this user); told before play, since otherwise
+/// only `s` and the game's end would say.
+pub fn why_unusable(store: &Result<Store, UserError>) -> Option<String> {
+    match store {
+        Ok(store) => store.unusable(),
+        Err(e) => Some(format!(
+            "records and saved games cannot be kept: {}",
+            e.reason()
+        )),
+    }
+}
+
 /// Replaces `target` in the locked directory with a file holding `bytes`,
 /// with permissions `mode`: a temporary file is written and fsynced, then
 /// renamed over `target`, which replaces a planted symlink rather than
@@ -608,6 +622,25 @@ mod tests {
         temp_dir, undated, write_toml,
     };
     use std::os::unix::fs::{PermissionsExt, symlink};
+
+    /// Told before play: records off for the user, as well as a records
+    /// directory that cannot be used; nothing when all is well.
+    #[test]
+    fn records_off_for_the_user_are_told_before_play() {
+        let off = Err(UserError::Unknown { uid: 4242 });
+        assert_eq!(
+            why_unusable(&off).as_deref(),
+            Some("records and saved games cannot be kept: user id 4242 has no user name")
+        );
+        let dir = temp_dir();
+        let fine = Store::new(dir.path().join("records"), "me");
+        assert_eq!(why_unusable(&fine), None);
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        let not_a_dir = Store::new(&file, "me");
+        let why = why_unusable(&not_a_dir).expect("a file");
+        assert!(why.ends_with(": it is not a directory"), "{why}");
+    }
 
     #[test]
     fn temp_names() {

@@ -25,21 +25,26 @@ pub enum UserError {
     UnsafeName(String),
 }
 
-impl fmt::Display for UserError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "records are off: ")?;
+impl UserError {
+    /// What is wrong with the user, without what it turns off.
+    pub fn reason(&self) -> String {
         match self {
-            UserError::Unknown { uid } => write!(f, "user id {uid} has no user name"),
+            UserError::Unknown { uid } => format!("user id {uid} has no user name"),
             UserError::Lookup { uid, source } => {
-                write!(f, "cannot look up the name of user id {uid}: {source}")
+                format!("cannot look up the name of user id {uid}: {source}")
             }
-            UserError::UnsafeName(name) => write!(
-                f,
+            UserError::UnsafeName(name) => format!(
                 "the user name {} is not a safe file name \
                  (letters, digits, '.', '_' and '-' only, not starting with '.')",
                 text::quote(name)
             ),
         }
+    }
+}
+
+impl fmt::Display for UserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "records are off: {}", self.reason())
     }
 }
 
