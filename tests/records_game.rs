@@ -324,9 +324,10 @@ fn stored_score(path: &Path) -> u64 {
 }
 
 /// Ends a scoring game with `end`, then checks the record: saved, the
-/// messages printed, listed by `clines -l`; a later game quit at once
-/// leaves it alone.
-fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
+/// messages printed, listed by `clines -l`; the game itself saved to go on
+/// with when `kept` (cut short), otherwise not; a later new game quit at
+/// once leaves the record alone.
+fn scoring_game_ended_by(end: impl FnOnce(&mut Term), kept: bool) {
     let sandbox = Sandbox::new();
     let (mut term, score) = scoring_game(&sandbox, &[]);
     end(&mut term);
@@ -334,9 +335,17 @@ fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
     let file = record_file(&sandbox);
     assert_eq!(stored_score(&file), score);
     assert_eq!(listing(&sandbox), format!("* {:<8}\t{score}\n", user()));
+    let shown = after_leaving(&term);
+    assert_eq!(shown.contains("Game saved: "), kept, "{shown}");
+    let saves = fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count();
+    assert_eq!(saves, usize::from(kept));
 
     let saved = fs::read(&file).expect("the record");
-    let mut term = Term::spawn(CLINES, Options::new(100, 50).sandbox(&sandbox));
+    let options = Options::new(100, 50).sandbox(&sandbox).arg("--new");
+    let mut term = Term::spawn(CLINES, options);
     term.expect_text(&format!("=[ hi : {score} ]="));
     term.key(Key::Char('q'));
     check_exit(&mut term, &[], 0);
@@ -348,34 +357,36 @@ fn scoring_game_ended_by(end: impl FnOnce(&mut Term)) {
     );
 }
 
+/// SIGTERM, as a logout or a shutdown sends: the record is saved, and the
+/// game, cut short, is saved to go on with.
 #[test]
-fn sigterm_saves_the_record() {
-    scoring_game_ended_by(|term| term.signal(libc::SIGTERM));
+fn sigterm_saves_the_record_and_the_game() {
+    scoring_game_ended_by(|term| term.signal(libc::SIGTERM), true);
 }
 
 #[test]
 fn sigint_saves_the_record() {
-    scoring_game_ended_by(|term| term.signal(libc::SIGINT));
+    scoring_game_ended_by(|term| term.signal(libc::SIGINT), false);
 }
 
-/// Signals that would kill an unprepared program end the game as SIGTERM
+/// Signals that would kill an unprepared program end the game as SIGINT
 /// does: a CPU-time limit's SIGXCPU, a stray SIGUSR1.
 #[test]
 fn other_ending_signals_save_the_record() {
-    scoring_game_ended_by(|term| term.signal(libc::SIGXCPU));
-    scoring_game_ended_by(|term| term.signal(libc::SIGUSR1));
+    scoring_game_ended_by(|term| term.signal(libc::SIGXCPU), false);
+    scoring_game_ended_by(|term| term.signal(libc::SIGUSR1), false);
 }
 
 #[test]
 fn q_saves_the_record() {
-    scoring_game_ended_by(|term| term.key(Key::Char('q')));
+    scoring_game_ended_by(|term| term.key(Key::Char('q')), false);
 }
 
 /// Keys typed in the same burst as `q` come after the game has ended: a
 /// hint, autoplay or an undo there does not take the record away.
 #[test]
 fn keys_typed_with_q_keep_the_record() {
-    scoring_game_ended_by(|term| term.send(b"q?au"));
+    scoring_game_ended_by(|term| term.send(b"q?au"), false);
 }
 
 /// A saved game that had no help goes on keeping its record even when

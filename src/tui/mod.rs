@@ -463,7 +463,8 @@ const UNDONE: &str = "No record kept: a move was taken back in this game.";
 const SEEDED: &str = "No record kept: this game was started with --seed.";
 
 /// Says that the game was saved, when the save key's loop saved it, or
-/// saves it when the terminal closed or its record could not be saved
+/// saves it when it was cut short ([`cuts_short`]) or its record could
+/// not be saved
 /// (`record_lost` says why), but never over a save other than the one it
 /// went on from (`owned`); any other ending removes that save, if it is
 /// still there, as the game is over. Says what became of it. A `seeded` game is saved as one that keeps no
@@ -506,10 +507,7 @@ fn game_kept(
         return Ok(Some(SAVED));
     } else if let Some(problem) = record_lost {
         return save_for_lost_record(slot, app, owned, problem);
-    } else if matches!(
-        ending,
-        Ending::TerminalLost | Ending::Signal(signal_hook::consts::SIGHUP)
-    ) {
+    } else if cuts_short(ending) {
         return save_unless_taken(slot, app, seeded, owned)
             .map(Some)
             .map_err(|problem| problem.to_string());
@@ -526,6 +524,17 @@ fn game_kept(
             slot.path().display()
         )
     })
+}
+
+/// Whether `ending` cuts the game short rather than ends it: the terminal
+/// closed, or the session is ending (SIGTERM, as a logout or a shutdown
+/// sends), and no one chose to leave the game. Such a game is saved.
+fn cuts_short(ending: Ending) -> bool {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    matches!(
+        ending,
+        Ending::TerminalLost | Ending::Signal(SIGHUP | SIGTERM)
+    )
 }
 
 /// Saves the game on screen, whose record could not be saved for
@@ -584,8 +593,8 @@ fn save_game(
         .map_err(|e| SaveProblem::in_slot(slot, e.cause().to_string()))
 }
 
-/// Saves the game on screen as [`save_game`] does, for a terminal that
-/// closed, unless the slot holds a game other than `owned` (the save it
+/// Saves the game on screen as [`save_game`] does, for a game cut short
+/// ([`cuts_short`]), unless the slot holds a game other than `owned` (the save it
 /// went on from): no one chose to replace that game, kept with `--new` or
 /// saved meanwhile in another terminal, so it is kept, and this one is
 /// not saved.
@@ -650,7 +659,7 @@ impl fmt::Display for SaveProblem {
     }
 }
 
-/// Why a closed terminal's game was not saved over another game's save.
+/// Why a game cut short was not saved over another game's save.
 const TAKEN: &str = "another game of these rules is saved there, and is kept";
 
 /// Printed when the game was saved.
@@ -1448,7 +1457,7 @@ mod tests {
     }
 
     #[test]
-    fn a_closed_terminals_game_is_saved_over_no_other_game() {
+    fn a_game_cut_short_is_saved_over_no_other_game() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
@@ -1465,6 +1474,7 @@ mod tests {
         for ending in [
             Ending::TerminalLost,
             Ending::Signal(signal_hook::consts::SIGHUP),
+            Ending::Signal(signal_hook::consts::SIGTERM),
         ] {
             // Into an empty slot, or over the save it went on from.
             slot.remove().unwrap();
@@ -1517,6 +1527,7 @@ mod tests {
         for ending in [
             Ending::TerminalLost,
             Ending::Signal(signal_hook::consts::SIGHUP),
+            Ending::Signal(signal_hook::consts::SIGTERM),
         ] {
             assert_eq!(
                 game_kept(Err(why), &app, ending, false, None, None),
