@@ -96,6 +96,80 @@ fn visible(text: &str, quoting: bool) -> String {
     shown
 }
 
+/// What is wrong with a TOML file, from the parser's error, in words a
+/// player can act on: the line, where the parser gave one, and why, on one
+/// line and [`escape`]d. The parser's Rust types are told as what the file
+/// may hold: "expected u64" as a whole number, 0 or more, a decimal number
+/// past 64 bits ("as i128") as out of TOML's range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TomlProblem {
+    /// The line of the file, from 1.
+    line: Option<usize>,
+    /// Why the file was refused.
+    why: String,
+}
+
+impl TomlProblem {
+    /// The problem `error` found in the TOML text `source`.
+    pub fn new(error: &toml::de::Error, source: &str) -> TomlProblem {
+        // A missing key comes with an empty span at the start: no place.
+        let span = error.span().filter(|span| *span != (0..0));
+        let line = span
+            .as_ref()
+            .and_then(|span| source.get(..span.start))
+            .map(|before| before.matches('\n').count() + 1);
+        let message = error.message();
+        let why = match span.and_then(|span| source.get(span)) {
+            Some(number) if message.contains("i128") && is_integer_out_of_range(number) => {
+                format!(
+                    "the number {} is out of the range TOML holds, {} to {}",
+                    quote(number),
+                    i64::MIN,
+                    i64::MAX
+                )
+            }
+            _ => in_players_words(message),
+        };
+        TomlProblem { line, why }
+    }
+
+    /// ` at line N`, or nothing where the parser gave no place.
+    pub fn at(&self) -> String {
+        self.line
+            .map(|n| format!(" at line {n}"))
+            .unwrap_or_default()
+    }
+
+    /// Why the file was refused.
+    pub fn why(&self) -> &str {
+        &self.why
+    }
+}
+
+/// The parser's `message` on one line, escaped, with its Rust types told
+/// as what a file may hold.
+fn in_players_words(message: &str) -> String {
+    const WHOLE: &str = "expected a whole number, 0 or more";
+    let mut words = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    for unsigned in ["u8", "u16", "u32", "u64", "usize"] {
+        let rust = format!("expected {unsigned}");
+        if let Some(rest) = words.strip_suffix(rust.as_str()) {
+            words = format!("{rest}{WHOLE}");
+        }
+    }
+    escape(&words.replace("expected a boolean", "expected true or false"))
+}
+
+/// Whether `text` is a TOML decimal integer beyond 64 bits, which TOML
+/// holds: the parser's own words for one ("as i128") say little to a
+/// player. Hexadecimal, octal and binary ones keep them.
+fn is_integer_out_of_range(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && text.replace('_', "").parse::<i64>().is_err()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +196,66 @@ mod tests {
             assert!(shown.contains("\\u{202e}"), "{shown}");
             assert!(shown.contains("\\u{2800}\\u{3164}"), "{shown}");
         }
+    }
+
+    /// The parser's words for what a file holds wrong, with its place.
+    fn toml_problem<T: serde::de::DeserializeOwned>(source: &str) -> TomlProblem {
+        let error = toml::from_str::<T>(source).err().expect("refused");
+        TomlProblem::new(&error, source)
+    }
+
+    #[test]
+    fn a_toml_problem_is_told_as_what_the_file_may_hold() {
+        type Numbers = std::collections::BTreeMap<String, u64>;
+        type Switches = std::collections::BTreeMap<String, bool>;
+        let string = toml_problem::<Numbers>("a = 1\nb = \"x\"\n");
+        assert_eq!(string.at(), " at line 2");
+        assert_eq!(
+            string.why(),
+            "invalid type: string \"x\", expected a whole number, 0 or more"
+        );
+        let negative = toml_problem::<Numbers>("a = -1");
+        assert_eq!(
+            negative.why(),
+            "invalid value: integer `-1`, expected a whole number, 0 or more"
+        );
+        let number = toml_problem::<Switches>("\n\non = 1");
+        assert_eq!(number.at(), " at line 3");
+        assert_eq!(
+            number.why(),
+            "invalid type: integer `1`, expected true or false"
+        );
+        let huge = toml_problem::<Numbers>("a = 1_000_000_000_000_000_000_000");
+        assert_eq!(
+            huge.why(),
+            "the number \"1_000_000_000_000_000_000_000\" is out of the range TOML holds, \
+             -9223372036854775808 to 9223372036854775807"
+        );
+        // Hexadecimal keeps the parser's words; a syntax error too.
+        let hex = toml_problem::<Numbers>("a = 0xffffffffffffffffff");
+        assert!(hex.why().contains("i128"), "{}", hex.why());
+        let syntax = toml_problem::<toml::Table>("a = [\n");
+        assert_eq!(syntax.at(), " at line 1");
+        assert_eq!(syntax.why(), "unclosed array, expected `]`");
+        #[derive(Debug, serde::Deserialize)]
+        struct Needs {
+            #[expect(dead_code, reason = "read only to be required")]
+            needed: u64,
+        }
+        let missing = toml_problem::<Needs>("\nother = 1");
+        assert_eq!(missing.why(), "missing field `needed`");
+        assert_eq!(missing.at(), "");
+    }
+
+    #[test]
+    fn what_a_toml_problem_quotes_is_escaped() {
+        type Numbers = std::collections::BTreeMap<String, u64>;
+        let hostile = toml_problem::<Numbers>("a = \"\\u001b]0;x\\u0007\"");
+        assert!(
+            hostile.why().chars().all(|c| (' '..='~').contains(&c)),
+            "{:?}",
+            hostile.why()
+        );
     }
 
     #[test]

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
+use crate::files;
 use crate::game::{MAX_SIDE, Rule};
-use crate::{files, text};
+use crate::text::{self, TomlProblem};
 
 use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, Warning, accepted_range};
 
@@ -257,41 +258,16 @@ fn exists(path: &Path) -> Option<bool> {
     Some(entries.any(|entry| entry.is_ok_and(|entry| entry.file_name() == name)))
 }
 
-/// Whether `text` is a TOML decimal integer beyond 64 bits, which TOML
-/// holds: the parser's own words for one ("as i128") say little to a
-/// player. Hexadecimal, octal and binary ones keep them.
-fn is_integer_out_of_range(text: &str) -> bool {
-    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
-    digits.starts_with(|c: char| c.is_ascii_digit())
-        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
-        && text.replace('_', "").parse::<i64>().is_err()
-}
-
 /// Reads the text of a config file; `file` names it in messages.
 pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        let line = e
-            .span()
-            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
-        let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
-        let why = match e.span().and_then(|span| text.get(span)) {
-            Some(number) if e.message().contains("i128") && is_integer_out_of_range(number) => {
-                format!(
-                    "the number {} is out of the range TOML holds, {} to {}",
-                    text::quote(number),
-                    i64::MIN,
-                    i64::MAX
-                )
-            }
-            _ => e
-                .message()
-                .trim_end()
-                .lines()
-                .map(text::escape)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        };
-        format!("{}: invalid TOML{at}: {why}", text::path(file))
+        let problem = TomlProblem::new(&e, text);
+        format!(
+            "{}: invalid TOML{}: {}",
+            text::path(file),
+            problem.at(),
+            problem.why()
+        )
     })?;
     let mut config = Config::default();
     for (key, value) in &table {

@@ -9,7 +9,7 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::rule_set::RuleSet;
-use crate::text;
+use crate::text::{self, TomlProblem};
 
 /// First four bytes of an original `.cscore` file (big-endian).
 pub(super) const CSCORE_MAGIC: u32 = 0xC001_CEED;
@@ -55,8 +55,10 @@ impl RecordFile {
     fn parse(bytes: &[u8]) -> Result<RecordFile, SkipReason> {
         let text = std::str::from_utf8(bytes)
             .map_err(|_| SkipReason::Corrupt("not UTF-8 text".to_string()))?;
-        let table: toml::Table = toml::from_str(text)
-            .map_err(|e| SkipReason::Corrupt(format!("not TOML: {}", one_line(e.message()))))?;
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
+            let problem = TomlProblem::new(&e, text);
+            SkipReason::Corrupt(format!("not TOML{}: {}", problem.at(), problem.why()))
+        })?;
         if table.is_empty() {
             return Ok(RecordFile { table });
         }
@@ -352,12 +354,6 @@ pub(super) fn refused_symlink(error: &io::Error) -> bool {
     matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK))
 }
 
-/// A parser's message on one line, so each warning stays one line, with
-/// anything it quotes from the file made safe to print.
-fn one_line(message: &str) -> String {
-    text::escape(&message.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
 /// An original `<user>.cscore` record: big-endian magic, version, score.
 fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
     let word = |at: usize| bytes[at..at + 4].try_into().map(u32::from_be_bytes);
@@ -536,8 +532,13 @@ mod tests {
 
     #[test]
     fn bad_record_files() {
-        let cases: [(&[u8], &str); 8] = [
-            (b"score = ", "corrupt: not TOML"),
+        let cases: [(&[u8], &str); 9] = [
+            (b"score = ", "corrupt: not TOML at line 1: "),
+            (
+                b"set_at = 1\nscore = 18446744073709551616\n",
+                "corrupt: not TOML at line 2: the number \"18446744073709551616\" is out of \
+                 the range TOML holds, -9223372036854775808 to 9223372036854775807",
+            ),
             (b"\xff", "corrupt: not UTF-8"),
             (
                 b"[server]\nport = 80\n",

@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Color, Pos};
+use crate::files;
 use crate::game::{GameState, Planned, Preview, Rules};
-use crate::{files, text};
+use crate::text::{self, TomlProblem};
 
 use super::format::refused_symlink;
 use super::lookup::NoScoreDir;
@@ -295,7 +296,8 @@ impl SaveSlot {
     fn parse(&self, text: &str) -> Result<SavedGame, String> {
         let file: SaveFile = toml::from_str(text).map_err(|e| {
             if text.contains(FORMAT) {
-                format!("damaged: {}", e.message())
+                let problem = TomlProblem::new(&e, text);
+                format!("damaged{}: {}", problem.at(), problem.why())
             } else {
                 "not a clines saved game".to_string()
             }
@@ -637,6 +639,21 @@ mod tests {
                 "generator position \"\\u{1b}7777",
             ),
             (good[..good.len() / 2].to_string(), "damaged"),
+            // What is wrong is told as what a save holds, where it is.
+            (
+                good.replace("score = ", "score = \"x\"\n#"),
+                "damaged at line 9: invalid type: string \"x\", \
+                 expected a whole number, 0 or more",
+            ),
+            (
+                good.replace("assisted = false", "assisted = 3"),
+                "damaged at line 11: invalid type: integer `3`, expected true or false",
+            ),
+            (
+                good.replace("width = 9", "width = 99999999999999999999"),
+                "damaged at line 2: the number \"99999999999999999999\" is out of the \
+                 range TOML holds",
+            ),
             // A good save made too large by a comment: what is read is
             // not judged by its first part.
             (
