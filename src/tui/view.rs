@@ -185,6 +185,19 @@ pub fn draw(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// jumping, the cursor, and a planned chip's mark.
 fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
     let layout = scene.layout;
+    // Marked once a frame: looking each cell up in the lists would cost
+    // cells × chips, which a big board's big removal makes seconds.
+    let index = |pos: Pos| pos.y * layout.width + pos.x;
+    let mut flashing = vec![false; layout.width * layout.height];
+    for chip in scene.flashing {
+        flashing[index(chip.pos)] = true;
+    }
+    let mut planned: Vec<Option<Color>> = vec![None; flashing.len()];
+    for chip in scene.planned {
+        if let Some(pos) = chip.pos {
+            planned[index(pos)].get_or_insert(chip.color);
+        }
+    }
     for y in 0..layout.height {
         for x in 0..layout.width {
             let pos = Pos::new(x, y);
@@ -194,7 +207,7 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
             };
             let look = chip.map(|color| {
                 let mut look = style.chip(color);
-                if scene.flashing.iter().any(|c| c.pos == pos) {
+                if flashing[index(pos)] {
                     look.ink = style.cursor_ink;
                     if !style.color {
                         look.glyph = style.cursor;
@@ -206,11 +219,7 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
                 .jumping
                 .and_then(|(p, tick)| (p == pos && chip.is_some()).then_some(tick));
             let mark = match chip {
-                None => scene
-                    .planned
-                    .iter()
-                    .find(|p| p.pos == Some(pos))
-                    .map(|p| style.chip(p.color)),
+                None => planned[index(pos)].map(|color| style.chip(color)),
                 Some(_) => None,
             };
             let cell = CellView {
