@@ -21,6 +21,7 @@ impl Batch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
             .arg("--batch")
             .args(args)
+            .env_clear()
             .env("HOME", home.path())
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_DATA_HOME", home.path().join("data"))
