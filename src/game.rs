@@ -40,8 +40,8 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// The original's defaults, under which records are kept: a 9 × 9
-    /// board, 5 colours, lines of 5, 3 chips a turn and 3 to open.
+    /// The original's defaults: a 9 × 9 board, 5 colours, lines of 5, 3
+    /// chips a turn and 3 to open.
     pub const DEFAULT: Rules = Rules {
         width: 9,
         height: 9,

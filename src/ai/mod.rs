@@ -48,7 +48,7 @@
 //!
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
-//! `evaluation` (the static value, with its [`Weights`]), `value` (the
+//! `evaluation` (the static value), `weights` (its [`Weights`]), `value` (the
 //! learned value and its table), `candidates` (which moves are worth
 //! playing out) and `search` (sampled look-ahead), with `power` (powers in
 //! plain arithmetic, the same on every machine) and [`learn`] (training

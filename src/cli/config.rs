@@ -314,7 +314,8 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
                     "of milliseconds from 0 to {MAX_AUTOPLAY_DELAY_MS}"
                 ))?);
             }
-            _ => config.score_dir = Some(entry.directory()?),
+            "score_dir" => config.score_dir = Some(entry.directory()?),
+            _ => unreachable!("every key of KEYS is matched: {key}"),
         }
     }
     Ok(config)

@@ -7,11 +7,12 @@
 //! real ones.
 //!
 //! The parts, one file each: `lookup` finds the records directory, `user` the
-//! player's name, `format` reads the two kinds of record file, `scan` reads
-//! a whole directory and makes the `-l` listing, `hi_line` is what the board
-//! shows, `store` loads and saves one player's record, `saved` keeps a game
-//! to go on with later, and `sys` holds the few libc calls, the only
-//! `unsafe` code in the crate.
+//! player's name, `rule_set` names the rules a record was earned under,
+//! `format` reads the two kinds of record file, `scan` reads a whole
+//! directory and makes the `-l` listing, `hi_line` is what the board shows,
+//! `store` loads and saves one player's record, `saved` keeps a game to go
+//! on with later, and `sys` holds the few libc calls the records need, the
+//! only `unsafe` code among them.
 
 mod format;
 mod hi_line;

@@ -228,9 +228,9 @@ impl SaveSlot {
         replace_atomically(&lock, &self.path, text.as_bytes(), SAVE_MODE).map(|()| true)
     }
 
-    /// Removes the save, if any: its game has ended. With no records
-    /// directory there is none, and nothing to report.
-    pub fn remove(&self) -> io::Result<()> {
+    /// Removes the save, if any, as it stands: only under the lock, once it
+    /// is known to be the game's own ([`SaveSlot::remove_if_unchanged`]).
+    fn remove(&self) -> io::Result<()> {
         match fs::remove_file(&self.path) {
             Err(e) if !is_absent(&e) => Err(e),
             _ => Ok(()),

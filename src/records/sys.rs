@@ -1,5 +1,5 @@
 //! The libc calls the records need, behind safe functions. This is the one
-//! place in the crate allowed `unsafe` code: the standard library has no
+//! place in the records allowed `unsafe` code: the standard library has no
 //! user database lookup and no local time, and its file locks need a newer
 //! Rust than the crate's minimum.
 #![allow(unsafe_code)]

@@ -48,10 +48,12 @@ pub enum Message {
     PlayerFailed,
 }
 
-/// The signals that end the game the way `q` does: the ones meant to end a
-/// program, and the others that would kill it where nobody handles them
+/// The signals that end the game, saving its record: the ones meant to end
+/// a program, and the others that would kill it where nobody handles them
 /// (a CPU-time limit's SIGXCPU, a stray SIGUSR1 or alarm), which would leave
-/// the terminal raw and the record unsaved. SIGPROF is left to profilers.
+/// the terminal raw and the record unsaved. SIGHUP and SIGTERM cut the game
+/// short, and it is saved to go on with; the others end it as `q` does.
+/// SIGPROF is left to profilers.
 pub const QUIT_SIGNALS: [i32; 10] = [
     SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ,
 ];

@@ -99,7 +99,8 @@ pub enum RecordKeeping {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
-    /// The player quit: `q`, Ctrl-C or Ctrl-\.
+    /// The player quit: `q`, Ctrl-C or Ctrl-\; or nothing can reach the
+    /// game any more (every sender of its messages is gone).
     Quit,
     /// A signal ended the game: one meant to end a program (SIGINT,
     /// SIGQUIT, SIGTERM, SIGHUP) or one that would kill it unhandled.
@@ -1477,7 +1478,7 @@ mod tests {
             Ending::Signal(signal_hook::consts::SIGTERM),
         ] {
             // Into an empty slot, or over the save it went on from.
-            slot.remove().unwrap();
+            let _ = std::fs::remove_file(slot.path());
             assert_eq!(closed(ending, None), Ok(Some(SAVED)), "{ending:?}");
             assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
             save_game(Ok(&slot), &other, false).unwrap();
