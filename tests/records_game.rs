@@ -356,6 +356,28 @@ fn sigterm_saves_the_record_and_the_game() {
     scoring_game_ended_by(|term| term.signal(libc::SIGTERM), true);
 }
 
+/// A crash saves the record as any other ending does: the debug build
+/// panics on a resize when `CLINES_TEST_PANIC` asks it to.
+#[cfg(debug_assertions)]
+#[test]
+fn a_crash_saves_the_record() {
+    let sandbox = Sandbox::new();
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .env("CLINES_TEST_SEED", TEST_SEED)
+        .env("CLINES_TEST_PANIC", "resize")
+        .separate_stderr();
+    let mut term = Term::spawn(CLINES, options);
+    let score = play_until_scored(&mut term, 100, 50);
+    term.resize(101, 50);
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(101), "exit status {status:?}");
+    term.assert_restored();
+    assert!(term.stderr().contains("CLINES_TEST_PANIC=resize"));
+    assert!(after_leaving(&term).contains("New record saved!"));
+    assert_eq!(stored_score(&record_file(&sandbox)), score);
+}
+
 #[test]
 fn sigint_saves_the_record() {
     scoring_game_ended_by(|term| term.signal(libc::SIGINT), false);

@@ -1702,6 +1702,37 @@ mod tests {
         assert_ne!(*app.game.board(), before);
     }
 
+    /// The player's own move, made while autoplay shows the one it is
+    /// about to make, replaces it: autoplay asks again about the new board.
+    #[test]
+    fn a_move_of_the_players_replaces_the_one_autoplay_was_about_to_make() {
+        let delay = Duration::from_secs(5);
+        let (mut app, now, chosen) = autoplay_answered(delay);
+        let board = app.game.board().clone();
+        let (from, to, expected) = board
+            .chips()
+            .filter(|chip| chip.pos != chosen.from)
+            .flat_map(|chip| board.empty_cells().map(move |to| (chip.pos, to)))
+            .filter(|&(_, to)| to != chosen.to)
+            .find_map(|(from, to)| {
+                let mut game = app.game.clone();
+                game.play(from, to).ok()?;
+                Some((from, to, game))
+            })
+            .expect("another move");
+        let layout = app.layout.clone().expect("the board fits");
+        for pos in [from, to] {
+            let (row, col) = layout.origin(pos);
+            app.act(Action::Click { row, col }, now);
+        }
+        assert_ne!(*app.game.board(), board, "the player's move is made");
+        let later = now + delay + Duration::from_secs(60);
+        app.advance(later);
+        assert_eq!(app.game, expected, "autoplay's move is not made after it");
+        let request = app.take_request().expect("a question about the new board");
+        assert_eq!(request.board, *expected.board());
+    }
+
     #[test]
     fn autoplay_waits_while_the_board_is_hidden_and_shows_its_move_again_after() {
         let delay = Duration::from_secs(5);

@@ -887,6 +887,9 @@ struct Files<'a> {
 fn handle(app: &mut App, message: Message) -> io::Result<()> {
     match message {
         Message::Input(crossterm::event::Event::Resize(cols, rows)) => {
+            // A crash in mid-game, when a test asks for one.
+            #[cfg(debug_assertions)]
+            crate::runtime::panic_if_asked("resize");
             app.resize(usize::from(cols), usize::from(rows));
         }
         Message::Input(event) => {
