@@ -372,14 +372,21 @@ impl Screen {
 
     /// Starts `clines args` on this screen in `sandbox`, stderr apart.
     fn spawn(self, sandbox: &pty::Sandbox, args: &[&str]) -> Term {
-        Term::spawn(
-            CLINES,
-            Options::new(self.cols, self.rows)
-                .args(args.iter().copied())
-                .arg(self.mode())
-                .sandbox(sandbox)
-                .separate_stderr(),
-        )
+        Term::spawn(CLINES, self.options(sandbox, args))
+    }
+
+    /// [`Screen::spawn`], keeping every frame ([`Term::frames`]).
+    fn spawn_recording(self, sandbox: &pty::Sandbox, args: &[&str]) -> Term {
+        Term::spawn(CLINES, self.options(sandbox, args).record_frames())
+    }
+
+    /// The options of [`Screen::spawn`].
+    fn options(self, sandbox: &pty::Sandbox, args: &[&str]) -> Options {
+        Options::new(self.cols, self.rows)
+            .args(args.iter().copied())
+            .arg(self.mode())
+            .sandbox(sandbox)
+            .separate_stderr()
     }
 
     /// Clicks the middle of cell `(x, y)`'s interior.
@@ -456,12 +463,26 @@ fn undo_takes_back_moves_to_the_opening_and_the_same_move_brings_the_same_throw(
         let opening = board(&args, &[], 9);
         let (from, to) = some_move(&opening);
         let after = board(&args, &[&move_command((from, to))], 9);
-        let mut term = screen.spawn(&sandbox, &args);
+        let mut term = screen.spawn_recording(&sandbox, &args);
         screen.expect_board(&term, &opening, "the opening");
+        let before = term.frames().len();
         screen.click(&mut term, from);
         screen.click(&mut term, to);
-        // Typed during the move: it finishes, then is taken back.
+        // Typed during the move: it finishes, then is taken back. The
+        // move is seen first, so that the opening seen after it is the
+        // undo's, not the screen from before the clicks.
         term.key(Key::Char('u'));
+        let mut shown = opening.clone();
+        shown[0][0] = 0;
+        term.expect("the move under way", |_| {
+            match term.frames()[before..]
+                .iter()
+                .any(|frame| screen.board(frame) != shown)
+            {
+                true => Ok(()),
+                false => Err("no frame of the move yet".to_string()),
+            }
+        });
         screen.expect_board(&term, &opening, "the opening again after u");
         screen.click(&mut term, from);
         screen.click(&mut term, to);

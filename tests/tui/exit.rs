@@ -73,13 +73,21 @@ fn closing_the_terminal_ends_the_game() {
     }
 }
 
+/// Quitting while a selected chip jumps, its timer running.
 #[test]
 fn quitting_with_a_chip_selected_restores_the_terminal() {
-    quit_test(|term| {
-        // Select whatever is under the cursor, then move and quit at once,
-        // while the screen is busy.
-        term.keys(&[Key::Char(' '), Key::Right, Key::Char(' '), Key::Char('q')]);
-    });
+    let (mut term, view) = start(80, 24, 51, &[], &[]);
+    let chip = view.game.chips()[0];
+    let (col, row) = view.point(chip);
+    term.click(col, row);
+    let jumping = View {
+        cursor: None,
+        selected: Some((chip, Pose::JumpGlyph)),
+        ..view.clone()
+    };
+    expect_view(&term, &jumping, "the chip jumping");
+    term.key(Key::Char('q'));
+    check_exit(&mut term, 0);
 }
 
 /// Suspends the game with `suspend`, checks the terminal is handed back
