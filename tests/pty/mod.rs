@@ -259,8 +259,8 @@ struct Output {
     /// Chunks taken so far: tells a waiter the screen may have changed.
     chunks: u64,
     /// With [`Options::record_frames`]: the screen at the end of every
-    /// synchronized update.
-    frames: Option<Vec<vt100::Screen>>,
+    /// synchronized update, and when the chunk that ended it was read.
+    frames: Option<Vec<(Instant, vt100::Screen)>>,
 }
 
 impl Output {
@@ -273,6 +273,7 @@ impl Output {
             self.parser.process(chunk);
             return;
         };
+        let read_at = Instant::now();
         // A frame's end marker may have begun in the previous chunk.
         let search_from = start.saturating_sub(END_SYNC.len() - 1);
         let mut processed = start;
@@ -285,7 +286,7 @@ impl Output {
         for end in ends {
             self.parser.process(&self.raw[processed..end]);
             processed = end;
-            frames.push(self.parser.screen().clone());
+            frames.push((read_at, self.parser.screen().clone()));
         }
         self.parser.process(&self.raw[processed..]);
     }
@@ -551,6 +552,14 @@ impl Term {
     /// The screen at the end of every frame so far
     /// ([`Options::record_frames`] only).
     pub fn frames(&self) -> Vec<vt100::Screen> {
+        let frames = self.timed_frames();
+        frames.into_iter().map(|(_, frame)| frame).collect()
+    }
+
+    /// [`Term::frames`], each with when it was read: a frame read long
+    /// after the one before may mean that the program (or this reader)
+    /// was held up meanwhile.
+    pub fn timed_frames(&self) -> Vec<(Instant, vt100::Screen)> {
         self.output()
             .frames
             .clone()
