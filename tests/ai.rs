@@ -3,6 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use crate::pty::Watchdog;
 use clines::ai::{self, Player};
 use clines::board::{Board, Pos};
 use clines::game::{Planned, Rules};
@@ -13,6 +14,7 @@ struct Batch {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     _home: tempfile::TempDir,
+    _watchdog: Watchdog,
 }
 
 impl Batch {
@@ -33,6 +35,7 @@ impl Batch {
         let input = child.stdin.take().expect("piped stdin");
         let output = BufReader::new(child.stdout.take().expect("piped stdout"));
         Batch {
+            _watchdog: Watchdog::new(&child),
             child,
             input,
             output,

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use tempfile::TempDir;
 
+use crate::pty::Watchdog;
+
 /// How long an answer may take before the test gives up on it: generous,
 /// as the machine may be busy; a missing flush fails long before anyone
 /// would wait this long by hand.
@@ -34,6 +36,7 @@ struct Batch {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     _home: TempDir,
+    _watchdog: Watchdog,
 }
 
 impl Batch {
@@ -72,6 +75,7 @@ impl Batch {
             }
         });
         Batch {
+            _watchdog: Watchdog::new(&child),
             child,
             stdin,
             lines,
@@ -137,11 +141,13 @@ fn run_all(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
+    let watchdog = Watchdog::new(&child);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
     // Written from a thread so a large answer cannot deadlock the pipes.
     let writer = thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child.wait_with_output().unwrap();
+    drop(watchdog);
     match writer.join().unwrap() {
         // A program that refuses its options never reads its input.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
@@ -575,12 +581,14 @@ fn a_line_that_is_not_utf8_is_an_unknown_command() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let watchdog = Watchdog::new(&child);
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(b"status\n\xff\xfe 1 2\nmove \xff 0 1 1\nstatus\n")
         .unwrap();
     drop(stdin);
     let output = child.wait_with_output().unwrap();
+    drop(watchdog);
     assert_eq!(output.status.code(), Some(0));
     let answers: Vec<&str> = text(&output.stdout).lines().collect();
     assert_eq!(answers.len(), 4, "{answers:?}");

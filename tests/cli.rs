@@ -14,6 +14,8 @@ use std::time::Duration;
 use clap::CommandFactory;
 use clines::cli::{Args, CONFIG_KEYS};
 
+use crate::pty::Watchdog;
+
 /// A run of `clines` in its own empty home, with `stdin` as input.
 fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
@@ -30,12 +32,15 @@ fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Outp
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().expect("clines runs");
+    let watchdog = Watchdog::new(&child);
     let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     // A refusal exits without reading its input.
     if let Err(e) = written {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
     }
-    child.wait_with_output().unwrap()
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    output
 }
 
 fn text(bytes: &[u8]) -> &str {
@@ -173,6 +178,7 @@ fn a_closed_standard_stream_is_opened_on_dev_null() {
         .stdin(Stdio::piped())
         .spawn()
         .unwrap();
+    let watchdog = Watchdog::new(&child);
     // The loader opens libraries there for a moment before clines starts;
     // clines then opens /dev/null there first thing, and keeps it while it
     // waits for its first command. Without the fix, standard error is
@@ -189,6 +195,7 @@ fn a_closed_standard_stream_is_opened_on_dev_null() {
     };
     drop(child.stdin.take());
     assert_eq!(child.wait().unwrap().code(), Some(0));
+    drop(watchdog);
     assert_eq!(stdout.as_deref(), Some(Path::new("/dev/null")));
 }
 
@@ -220,6 +227,7 @@ fn the_unwinder_is_linked_in_not_loaded() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    let watchdog = Watchdog::new(&child);
     let mut input = child.stdin.take().unwrap();
     input.write_all(b"status\n").unwrap();
     // Answered: the program has started and is waiting for more.
@@ -230,6 +238,7 @@ fn the_unwinder_is_linked_in_not_loaded() {
     let maps = fs::read_to_string(format!("/proc/{}/maps", child.id())).unwrap();
     drop(input);
     assert_eq!(child.wait().unwrap().code(), Some(0));
+    drop(watchdog);
     assert!(answer.starts_with("score="), "{answer:?}");
     assert!(maps.contains("libc.so"), "{maps}");
     assert!(!maps.contains("libgcc_s"), "{maps}");
@@ -253,6 +262,7 @@ fn a_reader_that_stops_early_is_no_error() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let watchdog = Watchdog::new(&child);
         // The reader is gone before the first answer is written.
         drop(child.stdout.take());
         // The program may be gone by now too.
@@ -262,6 +272,7 @@ fn a_reader_that_stops_early_is_no_error() {
             .unwrap()
             .write_all(b"board\n".repeat(100).as_slice());
         let output = child.wait_with_output().unwrap();
+        drop(watchdog);
         assert_eq!(
             output.status.code(),
             Some(0),
@@ -515,6 +526,7 @@ fn a_closed_standard_output_is_a_failure_once_written_to() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let watchdog = Watchdog::new(&child);
         child
             .stdin
             .take()
@@ -522,6 +534,7 @@ fn a_closed_standard_output_is_a_failure_once_written_to() {
             .write_all(input.as_bytes())
             .unwrap();
         let output = child.wait_with_output().unwrap();
+        drop(watchdog);
         let stderr = text(&output.stderr);
         let told = stderr.contains("standard output") && stderr.contains("closed");
         assert_eq!(
@@ -722,8 +735,11 @@ fn with_stderr_full(home: &Path, args: &[&str], stdin: &str) -> Output {
         .stderr(full)
         .spawn()
         .unwrap();
+    let watchdog = Watchdog::new(&child);
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    output
 }
 
 #[cfg(target_os = "linux")]

@@ -7,6 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use crate::pty::Watchdog;
 use clines::records::{self, SaveOutcome, Store};
 
 /// Set in a child copy of this test binary: the records directory to save in.
@@ -289,6 +290,7 @@ fn processes_saving_at_once_keep_the_higher() {
                 .expect("a child test process")
         })
         .collect();
+    let watchdogs: Vec<_> = children.iter().map(Watchdog::new).collect();
     let mut said: Vec<_> = children
         .iter_mut()
         .map(|child| BufReader::new(child.stderr.take().unwrap()).lines())
@@ -312,11 +314,12 @@ fn processes_saving_at_once_keep_the_higher() {
             }
         }
     }
-    for (mut child, lines) in children.into_iter().zip(said) {
+    for ((mut child, lines), watchdog) in children.into_iter().zip(said).zip(watchdogs) {
         // A child still waiting for its round ends.
         drop(child.stdin.take());
         let rest: Vec<String> = lines.map_while(Result::ok).collect();
         let output = child.wait_with_output().unwrap();
+        drop(watchdog);
         assert!(
             output.status.success(),
             "child failed:\n{}{other_lines}{}",

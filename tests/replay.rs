@@ -49,9 +49,11 @@ fn replay(name: &str) {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the clines binary runs");
+    let watchdog = crate::pty::Watchdog::new(&child);
     let mut stdin = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || stdin.write_all(commands.as_bytes()));
     let output = child.wait_with_output().expect("the game exits");
+    drop(watchdog);
     writer
         .join()
         .expect("the writer thread ends")

@@ -48,6 +48,50 @@ use portable_pty::{MasterPty, PtySize, native_pty_system};
 /// because the machine running the tests may be busy.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long a [`Watchdog`] lets a process run: a whole test's worth of
+/// [`TIMEOUT`]s.
+const LIFETIME: Duration = Duration::from_secs(120);
+
+/// Kills a process still running [`LIFETIME`] after it was watched, so that
+/// a program that hangs fails its test (its wait returns, killed) instead
+/// of hanging the whole run, which cargo would wait on for ever. Dropped,
+/// it lets the process be: drop it once the process has been waited for.
+pub struct Watchdog {
+    /// Dropped to call the watchdog off.
+    call_off: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Watches `child`, which must not have been waited for yet.
+    pub fn new(child: &Child) -> Watchdog {
+        let pid = child.id() as libc::pid_t;
+        let (call_off, called_off) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            if called_off.recv_timeout(LIFETIME) == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+            {
+                // SAFETY: kill takes no pointers. The process has not been
+                // waited for (the watchdog is dropped once it has), so the
+                // pid is still the child's.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        });
+        Watchdog {
+            call_off: Some(call_off),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.call_off.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// A temporary directory tree standing in for the user's home, configuration,
 /// data and records directories. Deleted when dropped.
 pub struct Sandbox {
@@ -1077,6 +1121,7 @@ pub fn run_piped(program: impl AsRef<Path>, args: &[&str], input: &str) -> std::
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("start {}: {e}", program.as_ref().display()));
+    let watchdog = Watchdog::new(&child);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let input = input.to_owned();
     let writer = std::thread::spawn(move || {
@@ -1084,6 +1129,7 @@ pub fn run_piped(program: impl AsRef<Path>, args: &[&str], input: &str) -> std::
         let _ = stdin.write_all(input.as_bytes());
     });
     let output = child.wait_with_output().expect("wait for the program");
+    drop(watchdog);
     writer.join().expect("the stdin writer thread");
     output
 }
