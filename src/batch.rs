@@ -6,7 +6,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::ai::{self, Player};
-use crate::board::{Board, Color, Pos};
+use crate::board::{self, Board, Color, Pos, color_char};
 use crate::game::{Game, MoveError, Preview, Rules};
 use crate::text;
 
@@ -502,19 +502,10 @@ fn color_value(text: &str) -> Option<usize> {
     if let Some(number) = whole_number(text) {
         return Some(number);
     }
-    match text.as_bytes() {
-        [b'.'] => Some(0),
-        &[letter @ b'a'..=b'z'] => Some(usize::from(letter - b'a') + 10),
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => board::color_of_char(c).map(usize::from),
         _ => None,
-    }
-}
-
-/// The character for a cell's contents in `board` output.
-pub fn color_char(color: Color) -> char {
-    match color {
-        0 => '.',
-        1..=9 => char::from(b'0' + color),
-        _ => char::from(b'a' + color - 10),
     }
 }
 

@@ -27,6 +27,27 @@ pub type Color = u8;
 /// The largest number of colours a game can have (`1`–`9`, then `a`–`z`).
 pub const MAX_COLORS: u8 = 35;
 
+/// The character for a cell's contents in the text of a board (the
+/// headless `board` answer, a saved game): `.` for an empty cell (0),
+/// `1`–`9`, then `a`–`z` for colours 10 to [`MAX_COLORS`].
+pub fn color_char(color: Color) -> char {
+    match color {
+        0 => '.',
+        1..=9 => char::from(b'0' + color),
+        _ => char::from(b'a' + color - 10),
+    }
+}
+
+/// The cell contents that `c` stands for in the text of a board (see
+/// [`color_char`]), 0 for empty; `None` for any other character.
+pub fn color_of_char(c: char) -> Option<Color> {
+    match c {
+        '.' => Some(0),
+        '1'..='9' | 'a'..='z' => c.to_digit(36).map(|d| d as Color),
+        _ => None,
+    }
+}
+
 /// A cell position: `x` is the column, `y` the row, both 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pos {
@@ -611,8 +632,8 @@ impl Board {
         let mut board = Board::new(rows[0].len(), rows.len());
         for (y, row) in rows.iter().enumerate() {
             for (x, ch) in row.chars().enumerate() {
-                if let Some(color) = ch.to_digit(36).filter(|&d| d > 0) {
-                    board.set(Pos::new(x, y), Some(color as Color));
+                if let Some(color) = color_of_char(ch).filter(|&c| c > 0) {
+                    board.set(Pos::new(x, y), Some(color));
                 }
             }
         }
@@ -726,6 +747,18 @@ mod tests {
     use super::*;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+
+    #[test]
+    fn colours_as_text_and_back() {
+        let shown: String = (0..=MAX_COLORS).map(color_char).collect();
+        assert_eq!(shown, ".123456789abcdefghijklmnopqrstuvwxyz");
+        for color in 0..=MAX_COLORS {
+            assert_eq!(color_of_char(color_char(color)), Some(color));
+        }
+        for other in ['0', 'A', 'Z', '#', ' ', 'é'] {
+            assert_eq!(color_of_char(other), None, "{other:?}");
+        }
+    }
 
     #[test]
     fn scoring_table() {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Color, Pos};
+use crate::board::{self, Color, Pos};
 use crate::files;
 use crate::game::{GameState, Planned, Preview, Rules};
 use crate::text::{self, TomlProblem};
@@ -369,7 +369,7 @@ fn file_of(game: &SavedGame) -> SaveFile {
         board: state
             .cells
             .chunks(rules.width)
-            .map(|row| row.iter().map(|&c| crate::batch::color_char(c)).collect())
+            .map(|row| row.iter().map(|&c| board::color_char(c)).collect())
             .collect(),
         key: state.key.iter().map(|b| format!("{b:02x}")).collect(),
         word_pos: state.word_pos.to_string(),
@@ -394,13 +394,13 @@ fn cells(rows: &[String], rules: &Rules) -> Result<Vec<Color>, String> {
     }
     rows.iter()
         .flat_map(|row| row.chars())
-        .map(|c| match c {
-            '.' => Ok(0),
-            _ => c
-                .to_digit(36)
-                .filter(|&d| d > 0)
-                .map(|d| d as Color)
-                .ok_or_else(|| format!("'{}' on the board", text::escape(&c.to_string()))),
+        .map(|c| {
+            board::color_of_char(c).ok_or_else(|| {
+                format!(
+                    "'{}' on the board, where '.' and the colours 1-9 and a-z are accepted",
+                    text::escape(&c.to_string())
+                )
+            })
         })
         .collect()
 }
