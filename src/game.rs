@@ -260,6 +260,9 @@ pub enum MoveError {
     Occupied,
     /// No path of empty cells leads to the target.
     NoPath,
+    /// A chip of a colour the rules do not have (0, or more than
+    /// [`Rules::colors`]), given to [`Game::put`].
+    NoSuchColor,
 }
 
 impl fmt::Display for MoveError {
@@ -270,6 +273,7 @@ impl fmt::Display for MoveError {
             MoveError::NoChip => "no chip there",
             MoveError::Occupied => "target occupied",
             MoveError::NoPath => "no path",
+            MoveError::NoSuchColor => "no such colour",
         })
     }
 }
@@ -602,6 +606,9 @@ impl Game {
     pub fn put(&mut self, pos: Pos, color: Option<Color>) -> Result<(), MoveError> {
         if !self.board.contains(pos) {
             return Err(MoveError::OffBoard);
+        }
+        if color.is_some_and(|c| c == 0 || c > self.rules.colors) {
+            return Err(MoveError::NoSuchColor);
         }
         self.board.set(pos, color);
         self.set_up();
@@ -1143,6 +1150,14 @@ mod tests {
         let mut game = nearly_full(3, 2, 3);
         game.play(at(2, 1), at(2, 2)).unwrap();
         assert_eq!(game.put(at(3, 0), None), Err(MoveError::OffBoard));
+        assert!(game.is_over());
+        // Nor does a colour the rules do not have: one that could not be
+        // drawn, saved or resumed.
+        let board = game.board().clone();
+        for color in [0, game.rules().colors + 1] {
+            assert_eq!(game.put(at(0, 0), Some(color)), Err(MoveError::NoSuchColor));
+        }
+        assert_eq!(*game.board(), board);
         assert!(game.is_over());
     }
 
