@@ -648,8 +648,10 @@ impl Settings {
         {
             bw_glyphs_alike(font, &bw_font, colors, &mut warnings);
         }
+        // NO_COLOR decides where the options do not, once, here.
+        let mode = mode.or(no_color.then_some(ColorMode::Mono));
         // Black and white shows no colour: one given twice is no matter.
-        let mono = mode == Some(ColorMode::Mono) || (mode.is_none() && no_color);
+        let mono = mode == Some(ColorMode::Mono);
         let palette = match &self.palette {
             None => default_palette(colors),
             Some(list) => palette(list, colors, draws, draws && !mono, &mut warnings)?,

@@ -116,7 +116,8 @@ pub struct Appearance {
     pub font: [char; 3],
     /// Black-and-white glyphs: cursor, then chip and jumping glyph per colour.
     pub bw_font: Vec<char>,
-    /// `None` chooses from the terminal and `NO_COLOR`. [`parse`](super::parse) sets
+    /// `None` chooses from the terminal. [`parse`](super::parse) sets
+    /// `Some(Mono)` when `NO_COLOR` is set and `-m` is not given, and
     /// `Some(Color)` when there are more colours than the default
     /// black-and-white glyphs can show and no `-F` was given.
     pub mode: Option<ColorMode>,

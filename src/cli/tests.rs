@@ -348,6 +348,10 @@ fn bw_font_at_least_two_per_colour_plus_one() {
     refused_in(&["-c6"], &no_color, &["NO_COLOR", "at least 13"]);
     assert!(play_in(&["-c6", "-mc"], &no_color).is_ok());
     assert!(play_in(&["-c6", "-F", glyphs], &no_color).is_ok());
+    // NO_COLOR is read once, here: the game only follows the mode.
+    let mode = |args| play_in(args, &no_color).unwrap().1.mode;
+    assert_eq!(mode(&["-c5"]), Some(ColorMode::Mono));
+    assert_eq!(mode(&["-c5", "-mc"]), Some(ColorMode::Color));
 }
 
 #[test]

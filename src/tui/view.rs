@@ -110,17 +110,14 @@ impl Style {
     }
 }
 
-/// Whether to draw in colour: `-m c` / `-m b` decide; otherwise colour
-/// unless `NO_COLOR` is set (non-empty) or the terminal's terminfo entry
+/// Whether to draw in colour: the mode decided (`-m`, or `NO_COLOR` as the
+/// options read it); otherwise colour unless the terminal's terminfo entry
 /// has fewer than 8 colours.
 pub fn use_color(mode: Option<ColorMode>) -> bool {
     match mode {
         Some(ColorMode::Color) => true,
         Some(ColorMode::Mono) => false,
         None => {
-            if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-                return false;
-            }
             match terminfo::terminal_colors() {
                 Some(colors) => colors >= 8,
                 // No entry: TERM is unset or names a terminal this machine
