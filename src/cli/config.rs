@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use directories::ProjectDirs;
 
 use crate::files;
-use crate::game::{MAX_SIDE, Rule};
+use crate::game::{MAX_SIDE, Preview, Rule};
 use crate::text::{self, TomlProblem};
 
-use super::{MAX_AUTOPLAY_DELAY_MS, Setting, Source, Warning, accepted_range};
+use super::{CellShape, MAX_AUTOPLAY_DELAY_MS, Setting, Source, Warning, accepted_range};
 
 /// The keys a config file may hold.
 pub const KEYS: [&str; 16] = [
@@ -304,9 +304,9 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
                 config.mode = Some(entry.string("\"c\" (colour) or \"b\" (black and white)")?)
             }
             "palette" => config.palette = Some(entry.palette()?),
-            "cells" => config.cells = Some(entry.string("\"square\" or \"wide\"")?),
+            "cells" => config.cells = Some(entry.string(&one_of(&CellShape::NAMES))?),
             "preview" => {
-                config.preview = Some(entry.string("\"off\", \"colors\" or \"cells\"")?);
+                config.preview = Some(entry.string(&one_of(&Preview::NAMES))?);
             }
             "autoplay" => config.autoplay = Some(entry.boolean()?),
             "autoplay_delay" => {
@@ -319,6 +319,16 @@ pub(super) fn parse(text: &str, file: &Path) -> Result<Config, String> {
         }
     }
     Ok(config)
+}
+
+/// `names` quoted, as a choice: `"a", "b" or "c"`.
+fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// One key of the config file and its value.
