@@ -132,7 +132,7 @@ fn parse() -> Result<Option<Options>, String> {
     options.rules.validate().map_err(|e| e.to_string())?;
     if let Some(table) = &options.table {
         Player::with_budget(options.rules, options.budget)
-            .with_learned_table(table, &options.rules)
+            .with_learned_table(table)
             .map_err(|e| format!("--value: {e}"))?;
     }
     Ok(Some(options))
@@ -243,7 +243,7 @@ fn play(options: &Options, game_seed: u64) -> Outcome {
         .with_threads(options.player_threads);
     if let Some(table) = &options.table {
         player = player
-            .with_learned_table(table, &rules)
+            .with_learned_table(table)
             .expect("the table was checked when the options were read");
     }
     let mut without_bonus = points_without_bonus(&opening, rules.line);

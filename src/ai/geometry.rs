@@ -140,7 +140,7 @@ impl Geometry {
             })
             .collect();
         if weights.learned != 0.0 {
-            geometry.learned = Learned::compiled(rules, &geometry);
+            geometry.learned = Learned::compiled(&geometry);
         }
         geometry
     }

@@ -187,7 +187,7 @@ pub fn train(
     let mut player = Player::with_weights(rules, training.budget, weights).with_threads(1);
     let geometry = &player.geometry;
     let learned = match start {
-        Some(bytes) => Learned::from_bytes(&rules, geometry, bytes)
+        Some(bytes) => Learned::from_bytes(geometry, bytes)
             .ok_or("the starting table was not trained for these rules")?,
         None => Learned::zero(geometry).ok_or("a learned value needs lines of five")?,
     };
@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(reports.iter().map(|p| p.games).collect::<Vec<_>>(), [2, 3]);
         assert!(reports.iter().all(|p| p.turns > 0.0));
         let geometry = Player::new(seven_colours()).geometry;
-        let table = Learned::from_bytes(&seven_colours(), &geometry, &first).expect("a table");
+        let table = Learned::from_bytes(&geometry, &first).expect("a table");
         let moved = table.weights.iter().filter(|&&w| w != 0).count();
         assert!(moved > 100, "{moved} weights moved");
         let continued = train(seven_colours(), &short(), Some(&first), 3, |_| {}).expect("trains");
@@ -426,7 +426,7 @@ mod tests {
         };
         let trained = train(seven_colours(), &phased, Some(&first), 3, |_| {}).expect("trains");
         let geometry = Player::new(seven_colours()).geometry;
-        let table = Learned::from_bytes(&seven_colours(), &geometry, &trained).expect("a table");
+        let table = Learned::from_bytes(&geometry, &trained).expect("a table");
         assert_eq!(table.phases, 3);
         let phases: Vec<&[i32]> = table.weights.chunks_exact(table.stride()).collect();
         assert!(phases[0] != phases[1] && phases[1] != phases[2]);

@@ -305,8 +305,8 @@ impl Player {
     ///
     /// # Errors
     /// When the table was not trained for this player's rules.
-    pub fn with_learned_table(mut self, bytes: &[u8], rules: &Rules) -> Result<Player, String> {
-        let learned = value::Learned::from_bytes(rules, &self.geometry, bytes)
+    pub fn with_learned_table(mut self, bytes: &[u8]) -> Result<Player, String> {
+        let learned = value::Learned::from_bytes(&self.geometry, bytes)
             .ok_or("the learned table was not trained for these rules")?;
         self.geometry.learned = Some(learned);
         self.forget_positions();

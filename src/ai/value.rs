@@ -116,8 +116,8 @@ pub(super) struct Learned {
 
 impl Learned {
     /// The compiled table, when it was trained for these rules.
-    pub(super) fn compiled(rules: &Rules, geometry: &Geometry) -> Option<Learned> {
-        Learned::from_bytes(rules, geometry, COMPILED)
+    pub(super) fn compiled(geometry: &Geometry) -> Option<Learned> {
+        Learned::from_bytes(geometry, COMPILED)
     }
 
     /// A table of zeros for these rules, to be trained; `None` when the
@@ -137,7 +137,7 @@ impl Learned {
 
     /// The table in `bytes` ([`Learned::to_bytes`]), when it was trained
     /// for these rules and fits this board's classes.
-    pub(super) fn from_bytes(rules: &Rules, geometry: &Geometry, bytes: &[u8]) -> Option<Learned> {
+    pub(super) fn from_bytes(geometry: &Geometry, bytes: &[u8]) -> Option<Learned> {
         let header = bytes.get(..HEADER + 2)?;
         let header_len = match &header[..MAGIC.len()] {
             m if m == MAGIC => HEADER,
@@ -150,11 +150,11 @@ impl Learned {
         };
         let trained = [field(0), field(1), field(2), field(3), field(4)];
         let playing = [
-            rules.width,
-            rules.height,
-            rules.line,
-            usize::from(rules.colors),
-            rules.next,
+            geometry.width,
+            geometry.height,
+            geometry.line,
+            usize::from(geometry.colors),
+            geometry.next,
         ];
         if trained != playing {
             return None;
@@ -487,7 +487,7 @@ pub(super) mod tests {
         let geometry = Geometry::new(&rules, Weights::default());
         let learned = scrambled(&geometry);
         let bytes = learned.to_bytes(&rules);
-        let read = Learned::from_bytes(&rules, &geometry, &bytes).expect("its own rules");
+        let read = Learned::from_bytes(&geometry, &bytes).expect("its own rules");
         assert_eq!(read.weights, learned.weights);
         for other in [
             Rules { colors: 6, ..rules },
@@ -496,17 +496,17 @@ pub(super) mod tests {
         ] {
             let geometry = Geometry::new(&other, Weights::default());
             assert!(
-                Learned::from_bytes(&other, &geometry, &bytes).is_none(),
+                Learned::from_bytes(&geometry, &bytes).is_none(),
                 "{other:?}"
             );
         }
-        assert!(Learned::from_bytes(&rules, &geometry, &bytes[..bytes.len() - 1]).is_none());
-        assert!(Learned::from_bytes(&rules, &geometry, b"CLNVAL00").is_none());
+        assert!(Learned::from_bytes(&geometry, &bytes[..bytes.len() - 1]).is_none());
+        assert!(Learned::from_bytes(&geometry, b"CLNVAL00").is_none());
         let phased = scrambled_phases(&geometry, 3);
         let bytes = phased.to_bytes(&rules);
-        let read = Learned::from_bytes(&rules, &geometry, &bytes).expect("its own rules");
+        let read = Learned::from_bytes(&geometry, &bytes).expect("its own rules");
         assert_eq!((read.phases, &read.weights), (3, &phased.weights));
-        assert!(Learned::from_bytes(&rules, &geometry, &bytes[..bytes.len() - 4]).is_none());
+        assert!(Learned::from_bytes(&geometry, &bytes[..bytes.len() - 4]).is_none());
     }
 
     #[test]
@@ -623,7 +623,7 @@ pub(super) mod tests {
     fn the_compiled_table_serves_the_seven_colour_game_only() {
         let rules = rules();
         let geometry = Geometry::new(&rules, Weights::default());
-        let compiled = Learned::compiled(&rules, &geometry).expect("trained for these rules");
+        let compiled = Learned::compiled(&geometry).expect("trained for these rules");
         assert_eq!(compiled.phases, 3);
         assert!(compiled.weights.iter().any(|&w| w != 0));
         let board = Board::new(9, 9);
@@ -633,6 +633,6 @@ pub(super) mod tests {
         );
         let default = Rules::default();
         let geometry = Geometry::new(&default, Weights::default());
-        assert!(Learned::compiled(&default, &geometry).is_none());
+        assert!(Learned::compiled(&geometry).is_none());
     }
 }
