@@ -330,6 +330,17 @@ pub fn endless_throws(throws: usize, next: usize) -> bool {
     throws == MAX_THROWS_ONTO_EMPTY || throws * next >= MAX_CHIPS_ONTO_EMPTY
 }
 
+/// What the events of a computer's throw say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Report {
+    /// The chips thrown and removed, for a front end that shows them.
+    Chips,
+    /// Only what happened (a throw, lines removed and their points): the
+    /// headless mode shows no opening, and a million chips' list is
+    /// 50 MB.
+    OutcomeOnly,
+}
+
 /// A game in progress. Two games are equal when everything about them is,
 /// the generator's position and the moves that can be taken back included.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -372,7 +383,7 @@ impl Game {
     /// # Panics
     /// When the rules are invalid; check them with [`Rules::validate`].
     pub fn with_preview(rules: Rules, preview: Preview, seed: u64) -> (Game, Vec<Event>) {
-        Game::open(rules, preview, seed, true)
+        Game::open(rules, preview, seed, Report::Chips)
     }
 
     /// [`Game::with_preview`] for a caller that does not show the opening
@@ -382,12 +393,12 @@ impl Game {
     /// # Panics
     /// When the rules are invalid; check them with [`Rules::validate`].
     pub fn new_unseen(rules: Rules, preview: Preview, seed: u64) -> Game {
-        Game::open(rules, preview, seed, false).0
+        Game::open(rules, preview, seed, Report::OutcomeOnly).0
     }
 
-    /// Starts a game; the opening's chips are listed in its events only
-    /// when `report` is set.
-    fn open(rules: Rules, preview: Preview, seed: u64, report: bool) -> (Game, Vec<Event>) {
+    /// Starts a game; `report` says whether the opening's events list its
+    /// chips.
+    fn open(rules: Rules, preview: Preview, seed: u64, report: Report) -> (Game, Vec<Event>) {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
         }
@@ -487,7 +498,7 @@ impl Game {
         );
         if chips.is_empty() {
             self.streak = 0;
-            self.computer_turn(self.rules.next, &mut events, true);
+            self.computer_turn(self.rules.next, &mut events, Report::Chips);
         } else {
             self.board.remove(&chips);
             self.score = self.score.saturating_add(points);
@@ -639,10 +650,9 @@ impl Game {
     /// bonus, and a full board ends the game.
     ///
     /// With a preview the throw is the planned one (the opening has none),
-    /// and once it has landed the next one is planned. The chips thrown
-    /// and removed are listed in the events only when `report` is set;
-    /// otherwise the events say only what happened.
-    fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>, report: bool) {
+    /// and once it has landed the next one is planned. `report` says
+    /// whether the events list the chips thrown and removed.
+    fn computer_turn(&mut self, count: usize, events: &mut Vec<Event>, report: Report) {
         let thrown = match self.plan.take() {
             Some(plan) => preview::throw(&mut self.board, &mut self.rng, &plan).map(|chips| {
                 let board = &self.board;
@@ -659,12 +669,9 @@ impl Game {
             self.end(events);
             return;
         };
-        let chips = |board: &Board, cells: &[u32]| {
-            if report {
-                board.chips_at(cells)
-            } else {
-                Vec::new()
-            }
+        let chips = |board: &Board, cells: &[u32]| match report {
+            Report::Chips => board.chips_at(cells),
+            Report::OutcomeOnly => Vec::new(),
         };
         events.push(Event::Thrown(chips(&self.board, &thrown)));
         let removed = self.board.lines_through_cells(&thrown, self.rules.line);
@@ -715,7 +722,7 @@ impl Game {
                 self.end(events);
             } else {
                 self.streak = 0;
-                self.computer_turn(self.rules.next, events, true);
+                self.computer_turn(self.rules.next, events, Report::Chips);
                 throws += 1;
             }
         }
