@@ -115,7 +115,7 @@ impl Layout {
     }
 
     /// Whether chips are drawn as diamonds.
-    pub fn is_full(&self) -> bool {
+    pub fn draws_diamonds(&self) -> bool {
         !self.wide && self.cell >= FULL_CELL
     }
 
@@ -215,7 +215,7 @@ pub fn mini_jumping_glyph(side: usize, tick: u64) -> bool {
 /// before, so that ticks that change nothing need no wake-up.
 fn jump_changes(layout: &Layout, tick: u64) -> bool {
     let side = layout.interior();
-    if layout.is_full() {
+    if layout.draws_diamonds() {
         return true;
     }
     let before = tick.wrapping_sub(1);
@@ -274,11 +274,11 @@ mod tests {
         let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
         assert_eq!((layout.cols(), layout.rows()), (46, 46));
         assert_eq!(layout.origin(Pos::new(2, 3)), (16, 11));
-        assert!(layout.is_full());
+        assert!(layout.draws_diamonds());
         assert!(
             !Layout::fit(CellShape::Square, 40, 30, 9, 9)
                 .unwrap()
-                .is_full()
+                .draws_diamonds()
         );
     }
 
@@ -298,7 +298,7 @@ mod tests {
         let wide = |cols, rows, w, h| Layout::fit(CellShape::Wide, cols, rows, w, h);
         let layout = wide(80, 24, 9, 9).unwrap();
         assert_eq!((layout.cols(), layout.rows()), (37, 19));
-        assert!(!layout.is_full());
+        assert!(!layout.draws_diamonds());
         assert_eq!((layout.interior(), layout.interior_width()), (1, 3));
         assert_eq!(layout.origin(Pos::new(2, 3)), (7, 9));
         assert_eq!(layout, wide(200, 100, 9, 9).unwrap(), "no larger cells");

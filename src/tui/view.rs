@@ -227,7 +227,7 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
             };
             if layout.wide {
                 draw_wide_cell(layout, &cell, style, frame);
-            } else if layout.is_full() {
+            } else if layout.draws_diamonds() {
                 draw_full_cell(layout, &cell, style, frame);
             } else {
                 draw_mini_cell(layout, &cell, style, frame);
@@ -249,7 +249,7 @@ fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
         let bottom = layout.rows() - 1;
         // Cut to end before the right border, whatever the name's length.
         let room = layout.cols() - 1;
-        if layout.is_full() {
+        if layout.draws_diamonds() {
             let text = records.full_text_within(room.saturating_sub(FULL_TEXT_COL));
             frame.text(bottom, FULL_TEXT_COL, &text, style.board);
         } else {
@@ -261,7 +261,7 @@ fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// The score line on the top border and its first column, once there is
 /// a score.
 fn score_line(scene: &Scene) -> Option<(usize, String)> {
-    match (scene.score, scene.layout.is_full()) {
+    match (scene.score, scene.layout.draws_diamonds()) {
         (0, _) => None,
         (score, true) => Some((FULL_TEXT_COL, format!("=[ score : {score} ]="))),
         (score, false) => Some((1, format!("[ s: {score} ]"))),
@@ -425,7 +425,7 @@ fn draw_mark(layout: &Layout, pos: Pos, look: ChipLook, frame: &mut Frame) {
     let (top, left) = layout.origin(pos);
     let (height, width) = (layout.interior(), layout.interior_width());
     let row = top + height / 2;
-    let cols = if width % 2 == 0 && layout.is_full() {
+    let cols = if width % 2 == 0 && layout.draws_diamonds() {
         width / 2 - 1..=width / 2
     } else {
         width / 2..=width / 2
