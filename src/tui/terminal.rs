@@ -16,9 +16,9 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Alternate screen on, then mouse button reporting (1000) in SGR encoding
 /// (1006), then the cursor hidden. Mouse motion (1002/1003) is not
 /// requested: the game ignores it, and every report would wake it up.
-const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000;1006h\x1b[?25l";
+const ENTER_MODES: &[u8] = b"\x1b[?1049h\x1b[?1000;1006h\x1b[?25l";
 /// Colours reset, mouse reporting off, cursor shown, alternate screen left.
-const LEAVE: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[?1049l";
+const LEAVE_MODES: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[?1049l";
 
 /// The terminal in the game's modes; dropping it restores the terminal.
 #[derive(Debug)]
@@ -32,7 +32,7 @@ impl Guard {
         ACTIVE.store(true, Ordering::SeqCst);
         let guard = Guard(());
         let mut out = io::stdout().lock();
-        out.write_all(ENTER)?;
+        out.write_all(ENTER_MODES)?;
         out.flush()?;
         Ok(guard)
     }
@@ -60,7 +60,7 @@ impl Guard {
         crossterm::terminal::enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout().lock();
-        out.write_all(ENTER)?;
+        out.write_all(ENTER_MODES)?;
         out.flush()
     }
 }
@@ -76,7 +76,7 @@ impl Drop for Guard {
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = io::stdout().lock();
-        let _ = out.write_all(LEAVE);
+        let _ = out.write_all(LEAVE_MODES);
         let _ = out.flush();
         let _ = crossterm::terminal::disable_raw_mode();
     }
