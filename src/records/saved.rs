@@ -325,10 +325,12 @@ impl SaveSlot {
             streak: file.streak,
             over: false,
             key: key(&file.key)?,
-            word_pos: file
-                .word_pos
-                .parse()
-                .map_err(|_| format!("generator position {}", text::quote(&file.word_pos)))?,
+            word_pos: file.word_pos.parse().map_err(|_| {
+                format!(
+                    "generator position {}, where a whole number is expected",
+                    text::quote(&file.word_pos)
+                )
+            })?,
             plan: file.plan.as_deref().map(plan).transpose()?,
         };
         // The engine checks what the file alone cannot.
@@ -407,7 +409,12 @@ fn cells(rows: &[String], rules: &Rules) -> Result<Vec<Color>, String> {
 
 /// The generator's key from 64 hexadecimal digits.
 fn key(hex: &str) -> Result<[u8; 32], String> {
-    let bad = || format!("generator key {}", text::quote(hex));
+    let bad = || {
+        format!(
+            "generator key {}, where 64 hexadecimal digits are expected",
+            text::quote(hex)
+        )
+    };
     if hex.len() != 64 || !hex.is_ascii() {
         return Err(bad());
     }
@@ -423,7 +430,12 @@ fn plan(entries: &[String]) -> Result<Vec<Planned>, String> {
     entries
         .iter()
         .map(|entry| {
-            let bad = || format!("planned chip {}", text::quote(entry));
+            let bad = || {
+                format!(
+                    "planned chip {}, where \"X Y C\" or \"- - C\" (whole numbers) is expected",
+                    text::quote(entry)
+                )
+            };
             let words: Vec<&str> = entry.split(' ').collect();
             let [x, y, c] = words[..] else {
                 return Err(bad());
@@ -628,7 +640,11 @@ mod tests {
             (bad_chip, "'#' on the board"),
             (
                 good.replace("word_pos = \"", "word_pos = \"x"),
-                "generator position",
+                "generator position \"x",
+            ),
+            (
+                good.replace("key = \"", "key = \"zz"),
+                "where 64 hexadecimal digits are expected",
             ),
             // A long value is cut, and a control character escaped.
             (
