@@ -62,24 +62,38 @@ struct Streams {
     colors: SampleRng,
 }
 
-/// The value of the best reply on the current position (after a throw):
-/// estimates, then the best `limit` played out exactly.
+/// The value of the best reply on the current position (after a throw).
 fn best_reply(
     geometry: &Geometry,
     position: &mut Position,
     scratch: &mut Scratch,
     limit: usize,
 ) -> f64 {
-    estimate_candidates(geometry, position, scratch, limit.max(1));
-    let mut best = f64::NEG_INFINITY;
-    for i in 0..scratch.candidates.len() {
-        let Candidate { from, to, .. } = scratch.candidates[i];
-        best = best.max(play_out(geometry, position, scratch, from, to).0);
-    }
-    if best == f64::NEG_INFINITY {
+    match best_reply_move(geometry, position, scratch, limit) {
+        Some((value, ..)) => value,
         // No move: nothing on the board can move, judge it as it stands
         // (no move was played out, so the components are this position's).
-        best = static_value(geometry, position, scratch, 0)
+        None => static_value(geometry, position, scratch, 0),
+    }
+}
+
+/// The best reply on the current position: the `limit` moves estimated
+/// best, played out exactly, and the first of the highest value kept, with
+/// its value and cells; `None` when no chip can move.
+fn best_reply_move(
+    geometry: &Geometry,
+    position: &mut Position,
+    scratch: &mut Scratch,
+    limit: usize,
+) -> Option<(f64, usize, usize)> {
+    estimate_candidates(geometry, position, scratch, limit.max(1));
+    let mut best: Option<(f64, usize, usize)> = None;
+    for i in 0..scratch.candidates.len() {
+        let Candidate { from, to, .. } = scratch.candidates[i];
+        let value = play_out(geometry, position, scratch, from, to).0;
+        if best.is_none_or(|b| value > b.0) {
+            best = Some((value, from, to));
+        }
     }
     best
 }
@@ -306,15 +320,7 @@ fn sample_future(
         // The player's turn: moves until one scores nothing.
         let mut streak = 0;
         loop {
-            estimate_candidates(geometry, position, scratch, budget.replies.max(1));
-            let mut best: Option<(f64, usize, usize)> = None;
-            for i in 0..scratch.candidates.len() {
-                let Candidate { from, to, .. } = scratch.candidates[i];
-                let value = play_out(geometry, position, scratch, from, to).0;
-                if best.is_none_or(|b| value > b.0) {
-                    best = Some((value, from, to));
-                }
-            }
+            let best = best_reply_move(geometry, position, scratch, budget.replies);
             let Some((_, from, to)) = best else { break };
             let color = position.cells[from];
             set_logged(geometry, position, &mut scratch.undo, from, 0);
