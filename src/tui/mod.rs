@@ -10,7 +10,8 @@
 //! keys, signals, game over, a lost terminal, and a panic through the panic
 //! hook) restores the terminal, then saves the record once and prints the
 //! closing lines: through `close`, which keeps or removes the saved game in
-//! between, or, after a panic, through `end_session`.
+//! between, or, after a panic, through `end_session` (both in `session`,
+//! with the rest of the record and save policy).
 
 mod animation;
 mod app;
@@ -20,6 +21,7 @@ mod help;
 mod input;
 mod layout;
 mod player;
+mod session;
 mod sys;
 mod terminal;
 mod terminfo;
@@ -31,7 +33,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -39,7 +41,7 @@ use crate::cli::{Appearance, Warning};
 use crate::game::{Game, Preview, Rules};
 use crate::records::{SaveSlot, SavedGame, Store};
 
-use app::{App, Live};
+use app::App;
 use event::Message;
 use frame::Renderer;
 pub use help::lines as help_lines;
@@ -47,6 +49,7 @@ pub use help::lines as help_lines;
 use input::{Action, action_for};
 use layout::Layout;
 use player::PlayerThread;
+use session::{Session, close, end_session, record_before_new_game, save_game, slot_of};
 
 /// Everything a terminal game needs.
 #[derive(Clone, Debug)]
@@ -261,24 +264,6 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     close(&config, &app, &session, result, owned.as_ref(), seeded)
 }
 
-/// Saves the record of the game on screen before a new game replaces it,
-/// as if it had been quit. Where it earned a record that could not be
-/// saved: `Err` with the reason when the game is not `over`, as it must
-/// stay so that its score is not lost; `Ok` with the reason, to be told,
-/// when it is over, as its score is lost however it ends.
-fn record_before_new_game(session: &Session, over: bool) -> Result<Option<String>, String> {
-    match keep_record(session) {
-        (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
-            if over {
-                Ok(Some(problem))
-            } else {
-                Err(problem)
-            }
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Puts the game of `seed` in place of the one on screen, whose record is
 /// saved ([`record_before_new_game`]); the save it went on from (`owned`),
 /// if still there, goes.
@@ -297,39 +282,6 @@ fn next_game(
     app.restart(game, opening, records, Instant::now());
     if !config.new_games_keep_records {
         app.live().mark_seeded();
-    }
-}
-
-/// The session's end, once the terminal is restored: says that `--seed`
-/// was not used if the game on screen is still the save it went on from
-/// (`owned`), saves the record, keeps the game or removes its save, then
-/// prints the closing lines. The record comes first: where it cannot be
-/// saved, a game that is not over is saved instead, so that its score is
-/// not lost.
-fn close(
-    config: &PlayConfig,
-    app: &App,
-    session: &Session,
-    result: io::Result<Ending>,
-    owned: Option<&SavedGame>,
-    seeded: bool,
-) -> Result<Outcome, Error> {
-    if owned.is_some() && !config.new_games_keep_records {
-        let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
-    }
-    let ending = result
-        .as_ref()
-        .map_or(Ending::TerminalLost, |&ending| ending);
-    let settled = settle_record(session);
-    let record_lost = settled.as_ref().and_then(|settled| settled.lost.as_deref());
-    keep_game(slot_of(config), app, ending, seeded, owned, record_lost);
-    match result {
-        Ok(ending) => Ok(closing_lines(session, ending, settled)),
-        Err(e) => {
-            // The game still ends the usual way, so its score is not lost.
-            closing_lines(session, Ending::TerminalLost, settled);
-            Err(Error::Io(e))
-        }
     }
 }
 
@@ -454,311 +406,6 @@ const SEED_NOT_USED: &str =
 /// The same, before play.
 const SEED_NOT_USED_NOW: &str =
     "The saved game goes on: --seed is not used (with --new it starts afresh).";
-
-/// Printed instead of saving when the built-in player helped.
-const ASSISTED: &str = "No record kept: the built-in player helped in this game.";
-/// Printed instead of saving when a move was taken back.
-const UNDONE: &str = "No record kept: a move was taken back in this game.";
-/// Printed instead of saving for a game begun with `--seed`, also when it
-/// went on without it.
-const SEEDED: &str = "No record kept: this game was started with --seed.";
-
-/// Says that the game was saved, when the save key's loop saved it, or
-/// saves it when it was cut short ([`cuts_short`]) or its record could
-/// not be saved
-/// (`record_lost` says why), but never over a save other than the one it
-/// went on from (`owned`); any other ending removes that save, if it is
-/// still there, as the game is over. Says what became of it. A `seeded` game is saved as one that keeps no
-/// record.
-fn keep_game(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    ending: Ending,
-    seeded: bool,
-    owned: Option<&SavedGame>,
-    record_lost: Option<&str>,
-) {
-    // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match game_kept(slot, app, ending, seeded, owned, record_lost) {
-        Ok(Some(notice)) => {
-            let _ = writeln!(io::stdout(), "{notice}");
-        }
-        Ok(None) => {}
-        Err(problem) => {
-            let _ = writeln!(io::stderr(), "{problem}");
-        }
-    }
-}
-
-/// [`keep_game`]'s work: what to tell the player, or what went wrong. The
-/// save key's game was saved by the loop already ([`save_game`]).
-fn game_kept(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    ending: Ending,
-    seeded: bool,
-    owned: Option<&SavedGame>,
-    record_lost: Option<&str>,
-) -> Result<Option<&'static str>, String> {
-    let game = app.game();
-    if game.is_over() {
-        // Nothing to go on with. A save it went on from would replay
-        // throws already seen, so it goes even when the record was lost.
-    } else if ending == Ending::Saved {
-        return Ok(Some(SAVED));
-    } else if let Some(problem) = record_lost {
-        return save_for_lost_record(slot, app, owned, problem);
-    } else if cuts_short(ending) {
-        return save_unless_taken(slot, app, seeded, owned)
-            .map(Some)
-            .map_err(|problem| problem.to_string());
-    }
-    let Ok(slot) = slot else {
-        return Ok(None);
-    };
-    let Some(owned) = owned else {
-        return Ok(None);
-    };
-    slot.remove_if_unchanged(owned).map(|()| None).map_err(|e| {
-        format!(
-            "clines: the saved game {} could not be removed: {e}",
-            slot.path().display()
-        )
-    })
-}
-
-/// Whether `ending` cuts the game short rather than ends it: the terminal
-/// closed, or the session is ending (SIGTERM, as a logout or a shutdown
-/// sends), and no one chose to leave the game. Such a game is saved.
-fn cuts_short(ending: Ending) -> bool {
-    use signal_hook::consts::{SIGHUP, SIGTERM};
-    matches!(
-        ending,
-        Ending::TerminalLost | Ending::Signal(SIGHUP | SIGTERM)
-    )
-}
-
-/// Saves the game on screen, whose record could not be saved for
-/// `problem`, so that its score is not lost (however it ends, the closed
-/// terminal's save included); but not over a game that another session
-/// saved in the slot since this one went on from `owned` (or started),
-/// whose score may be unkept too. What went wrong is told, briefly when it
-/// is the record's own reason, told already.
-fn save_for_lost_record(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    owned: Option<&SavedGame>,
-    problem: &str,
-) -> Result<Option<&'static str>, String> {
-    let not_saved = |why: &str| match problem.contains(why) {
-        true => Err(SAME_REASON.to_string()),
-        false => Err(format!(
-            "clines: nor could the game be saved instead: {why}"
-        )),
-    };
-    let slot = match slot {
-        Ok(slot) => slot,
-        Err(why) => return not_saved(why),
-    };
-    let game = SavedGame {
-        state: app.game().state(),
-        no_record: app.live().no_record(),
-    };
-    match slot.save_unless_taken(&game, owned) {
-        Ok(true) => Ok(Some(SAVED_FOR_RECORD)),
-        Ok(false) => not_saved(&format!(
-            "another game of these rules is saved in {}",
-            slot.path().display()
-        )),
-        Err(e) => not_saved(&e.cause().to_string()),
-    }
-}
-
-/// The save slot of the game's rules, or why there is none.
-fn slot_of(config: &PlayConfig) -> Result<&SaveSlot, &str> {
-    config.saves.as_ref().map_err(String::as_str)
-}
-
-/// Saves the game on screen in `slot` to go on with later, `seeded` saying
-/// that it keeps no record; the notice to print, or what went wrong. With
-/// no `slot` (no user name or records directory), there is nowhere, for
-/// the reason given instead.
-fn save_game(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    seeded: bool,
-) -> Result<&'static str, SaveProblem> {
-    let slot = slot.map_err(SaveProblem::nowhere)?;
-    slot.save(&saved_game(app, seeded))
-        .map(|()| SAVED)
-        .map_err(|e| SaveProblem::in_slot(slot, e.cause().to_string()))
-}
-
-/// Saves the game on screen as [`save_game`] does, for a game cut short
-/// ([`cuts_short`]), unless the slot holds a game other than `owned` (the save it
-/// went on from): no one chose to replace that game, kept with `--new` or
-/// saved meanwhile in another terminal, so it is kept, and this one is
-/// not saved.
-fn save_unless_taken(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    seeded: bool,
-    owned: Option<&SavedGame>,
-) -> Result<&'static str, SaveProblem> {
-    let slot = slot.map_err(SaveProblem::nowhere)?;
-    match slot.save_unless_taken(&saved_game(app, seeded), owned) {
-        Ok(true) => Ok(SAVED),
-        Ok(false) => Err(SaveProblem::in_slot(slot, TAKEN.to_string())),
-        Err(e) => Err(SaveProblem::in_slot(slot, e.cause().to_string())),
-    }
-}
-
-/// The game on screen as saved, `seeded` saying that it keeps no record.
-fn saved_game(app: &App, seeded: bool) -> SavedGame {
-    let mut no_record = app.live().no_record();
-    no_record.seeded |= seeded;
-    SavedGame {
-        state: app.game().state(),
-        no_record,
-    }
-}
-
-/// Why a game could not be saved.
-#[derive(Debug, PartialEq, Eq)]
-struct SaveProblem {
-    /// ` in FILE`, or empty when there was no file to save in.
-    place: String,
-    /// What went wrong, as the save key's box shows it.
-    reason: String,
-}
-
-impl SaveProblem {
-    /// No slot to save in, for `why`.
-    fn nowhere(why: &str) -> SaveProblem {
-        SaveProblem {
-            place: String::new(),
-            reason: why.to_string(),
-        }
-    }
-
-    /// Saving in `slot` failed for `reason`.
-    fn in_slot(slot: &SaveSlot, reason: String) -> SaveProblem {
-        SaveProblem {
-            place: format!(" in {}", slot.path().display()),
-            reason,
-        }
-    }
-}
-
-impl fmt::Display for SaveProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "clines: the game could not be saved{}: {}",
-            self.place, self.reason
-        )
-    }
-}
-
-/// Why a game cut short was not saved over another game's save.
-const TAKEN: &str = "another game of these rules is saved there, and is kept";
-
-/// Printed when the game was saved.
-const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
-
-/// Printed when the game could not be saved instead of its record, for the
-/// record's own reason.
-const SAME_REASON: &str = "clines: nor could the game be saved instead, for the same reason";
-
-/// Printed when the game was saved because its record could not be.
-const SAVED_FOR_RECORD: &str = "Game saved, since its record could not be: \
-     the next clines with these rules goes on with it.";
-
-/// What every way out of a game needs, shared with the panic hook.
-#[derive(Debug)]
-struct Session {
-    /// The game's score and whether it was assisted, kept current.
-    live: Arc<Live>,
-    /// Where the record goes.
-    records: RecordKeeping,
-    /// Set by the first ending, so that the record is saved and the closing
-    /// lines printed once even if a panic follows another ending.
-    ended: AtomicBool,
-}
-
-/// The one way out of a game, after the terminal is restored: every ending,
-/// a panic included, comes through here or through [`close`]. The first
-/// call saves the record (only the file system is involved, so a closed
-/// terminal cannot stop it) and then prints the closing lines; a failed
-/// write is ignored, as the terminal may be gone (SIGHUP).
-fn end_session(session: &Session, ending: Ending) -> Outcome {
-    let settled = settle_record(session);
-    closing_lines(session, ending, settled)
-}
-
-/// A session's record, once saved or not.
-struct Settled {
-    /// What to tell the player as the session ends.
-    notice: Option<&'static str>,
-    /// Why the record the game earned could not be saved, if so.
-    lost: Option<String>,
-}
-
-/// Saves the record the first time only (`None` after), saying at once
-/// what went wrong.
-fn settle_record(session: &Session) -> Option<Settled> {
-    if session.ended.swap(true, Ordering::SeqCst) {
-        return None;
-    }
-    let (notice, problem) = keep_record(session);
-    if let Some(problem) = &problem {
-        let _ = writeln!(io::stderr(), "clines: {problem}");
-    }
-    let lost = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
-    Some(Settled { notice, lost })
-}
-
-/// The closing lines of a session whose record was `settled` here (none
-/// when it was settled before).
-fn closing_lines(session: &Session, ending: Ending, settled: Option<Settled>) -> Outcome {
-    let outcome = Outcome {
-        score: session.live.score(),
-        ending,
-        keeps_no_record: session.live.no_record().any(),
-    };
-    let Some(Settled { notice, .. }) = settled else {
-        return outcome;
-    };
-    let mut out = io::stdout().lock();
-    if let Some(notice) = notice {
-        let _ = writeln!(out, "{notice}");
-    }
-    let _ = writeln!(out, "Scores earned : {}", outcome.score);
-    let _ = out.flush();
-    outcome
-}
-
-/// Saves the record of the game in progress when it earns one: what to
-/// tell the player (a new record, or why none is kept) and what went wrong.
-fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
-    let live = &session.live;
-    match &session.records {
-        // Records are off for a game begun with --seed; one that scored
-        // says so, as any game that scored and keeps no record does.
-        RecordKeeping::Off if live.score() > 0 => (Some(SEEDED), None),
-        RecordKeeping::Off => (None, None),
-        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
-        // Nothing to save, and no record to create at 0: no reason either.
-        RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
-        RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
-        RecordKeeping::KeptIn(_) if live.undone() => (Some(UNDONE), None),
-        RecordKeeping::KeptIn(_) if live.seeded() => (Some(SEEDED), None),
-        RecordKeeping::KeptIn(store) => match store.save(live.score()) {
-            Ok(saved) => (saved.message(), None),
-            Err(e) => (None, Some(e.to_string())),
-        },
-    }
-}
 
 /// What the event loop does to the terminal besides drawing on it.
 trait JobControl {
@@ -950,7 +597,7 @@ mod tests {
         }
     }
 
-    fn app(cols: usize, rows: usize) -> App {
+    pub(super) fn app(cols: usize, rows: usize) -> App {
         let appearance = Appearance::for_colors(5);
         let (game, opening) = Game::new(Rules::default(), 3);
         App::new(
@@ -1167,55 +814,6 @@ mod tests {
         assert_eq!(frames[2], frames[0]);
     }
 
-    fn session(score: u64, records: RecordKeeping) -> Session {
-        let live = Arc::new(Live::default());
-        live.set_score(score);
-        Session {
-            live,
-            records,
-            ended: AtomicBool::new(false),
-        }
-    }
-
-    /// `n` over a game whose record cannot be saved: refused while the
-    /// game goes on, whose score would be lost; told once it is over, as
-    /// its score is lost however it ends. Records off stop nothing.
-    #[test]
-    fn a_new_game_waits_for_the_record_of_one_not_over() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("me.toml"), "score = \"lots\"\n").unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let damaged = session(40, RecordKeeping::KeptIn(store));
-        let refused = record_before_new_game(&damaged, false).unwrap_err();
-        assert!(
-            refused.starts_with("the record could not be saved: "),
-            "{refused}"
-        );
-        let told = record_before_new_game(&damaged, true).unwrap();
-        assert_eq!(told.as_deref(), Some(refused.as_str()));
-        let off = session(40, RecordKeeping::Unavailable("no home".into()));
-        assert_eq!(record_before_new_game(&off, false), Ok(None));
-        let mut next = app(100, 50);
-        next.record_lost_at_game_over(&refused);
-        let frame = next.frame(Instant::now());
-        let shown: String = (0..frame.rows())
-            .flat_map(|r| (0..frame.cols()).map(move |c| (r, c)))
-            .map(|(r, c)| frame.get(r, c).ch)
-            .collect();
-        assert!(
-            shown.contains("The last game's record could not be saved:"),
-            "{shown}"
-        );
-    }
-
-    fn stored(dir: &std::path::Path) -> Option<u64> {
-        Store::new(dir, "me")
-            .unwrap()
-            .load()
-            .unwrap()
-            .map(|r| r.score)
-    }
-
     #[test]
     fn the_new_game_key_at_no_score_starts_the_next_game_at_once() {
         let mut app = app(100, 50);
@@ -1241,42 +839,6 @@ mod tests {
             ending.unwrap_err().to_string(),
             "the built-in player failed"
         );
-    }
-
-    #[test]
-    fn the_first_ending_saves_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let session = session(
-            30,
-            RecordKeeping::KeptIn(Store::new(dir.path(), "me").unwrap()),
-        );
-        let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
-        assert_eq!(
-            outcome,
-            Outcome {
-                score: 30,
-                ending: Ending::Signal(signal_hook::consts::SIGHUP),
-                keeps_no_record: false,
-            }
-        );
-        assert_eq!(stored(dir.path()), Some(30));
-        // A panic after the ending (in the hook) must not save again.
-        session.live.set_score(50);
-        assert_eq!(end_session(&session, Ending::Panic).score, 50);
-        assert_eq!(stored(dir.path()), Some(30));
-    }
-
-    #[test]
-    fn nothing_saved_without_points_or_with_records_off() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        end_session(&session(0, RecordKeeping::KeptIn(store)), Ending::Quit);
-        end_session(&session(40, RecordKeeping::Off), Ending::Quit);
-        end_session(
-            &session(40, RecordKeeping::Unavailable("off".into())),
-            Ending::Quit,
-        );
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
@@ -1307,242 +869,6 @@ mod tests {
         assert_eq!(suspends, 0);
         assert_eq!(frames.len(), 2);
         assert_eq!(frames[1], frames[0], "a full repaint");
-    }
-
-    #[test]
-    fn nothing_saved_after_an_undo_or_a_hint() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let undone = session(40, RecordKeeping::KeptIn(store.clone()));
-        undone.live.mark_undone();
-        assert_eq!(keep_record(&undone), (Some(UNDONE), None));
-        let outcome = end_session(&undone, Ending::Quit);
-        assert!(outcome.keeps_no_record);
-        let helped = session(40, RecordKeeping::KeptIn(store.clone()));
-        helped.live.mark_assisted();
-        assert_eq!(keep_record(&helped), (Some(ASSISTED), None));
-        let seeded = session(40, RecordKeeping::KeptIn(store.clone()));
-        seeded.live.mark_seeded();
-        assert_eq!(keep_record(&seeded), (Some(SEEDED), None));
-        assert!(end_session(&seeded, Ending::Quit).keeps_no_record);
-        assert_eq!(stored(dir.path()), None);
-        // Begun with --seed, records are off: a score says why it is not
-        // kept, and no score needs no word.
-        let off = session(40, RecordKeeping::Off);
-        assert_eq!(keep_record(&off), (Some(SEEDED), None));
-        assert_eq!(keep_record(&session(0, RecordKeeping::Off)), (None, None));
-        // Nor does any other reason at 0, as with --seed.
-        for mark in [Live::mark_assisted as fn(&Live), Live::mark_undone] {
-            let nothing = session(0, RecordKeeping::KeptIn(store.clone()));
-            mark(&nothing.live);
-            assert_eq!(keep_record(&nothing), (None, None));
-        }
-    }
-
-    #[test]
-    fn a_saved_game_goes_on_keeping_no_record_for_the_same_reason() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let marks = [
-            (Live::mark_assisted as fn(&Live), ASSISTED),
-            (Live::mark_undone, UNDONE),
-            (Live::mark_seeded, SEEDED),
-        ];
-        for (mark, says) in marks {
-            let played = app(100, 50);
-            mark(&played.live());
-            assert_eq!(save_game(Ok(&slot), &played, false), Ok(SAVED));
-            let saved = slot.load().unwrap().expect("the save");
-            let resumed = app(100, 50).resumed(saved.no_record);
-            let session = Session {
-                live: resumed.live(),
-                records: RecordKeeping::KeptIn(store.clone()),
-                ended: AtomicBool::new(false),
-            };
-            session.live.set_score(40);
-            assert_eq!(keep_record(&session), (Some(says), None));
-        }
-        // Seeded in this session (records off), then resumed without it.
-        save_game(Ok(&slot), &app(100, 50), true).unwrap();
-        let saved = slot.load().unwrap().expect("the save");
-        assert_eq!(
-            saved.no_record,
-            crate::records::NoRecord {
-                seeded: true,
-                ..Default::default()
-            }
-        );
-        assert_eq!(stored(dir.path()), None);
-    }
-
-    /// A game whose record could not be saved is saved in its place, so
-    /// that its score is not lost, but never over another session's save;
-    /// a game over goes, as its save would replay throws already seen.
-    #[test]
-    fn a_game_whose_record_is_lost_is_saved_instead_unless_the_slot_is_taken() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let problem = "the record could not be saved: the disk is full";
-        let playing = app(100, 50);
-        let end = |app: &App, ending, owned| {
-            game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
-        };
-        for ending in [Ending::Quit, Ending::Signal(signal_hook::consts::SIGTERM)] {
-            assert_eq!(
-                end(&playing, ending, None),
-                Ok(Some(SAVED_FOR_RECORD)),
-                "{ending:?}"
-            );
-            let saved = slot.load().unwrap().expect("the game saved");
-            assert_eq!(saved.state, playing.game().state());
-            slot.remove_if_unchanged(&saved).unwrap();
-        }
-        // Another session's save stays, and that is told.
-        let other = app(100, 50);
-        other.live().mark_assisted();
-        save_game(Ok(&slot), &other, false).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
-        let kept = end(&playing, Ending::Quit, None).unwrap_err();
-        assert!(
-            kept.contains("another game of these rules is saved in"),
-            "{kept}"
-        );
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
-        // The save it went on from, unchanged, it replaces.
-        assert_eq!(
-            end(&playing, Ending::Quit, Some(&theirs)),
-            Ok(Some(SAVED_FOR_RECORD))
-        );
-        let ours = slot.load().unwrap().expect("the game saved");
-        assert_eq!(ours.state, playing.game().state());
-        // No slot, for the record's own reason: said briefly.
-        assert_eq!(
-            game_kept(
-                Err("the disk is full"),
-                &playing,
-                Ending::Quit,
-                false,
-                None,
-                Some(problem)
-            ),
-            Err(SAME_REASON.to_string())
-        );
-        // The closed terminal's save does not replace another session's
-        // either, when the record was lost; nor does one that went on from
-        // a save that another session has replaced since.
-        save_game(Ok(&slot), &other, false).unwrap();
-        for ending in [Ending::Signal(signal_hook::consts::SIGHUP), Ending::Quit] {
-            assert!(end(&playing, ending, Some(&ours)).is_err(), "{ending:?}");
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
-        }
-        save_game(Ok(&slot), &playing, false).unwrap();
-        // Over: its own save goes.
-        let rules = Rules {
-            width: 3,
-            height: 1,
-            ..Rules::default()
-        };
-        let (full, opening) = Game::new(rules, 3);
-        assert!(full.is_over());
-        let appearance = Appearance::for_colors(5);
-        let over = App::new(
-            full,
-            opening,
-            view::Style::new(&appearance, 5, true),
-            appearance.keys,
-            None,
-            (100, 50),
-            Instant::now(),
-        );
-        assert_eq!(end(&over, Ending::Quit, Some(&ours)), Ok(None));
-        assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
-    }
-
-    #[test]
-    fn a_game_cut_short_is_saved_over_no_other_game() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let playing = app(100, 50);
-        let other = app(100, 50);
-        other.live().mark_assisted();
-        let closed = |ending, owned| game_kept(Ok(&slot), &playing, ending, false, owned, None);
-        let ours = SavedGame {
-            state: playing.game().state(),
-            no_record: playing.live().no_record(),
-        };
-        save_game(Ok(&slot), &other, false).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
-        for ending in [
-            Ending::TerminalLost,
-            Ending::Signal(signal_hook::consts::SIGHUP),
-            Ending::Signal(signal_hook::consts::SIGTERM),
-        ] {
-            // Into an empty slot, or over the save it went on from.
-            let _ = std::fs::remove_file(slot.path());
-            assert_eq!(closed(ending, None), Ok(Some(SAVED)), "{ending:?}");
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
-            save_game(Ok(&slot), &other, false).unwrap();
-            assert_eq!(closed(ending, Some(&theirs)), Ok(Some(SAVED)));
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
-            // Not over a game kept with --new, nor over one that another
-            // session saved after this one went on from its save.
-            save_game(Ok(&slot), &other, false).unwrap();
-            for owned in [None, Some(&ours)] {
-                let refused = closed(ending, owned).unwrap_err();
-                assert!(refused.contains(TAKEN), "{refused}");
-                assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
-            }
-        }
-    }
-
-    #[test]
-    fn a_game_ending_removes_only_the_save_it_went_on_from() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path(), "me").unwrap();
-        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, false, owned, None);
-        // A game that went on from no save leaves another game's.
-        save_game(Ok(&slot), &app(100, 50), false).unwrap();
-        let ours = slot.load().unwrap().expect("the save");
-        assert_eq!(quit(None), Ok(None));
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
-        // One that went on from it leaves it too once another game has
-        // saved over it.
-        let other = app(100, 50);
-        other.live().mark_assisted();
-        save_game(Ok(&slot), &other, false).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
-        assert_ne!(theirs, ours);
-        assert_eq!(quit(Some(&ours)), Ok(None));
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
-        // Its own save, unchanged, goes.
-        assert_eq!(quit(Some(&theirs)), Ok(None));
-        assert_eq!(slot.load().unwrap(), None, "its own save goes");
-    }
-
-    #[test]
-    fn a_game_left_with_nowhere_to_save_it_says_why() {
-        let app = app(100, 50);
-        let why = "no directory for records: CLINES_SCORE_DIR=\"rel\": relative";
-        let nowhere = format!("clines: the game could not be saved: {why}");
-        for ending in [
-            Ending::TerminalLost,
-            Ending::Signal(signal_hook::consts::SIGHUP),
-            Ending::Signal(signal_hook::consts::SIGTERM),
-        ] {
-            assert_eq!(
-                game_kept(Err(why), &app, ending, false, None, None),
-                Err(nowhere.clone())
-            );
-        }
-        assert_eq!(
-            game_kept(Err(why), &app, Ending::Quit, false, None, None),
-            Ok(None)
-        );
-        assert_eq!(save_game(Err(why), &app, false).unwrap_err().reason, why);
     }
 
     /// The save key's game is saved by the loop before it ends; where that
