@@ -253,7 +253,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         &mut renderer,
         &mut out,
         &mut guard,
-        &mut Files {
+        &mut SessionHooks {
             new_game: &mut new_game,
             save: &mut save,
         },
@@ -437,7 +437,7 @@ impl JobControl for terminal::Guard {
 /// stops the process until it is continued (job control) and takes the
 /// terminal again after every SIGCONT. A terminal that can no longer be
 /// written or read has gone (closed, hung up): that ends the game as the
-/// SIGHUP that comes with it does, whichever is noticed first. `files`
+/// SIGHUP that comes with it does, whichever is noticed first. `hooks`
 /// start the next game (the record of the one in progress saved first) and
 /// save the game for the save key, which ends it only once it is saved.
 fn event_loop<W: Write>(
@@ -447,7 +447,7 @@ fn event_loop<W: Write>(
     renderer: &mut Renderer,
     out: &mut W,
     terminal: &mut dyn JobControl,
-    files: &mut Files,
+    hooks: &mut SessionHooks,
 ) -> io::Result<Ending> {
     // From a suspension until the SIGCONT that ends it, the terminal is the
     // shell's: nothing is drawn.
@@ -458,7 +458,7 @@ fn event_loop<W: Write>(
         match app.ending() {
             // The save key: the game ends only once it is saved; if it
             // cannot be, it goes on, and a box says why.
-            Some(Ending::Saved) if !app.game().is_over() => match (files.save)(app) {
+            Some(Ending::Saved) if !app.game().is_over() => match (hooks.save)(app) {
                 Ok(()) => return Ok(Ending::Saved),
                 Err(problem) => app.save_failed(&problem),
             },
@@ -466,7 +466,7 @@ fn event_loop<W: Write>(
             None => {}
         }
         if app.take_new_game() {
-            match (files.new_game)(app) {
+            match (hooks.new_game)(app) {
                 // Its hints are those of its own seed, as headless ones are.
                 Ok(seed) => player.set_seed(seed),
                 Err(problem) => app.new_game_refused(&problem),
@@ -519,8 +519,9 @@ fn event_loop<W: Write>(
     }
 }
 
-/// What the event loop asks of the files around the game.
-struct Files<'a> {
+/// What the event loop asks of the session around the game: the records
+/// and saved games it keeps.
+struct SessionHooks<'a> {
     /// Puts a new game in place of the one on screen, whose record is kept
     /// and whose save, if it went on from one, goes; returns its seed, or
     /// why the game on screen stays (its record could not be saved).
@@ -708,7 +709,7 @@ mod tests {
             &mut Renderer::new(true),
             &mut screen,
             &mut shell,
-            &mut Files {
+            &mut SessionHooks {
                 new_game: &mut |app: &mut App| {
                     new_games += 1;
                     let (game, opening) = Game::new(Rules::default(), 4);
