@@ -969,3 +969,41 @@ fn rules_says_what_the_config_set_and_the_seed_that_replays_the_game() {
     assert_eq!((again.board(4), again.ask("next")), (board, next));
     assert!(again.finish().success());
 }
+
+/// The headless examples of the README and the manual, run as written:
+/// what they show is what the program answers.
+#[test]
+fn the_documented_examples_answer_as_shown() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).expect(name);
+    // The manual's roff, as it reads once formatted.
+    let unroff = |line: &str| {
+        line.replace("\\(aq", "'")
+            .replace("\\en", "\\n")
+            .replace("\\-", "-")
+            .replace("\\&", "")
+    };
+    let readme: Vec<String> = read("README.md").lines().map(str::to_string).collect();
+    let manual: Vec<String> = read("man/clines.6").lines().map(unroff).collect();
+    for (name, lines) in [("README.md", readme), ("man/clines.6", manual)] {
+        let at = lines
+            .iter()
+            .position(|line| line.starts_with("$ printf '"))
+            .unwrap_or_else(|| panic!("{name}: no example"));
+        let (input, args) = lines[at]
+            .strip_prefix("$ printf '")
+            .and_then(|rest| rest.split_once("' | clines --batch "))
+            .unwrap_or_else(|| panic!("{name}: {}", lines[at]));
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let shown: Vec<&str> = lines[at + 1..]
+            .iter()
+            .take_while(|line| !line.starts_with("```") && !line.starts_with(".EE"))
+            .map(String::as_str)
+            .collect();
+        assert!(shown.len() > 2, "{name}: {shown:?}");
+        let output = run_all(&args, &input.replace("\\n", "\n"));
+        assert!(output.status.success(), "{name}");
+        let answered: Vec<&str> = text(&output.stdout).lines().collect();
+        assert_eq!(answered, shown, "{name}");
+    }
+}

@@ -120,7 +120,10 @@ fn terminals_of_fewer_than_eight_colours_get_black_and_white() {
     look_test(100, 50, 14, &[], &[("TERM", "vt100")], mono.clone());
     look_test(100, 50, 14, &[], &[("TERM", "xterm-mono")], mono);
     look_test(100, 50, 14, &[], &[("TERM", "xterm")], color.clone());
-    look_test(100, 50, 14, &["-mc"], &[("TERM", "vt100")], color);
+    look_test(100, 50, 14, &["-mc"], &[("TERM", "vt100")], color.clone());
+    // No entry at all (a newer emulator reached over ssh): colour.
+    let unknown = [("TERM", "clines-no-such-terminal")];
+    look_test(100, 50, 14, &[], &unknown, color);
 }
 
 #[test]
