@@ -14,7 +14,7 @@ use std::time::Duration;
 use clap::CommandFactory;
 use clines::cli::{Args, CONFIG_KEYS};
 
-use crate::pty::Watchdog;
+use crate::pty::{Watchdog, without_privilege};
 
 /// A run of `clines` in its own empty home, with `stdin` as input.
 fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
@@ -543,30 +543,6 @@ fn a_closed_standard_output_is_a_failure_once_written_to() {
             "{args:?} {input:?}: {stderr}"
         );
     }
-}
-
-/// Whether this test runs as root, whom permission bits do not stop.
-#[cfg(target_os = "linux")]
-fn running_as_root() -> bool {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata("/proc/self").unwrap().uid() == 0
-}
-
-/// `command` run as the user nobody when the test runs as root, so that
-/// permission bits apply to it.
-#[cfg(target_os = "linux")]
-fn without_privilege(command: Command) -> Command {
-    if !running_as_root() {
-        return command;
-    }
-    let mut unprivileged = Command::new("setpriv");
-    unprivileged
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(command.get_program())
-        .args(command.get_args())
-        .env_clear()
-        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))));
-    unprivileged
 }
 
 #[cfg(target_os = "linux")]

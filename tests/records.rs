@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::pty::Watchdog;
+use crate::pty::{Watchdog, without_privilege};
 use clines::records::{self, SaveOutcome, Store};
 
 /// Set in a child copy of this test binary: the records directory to save in.
@@ -30,6 +30,13 @@ fn cscore_bytes(score: i32) -> Vec<u8> {
 
 /// Runs `clines` with every place it could look for files inside `home`.
 fn clines(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Output {
+    clines_command(home, score_dir, args)
+        .output()
+        .expect("clines runs")
+}
+
+/// The command [`clines`] runs.
+fn clines_command(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
     command
         .args(args)
@@ -43,7 +50,7 @@ fn clines(home: &Path, score_dir: Option<&Path>, args: &[&str]) -> Output {
     if let Some(dir) = score_dir {
         command.env("CLINES_SCORE_DIR", dir);
     }
-    command.output().expect("clines runs")
+    command
 }
 
 fn text(bytes: &[u8]) -> &str {
@@ -132,23 +139,20 @@ fn list_fails_when_the_records_directory_cannot_be_read() {
     fs::create_dir(&locked).unwrap();
     fs::write(locked.join("amy.toml"), "score = 9\nset_at = 1\n").unwrap();
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
-    // Root reads it anyway; the refusal is checked where permissions apply.
-    let applies = fs::read_dir(&locked).is_err();
-    let output = clines(home.path(), Some(&locked), &["-l"]);
+    // Root reads it anyway: run as a user whom permissions stop.
+    fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let command = clines_command(home.path(), Some(&locked), &["-l"]);
+    let output = without_privilege(command).output().expect("clines runs");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
-    if applies {
-        assert_eq!(output.status.code(), Some(1), "{output:?}");
-        let stderr = text(&output.stderr);
-        assert!(
-            stderr.starts_with(&format!(
-                "clines: cannot read the records directory {}: ",
-                locked.display()
-            )),
-            "{stderr}"
-        );
-    } else {
-        assert_eq!(text(&output.stdout), "  amy     \t9\t1970-01-01\n");
-    }
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "clines: cannot read the records directory {}: ",
+            locked.display()
+        )),
+        "{stderr}"
+    );
 }
 
 /// A relative `CLINES_SCORE_DIR` would put records wherever clines was

@@ -44,6 +44,29 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{MasterPty, PtySize, native_pty_system};
 
+/// Whether this test runs as root, whom permission bits do not stop.
+fn running_as_root() -> bool {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// `command` run as the user nobody (through util-linux's `setpriv`) when
+/// the test runs as root, so that permission bits apply to it, as they do
+/// to players.
+pub fn without_privilege(command: Command) -> Command {
+    if !running_as_root() {
+        return command;
+    }
+    let mut unprivileged = Command::new("setpriv");
+    unprivileged
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(command.get_program())
+        .args(command.get_args())
+        .env_clear()
+        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))));
+    unprivileged
+}
+
 /// How long the `expect_*` helpers wait before failing the test: generous,
 /// because the machine running the tests may be busy.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
