@@ -294,16 +294,17 @@ pub(super) fn read_file(path: &Path, kind: Kind) -> Result<Option<Contents>, Ski
     }
 }
 
-/// The real user, whose own links are followed.
+/// The real user, whose own links are followed and whose own files keep
+/// their permissions.
 #[cfg(not(test))]
-fn player_uid() -> u32 {
+pub(super) fn player_uid() -> u32 {
     super::sys::real_uid()
 }
 
 /// The real user, unless a test poses as another
 /// ([`super::test_util::posing_as_another_user`]).
 #[cfg(test)]
-fn player_uid() -> u32 {
+pub(super) fn player_uid() -> u32 {
     super::test_util::player_uid()
 }
 

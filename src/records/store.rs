@@ -4,14 +4,14 @@
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::format::{
-    Contents, Kind, MAX_RECORD_BYTES, Record, RecordFile, SkipReason, Skipped, read_file,
-    read_record, record_name,
+    Contents, Kind, MAX_RECORD_BYTES, Record, RecordFile, SkipReason, Skipped, player_uid,
+    read_file, read_record, record_name,
 };
 use super::hi_line::BoardRecords;
 use super::lookup::{NoScoreDir, ScoreDir, score_dir};
@@ -357,7 +357,7 @@ impl Store {
             if text.len() as u64 > MAX_RECORD_BYTES {
                 return Err(SaveError::TooLong { path: target });
             }
-            replace_atomically(&lock, &target, text.as_bytes(), RECORD_MODE)?;
+            replace_atomically(&lock, &target, text.as_bytes(), kept_mode(&target))?;
         }
         Ok(outcome)
     }
@@ -507,6 +507,17 @@ pub fn why_unusable(store: &Result<Store, UserError>) -> Option<String> {
             "records and saved games cannot be kept: {}",
             e.reason()
         )),
+    }
+}
+
+/// The permissions of the records file that replaces `target`: those of
+/// the player's own file there, so that one made private (or read-only)
+/// stays so, but never more than [`RECORD_MODE`] grants; [`RECORD_MODE`]
+/// for a new file, or one another user planted.
+fn kept_mode(target: &Path) -> u32 {
+    match fs::symlink_metadata(target) {
+        Ok(found) if found.is_file() && found.uid() == player_uid() => found.mode() & RECORD_MODE,
+        _ => RECORD_MODE,
     }
 }
 
@@ -1097,6 +1108,35 @@ mod tests {
     /// A link of the player's own to a records file kept elsewhere is read
     /// through: its records count, and the save that replaces the link
     /// with a file keeps them all.
+    /// A record that replaces the player's records file keeps its
+    /// permissions, narrowed to the usual ones; a file another user
+    /// planted there passes on none.
+    #[test]
+    fn a_records_file_keeps_the_players_permissions() {
+        let dir = temp_dir();
+        let alice = store(dir.path(), "alice");
+        let file = dir.path().join("alice.toml");
+        let mode = || fs::metadata(&file).unwrap().permissions().mode() & 0o7777;
+        let set = |mode| fs::set_permissions(&file, fs::Permissions::from_mode(mode)).unwrap();
+        alice.save(10).unwrap();
+        let mut score = 10;
+        for private in [0o600, 0o400, 0o444] {
+            set(private);
+            score += 1;
+            alice.save(score).unwrap();
+            assert_eq!(mode(), private, "{private:o}");
+        }
+        // Never more than a records file is given: no one else writes it.
+        set(0o4777);
+        alice.save(20).unwrap();
+        assert_eq!(mode() & 0o7133, 0, "{:o}", mode());
+        // Another user's file, read-only: the new one is the player's own,
+        // made as a new one is.
+        set(0o400);
+        posing_as_another_user(|| alice.save(30).unwrap());
+        assert_ne!(mode() & 0o200, 0, "{:o}", mode());
+    }
+
     #[test]
     fn the_players_own_link_to_a_records_file_is_read_through() {
         let dir = temp_dir();
