@@ -840,19 +840,30 @@ fn a_game_leaves_a_save_it_did_not_go_on_from() {
     assert_eq!(saves(&sandbox).len(), 1, "the second game's save is kept");
 }
 
+/// A game of `args` on `screen` in `sandbox`, once a move is played and
+/// shown; with its opening board and the board after the move.
+fn one_move_played(
+    sandbox: &pty::Sandbox,
+    screen: Screen,
+    args: &[&str],
+) -> (Term, Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let opening = board(args, &[], 9);
+    let (from, to) = some_move(&opening);
+    let after = board(args, &[&move_command((from, to))], 9);
+    let mut term = screen.spawn(sandbox, args);
+    screen.expect_board(&term, &opening, "the opening");
+    screen.click(&mut term, from);
+    screen.click(&mut term, to);
+    screen.expect_board(&term, &after, "the board after the move");
+    (term, opening, after)
+}
+
 #[test]
 fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;
     let args = ["--seed", "72"];
-    let opening = board(&args, &[], 9);
-    let (from, to) = some_move(&opening);
-    let after = board(&args, &[&move_command((from, to))], 9);
-    let mut term = screen.spawn(&sandbox, &args);
-    screen.expect_board(&term, &opening, "the opening");
-    screen.click(&mut term, from);
-    screen.click(&mut term, to);
-    screen.expect_board(&term, &after, "the board after the move");
+    let (mut term, _, after) = one_move_played(&sandbox, screen, &args);
     term.signal(libc::SIGHUP);
     assert!(term.wait_exit(TIMEOUT).success());
     assert_eq!(saves(&sandbox).len(), 1);
@@ -895,14 +906,7 @@ fn a_new_game_closed_with_its_terminal_keeps_the_earlier_save() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;
     let args = ["--seed", "72"];
-    let opening = board(&args, &[], 9);
-    let (from, to) = some_move(&opening);
-    let after = board(&args, &[&move_command((from, to))], 9);
-    let mut term = screen.spawn(&sandbox, &args);
-    screen.expect_board(&term, &opening, "the opening");
-    screen.click(&mut term, from);
-    screen.click(&mut term, to);
-    screen.expect_board(&term, &after, "the board after the move");
+    let (mut term, opening, after) = one_move_played(&sandbox, screen, &args);
     term.key(Key::Char('s'));
     assert!(term.wait_exit(TIMEOUT).success());
     let saved = saves(&sandbox);

@@ -164,11 +164,10 @@ pub(super) fn record_before_new_game(
 
 /// Says that the game was saved, when the save key's loop saved it, or
 /// saves it when it was cut short ([`cuts_short`]) or its record could
-/// not be saved
-/// (`record_lost` says why), but never over a save other than the one it
-/// went on from (`owned`); any other ending removes that save, if it is
-/// still there, as the game is over. Says what became of it. A `seeded` game is saved as one that keeps no
-/// record.
+/// not be saved (`record_lost` says why), but never over a save other
+/// than the one it went on from (`owned`); any other ending removes that
+/// save, if it is still there, as the game is over. Says what became of
+/// it. A `seeded` game is saved as one that keeps no record.
 fn keep_game(
     slot: Result<&SaveSlot, &str>,
     app: &App,
