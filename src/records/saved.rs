@@ -78,6 +78,16 @@ pub struct SaveSlot {
     preview: Preview,
 }
 
+/// What a save slot holds.
+enum Occupant {
+    /// No save (or no records directory to hold one).
+    Nothing,
+    /// A game to go on with.
+    Game(SavedGame),
+    /// A file no game can go on from, and why.
+    Unusable(String),
+}
+
 /// A save that could not be used, and where it was set aside.
 #[derive(Debug)]
 pub struct BadSave {
@@ -177,20 +187,30 @@ impl SaveSlot {
     /// the record says so). One that
     /// cannot be used is moved aside and reported.
     pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
+        match self.occupant() {
+            Occupant::Nothing => Ok(None),
+            Occupant::Game(game) => Ok(Some(game)),
+            Occupant::Unusable(why) => Err(self.set_aside(why)),
+        }
+    }
+
+    /// What the slot holds.
+    fn occupant(&self) -> Occupant {
         let text = match read_limited(&self.path) {
             Ok(text) => text,
-            Err(e) if is_absent(&e) => return Ok(None),
+            Err(e) if is_absent(&e) => return Occupant::Nothing,
             Err(e) if refused_symlink(&e) && files::is_link(&self.path) => {
-                return Err(self.set_aside("it is a symbolic link, not followed".into()));
+                return Occupant::Unusable("it is a symbolic link, not followed".into());
             }
             // A loop of links on the way to the records directory, which
             // is told before play: no save can be there.
-            Err(e) if refused_symlink(&e) => return Ok(None),
-            Err(e) => return Err(self.set_aside(format!("cannot read it: {e}"))),
+            Err(e) if refused_symlink(&e) => return Occupant::Nothing,
+            Err(e) => return Occupant::Unusable(format!("cannot read it: {e}")),
         };
-        self.parse(&text)
-            .map(Some)
-            .map_err(|why| self.set_aside(why))
+        match self.parse(&text) {
+            Ok(game) => Occupant::Game(game),
+            Err(why) => Occupant::Unusable(why),
+        }
     }
 
     /// Saves `game` in place of any earlier save, atomically, under the
@@ -201,15 +221,18 @@ impl SaveSlot {
 
     /// Saves `game` unless the slot holds a game other than `owned`, the
     /// save this game went on from, if any: a game that another session
-    /// saved there is not replaced. Whether it was saved.
+    /// saved there is not replaced. A file there that no game could go on
+    /// from (damaged, a link) is set aside first, as loading it would set
+    /// it aside. Whether it was saved.
     pub fn save_unless_taken(
         &self,
         game: &SavedGame,
         owned: Option<&SavedGame>,
     ) -> Result<bool, SaveError> {
-        self.save_if(game, || match read_limited(&self.path) {
-            Err(e) => is_absent(&e),
-            Ok(text) => owned.is_some_and(|owned| self.parse(&text).is_ok_and(|now| now == *owned)),
+        self.save_if(game, || match self.occupant() {
+            Occupant::Nothing => true,
+            Occupant::Game(now) => owned.is_some_and(|owned| now == *owned),
+            Occupant::Unusable(why) => self.set_aside(why).set_aside.is_some(),
         })
     }
 

@@ -655,6 +655,17 @@ mod tests {
                 assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
             }
         }
+        // A damaged file there holds no game: it is set aside, kept, and
+        // the game saved.
+        let aside = dir.path().join(format!(
+            "{}.bad",
+            slot.path().file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::write(slot.path(), "not a save").unwrap();
+        let ending = Ending::Signal(signal_hook::consts::SIGTERM);
+        assert_eq!(closed(ending, None), Ok(Some(SAVED)));
+        assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+        assert_eq!(std::fs::read_to_string(aside).unwrap(), "not a save");
     }
 
     #[test]
