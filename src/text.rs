@@ -149,12 +149,19 @@ impl TomlProblem {
 /// The parser's `message` on one line, escaped, with its Rust types told
 /// as what a file may hold.
 fn in_players_words(message: &str) -> String {
-    const WHOLE: &str = "expected a whole number, 0 or more";
     let mut words = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    for unsigned in ["u8", "u16", "u32", "u64", "usize"] {
-        let rust = format!("expected {unsigned}");
-        if let Some(rest) = words.strip_suffix(rust.as_str()) {
-            words = format!("{rest}{WHOLE}");
+    let whole = |most: u64| format!("expected a whole number from 0 to {most}");
+    // Past 64 bits a number is out of TOML's range, told apart.
+    let unsigned = [
+        ("u8", whole(u8::MAX.into())),
+        ("u16", whole(u16::MAX.into())),
+        ("u32", whole(u32::MAX.into())),
+        ("u64", "expected a whole number, 0 or more".to_string()),
+        ("usize", "expected a whole number, 0 or more".to_string()),
+    ];
+    for (rust, players) in unsigned {
+        if let Some(rest) = words.strip_suffix(&format!("expected {rust}")) {
+            words = format!("{rest}{players}");
         }
     }
     escape(&words.replace("expected a boolean", "expected true or false"))
@@ -218,6 +225,17 @@ mod tests {
         assert_eq!(
             negative.why(),
             "invalid value: integer `-1`, expected a whole number, 0 or more"
+        );
+        // A smaller type says where it ends.
+        let past = toml_problem::<std::collections::BTreeMap<String, u8>>("a = 300");
+        assert_eq!(
+            past.why(),
+            "invalid value: integer `300`, expected a whole number from 0 to 255"
+        );
+        let past = toml_problem::<std::collections::BTreeMap<String, u32>>("a = 4294967296");
+        assert_eq!(
+            past.why(),
+            "invalid value: integer `4294967296`, expected a whole number from 0 to 4294967295"
         );
         let number = toml_problem::<Switches>("\n\non = 1");
         assert_eq!(number.at(), " at line 3");
