@@ -210,8 +210,8 @@ pub struct Args {
     pub cells: Option<String>,
 
     /// Start a new game even when a game of these rules was saved (the s
-    /// key, or the terminal closing); the save stays, unless this game is
-    /// saved in its place
+    /// key, the terminal closing, or SIGTERM); the save stays, unless this
+    /// game is saved in its place with s
     #[arg(long = "new")]
     pub new: bool,
 

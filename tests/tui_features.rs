@@ -925,6 +925,25 @@ fn a_new_game_closed_with_its_terminal_keeps_the_earlier_save() {
     quit(&mut term);
 }
 
+/// A saved game that keeps no record says so before play when it goes on,
+/// `--seed` or not: a game cut short is saved without a key pressed, and
+/// its player should not play on for a record.
+#[test]
+fn a_saved_game_that_keeps_no_record_says_so_before_play() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let (mut term, _, after) = one_move_played(&sandbox, screen, &["--seed", "72"]);
+    term.signal(libc::SIGTERM);
+    assert!(term.wait_exit(TIMEOUT).success());
+    let mut term = screen.spawn(&sandbox, &[]);
+    term.expect_text("Any key goes on to the game.");
+    let shown = term.contents();
+    assert!(shown.contains("keeping no record"), "{shown}");
+    term.key(Key::Char('x'));
+    screen.expect_board(&term, &after, "the saved game");
+    quit(&mut term);
+}
+
 /// A saved game going on under `--seed`: the box before play says that
 /// the seed is not used, and a key closes it.
 fn past_the_seed_notice(term: &mut Term) {
@@ -1051,8 +1070,13 @@ fn a_seeded_game_saved_keeps_no_record_when_it_goes_on_without_the_seed() {
     assert!(term.wait_exit(TIMEOUT).success());
     assert_eq!(saves(&sandbox).len(), 1);
 
-    // Without --seed the records are on, but this game's throws were known.
+    // Without --seed the records are on, but this game's throws were known:
+    // a box says so before play.
     let mut term = screen.spawn(&sandbox, &args[..2]);
+    term.expect_text("Any key goes on to the game.");
+    let shown = term.contents();
+    assert!(shown.contains("it was started with --seed."), "{shown}");
+    term.key(Key::Char('x'));
     screen.expect_board(&term, &opening, "the seeded game, resumed");
     // A game of no points would give no reason: it has no record to keep.
     let (from, to) = scoring_move(&opening);

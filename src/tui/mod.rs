@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::{Appearance, Warning};
 use crate::game::{Game, Preview, Rules};
-use crate::records::{SaveSlot, SavedGame, Store};
+use crate::records::{NoRecord, SaveSlot, SavedGame, Store};
 
 use app::App;
 use event::Message;
@@ -379,6 +379,15 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
     if saved.is_some() && !config.new_games_keep_records {
         warnings.push(SEED_NOT_USED_NOW);
     }
+    // Said at the end too; a game saved when it was cut short goes on
+    // without a key pressed, and its player should know before playing
+    // on for a record.
+    if let Some(why) = saved
+        .as_ref()
+        .and_then(|saved| goes_on_unrecorded(saved.no_record))
+    {
+        warnings.push(why);
+    }
     app.before_play(not_resumed.as_deref(), &warnings);
     match saved {
         Some(saved) => (app.resumed(saved.no_record), Some(saved)),
@@ -388,6 +397,21 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
             }
             (app, None)
         }
+    }
+}
+
+/// What the box before play says of a saved game that goes on keeping no
+/// record, for the reason the game's end gives first; `None` for one that
+/// keeps its record.
+fn goes_on_unrecorded(no_record: NoRecord) -> Option<&'static str> {
+    if no_record.helped {
+        Some("The saved game goes on keeping no record: the built-in player helped in it.")
+    } else if no_record.undone {
+        Some("The saved game goes on keeping no record: a move was taken back in it.")
+    } else if no_record.seeded {
+        Some("The saved game goes on keeping no record: it was started with --seed.")
+    } else {
+        None
     }
 }
 
