@@ -625,14 +625,16 @@ impl Board {
         }
     }
 
-    /// A board drawn as text, one string per row, in the headless `board`
-    /// notation: `.` empty, `1`–`9` then `a`–`z` for colours. For tests.
+    /// A board drawn as text, one string per row, in the notation of
+    /// [`color_char`]: `.` empty, `1`–`9` then `a`–`z` for colours. For
+    /// tests: any other character is a mistake in the test, and panics.
     #[cfg(test)]
     pub(crate) fn from_rows(rows: &[&str]) -> Board {
         let mut board = Board::new(rows[0].len(), rows.len());
         for (y, row) in rows.iter().enumerate() {
             for (x, ch) in row.chars().enumerate() {
-                if let Some(color) = color_of_char(ch).filter(|&c| c > 0) {
+                let color = color_of_char(ch).unwrap_or_else(|| panic!("{ch:?} in {row:?}"));
+                if color > 0 {
                     board.set(Pos::new(x, y), Some(color));
                 }
             }

@@ -669,6 +669,10 @@ mod tests {
                 good.replace("key = \"", "key = \"zz"),
                 "where 64 hexadecimal digits are expected",
             ),
+            (
+                format!("{good}plan = [\"1 2\"]\n"),
+                "planned chip \"1 2\", where \"X Y C\" or \"- - C\"",
+            ),
             // A long value is cut, and a control character escaped.
             (
                 good.replace(
