@@ -938,7 +938,8 @@ fn a_saved_game_that_keeps_no_record_says_so_before_play() {
     let mut term = screen.spawn(&sandbox, &[]);
     term.expect_text("Any key goes on to the game.");
     let shown = term.contents();
-    assert!(shown.contains("keeping no record"), "{shown}");
+    let says = "The saved game goes on keeping no record: it was started with --seed.";
+    assert!(shown.contains(says), "{shown}");
     term.key(Key::Char('x'));
     screen.expect_board(&term, &after, "the saved game");
     quit(&mut term);

@@ -84,9 +84,28 @@ enum Occupant {
     Nothing,
     /// A game to go on with.
     Game(SavedGame),
-    /// A file no game can go on from, and why.
-    Unusable(String),
+    /// A file no game can go on from here, and why: `damaged`, a save of
+    /// this version's, of these rules, whose contents were spoilt since.
+    Unusable { why: String, damaged: bool },
 }
+
+/// What became of a game saved only where it replaces no one else's
+/// ([`SaveSlot::save_unless_taken`]).
+#[derive(Debug)]
+pub enum Placed {
+    /// Saved.
+    Saved,
+    /// Saved, once the damaged save in its place was set aside.
+    SavedOver(BadSave),
+    /// Not saved, for this reason; what the slot holds is kept.
+    Refused(String),
+}
+
+/// Why a game is not saved over another session's.
+const TAKEN: &str = "another game of these rules is saved there, and is kept";
+
+/// Why a save of other rules is refused (its name was changed by hand).
+const OTHER_RULES: &str = "a game of other rules";
 
 /// A save that could not be used, and where it was set aside.
 #[derive(Debug)]
@@ -190,7 +209,7 @@ impl SaveSlot {
         match self.occupant() {
             Occupant::Nothing => Ok(None),
             Occupant::Game(game) => Ok(Some(game)),
-            Occupant::Unusable(why) => Err(self.set_aside(why)),
+            Occupant::Unusable { why, .. } => Err(self.set_aside(why)),
         }
     }
 
@@ -200,16 +219,32 @@ impl SaveSlot {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Occupant::Nothing,
             Err(e) if refused_symlink(&e) && files::is_link(&self.path) => {
-                return Occupant::Unusable("it is a symbolic link, not followed".into());
+                let why = "it is a symbolic link, not followed".into();
+                return Occupant::Unusable {
+                    why,
+                    damaged: false,
+                };
             }
             // A loop of links on the way to the records directory, which
             // is told before play: no save can be there.
             Err(e) if refused_symlink(&e) => return Occupant::Nothing,
-            Err(e) => return Occupant::Unusable(format!("cannot read it: {e}")),
+            Err(e) => {
+                let why = format!("cannot read it: {e}");
+                return Occupant::Unusable {
+                    why,
+                    damaged: false,
+                };
+            }
         };
         match self.parse(&text) {
             Ok(game) => Occupant::Game(game),
-            Err(why) => Occupant::Unusable(why),
+            Err(why) => Occupant::Unusable {
+                // This version's own save, of these rules, that it wrote
+                // whole (saves are replaced atomically) and that was
+                // damaged since: no version can go on from it.
+                damaged: text.contains(&format!("\"{FORMAT}\"")) && why != OTHER_RULES,
+                why,
+            },
         }
     }
 
@@ -221,19 +256,44 @@ impl SaveSlot {
 
     /// Saves `game` unless the slot holds a game other than `owned`, the
     /// save this game went on from, if any: a game that another session
-    /// saved there is not replaced. A file there that no game could go on
-    /// from (damaged, a link) is set aside first, as loading it would set
-    /// it aside. Whether it was saved.
+    /// saved there is not replaced, nor a file this version cannot read
+    /// (a newer version's save, a link, one it may not read). A save of
+    /// this version's that was damaged is set aside first, as loading it
+    /// would set it aside. What became of the game.
     pub fn save_unless_taken(
         &self,
         game: &SavedGame,
         owned: Option<&SavedGame>,
-    ) -> Result<bool, SaveError> {
-        self.save_if(game, || match self.occupant() {
+    ) -> Result<Placed, SaveError> {
+        let mut placed = Placed::Saved;
+        let saved = self.save_if(game, || match self.occupant() {
             Occupant::Nothing => true,
-            Occupant::Game(now) => owned.is_some_and(|owned| now == *owned),
-            Occupant::Unusable(why) => self.set_aside(why).set_aside.is_some(),
-        })
+            Occupant::Game(now) if owned.is_some_and(|owned| now == *owned) => true,
+            Occupant::Game(_) => {
+                placed = Placed::Refused(TAKEN.to_string());
+                false
+            }
+            Occupant::Unusable { why, damaged: true } => {
+                let bad = self.set_aside(why);
+                let moved = bad.set_aside.is_some();
+                placed = match moved {
+                    true => Placed::SavedOver(bad),
+                    false => Placed::Refused(format!(
+                        "a damaged save there could not be moved aside ({}), and is kept",
+                        bad.why
+                    )),
+                };
+                moved
+            }
+            Occupant::Unusable { why, .. } => {
+                placed = Placed::Refused(format!(
+                    "the file there is not a save this game can replace ({why}), and is kept"
+                ));
+                false
+            }
+        })?;
+        debug_assert_eq!(saved, !matches!(placed, Placed::Refused(_)));
+        Ok(placed)
     }
 
     /// Saves `game` if `free` says the slot may take it, asked under the
@@ -338,7 +398,7 @@ impl SaveSlot {
         };
         let preview: Preview = file.preview.parse()?;
         if rules != self.rules || preview != self.preview {
-            return Err("a game of other rules".into());
+            return Err(OTHER_RULES.into());
         }
         let state = GameState {
             rules,

@@ -753,6 +753,22 @@ mod tests {
             .count()
     }
 
+    /// The box before play gives the reason the game's end would give
+    /// first, and none for a game that keeps its record.
+    #[test]
+    fn a_saved_game_keeping_no_record_says_why_before_play() {
+        let no_record = |helped, undone, seeded| NoRecord {
+            helped,
+            undone,
+            seeded,
+        };
+        assert_eq!(goes_on_unrecorded(no_record(false, false, false)), None);
+        let why = |n| goes_on_unrecorded(n).expect("a reason");
+        assert!(why(no_record(true, true, true)).ends_with("the built-in player helped in it."));
+        assert!(why(no_record(false, true, true)).ends_with("a move was taken back in it."));
+        assert!(why(no_record(false, false, true)).ends_with("it was started with --seed."));
+    }
+
     #[test]
     fn resize_burst_draws_once_then_signal_ends() {
         let mut app = app(100, 50);

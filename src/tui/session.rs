@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::records::{SaveSlot, SavedGame};
+use crate::records::{Placed, SaveSlot, SavedGame};
 
 use super::app::{App, Live};
 use super::{Ending, Error, Outcome, PlayConfig, RecordKeeping, SEED_NOT_USED};
@@ -263,12 +263,30 @@ fn save_for_lost_record(
         no_record: app.live().no_record(),
     };
     match slot.save_unless_taken(&game, owned) {
-        Ok(true) => Ok(Some(SAVED_FOR_RECORD)),
-        Ok(false) => not_saved(&format!(
-            "another game of these rules is saved in {}",
-            slot.path().display()
-        )),
+        Ok(placed) => placed_notice(placed, SAVED_FOR_RECORD)
+            .map(Some)
+            .map_err(|why| {
+                format!(
+                    "clines: nor could the game be saved instead in {}: {why}",
+                    slot.path().display()
+                )
+            }),
         Err(e) => not_saved(&e.cause().to_string()),
+    }
+}
+
+/// `notice`, for a game that was saved, once any damaged save it replaced
+/// has been told of (on standard error, as the record's problems are);
+/// why it was refused otherwise.
+fn placed_notice(placed: Placed, notice: &'static str) -> Result<&'static str, String> {
+    match placed {
+        Placed::Saved => Ok(notice),
+        Placed::SavedOver(bad) => {
+            // The terminal may be gone (SIGHUP): a failed write is ignored.
+            let _ = writeln!(io::stderr(), "clines: {}", bad.what_became());
+            Ok(notice)
+        }
+        Placed::Refused(why) => Err(why),
     }
 }
 
@@ -305,8 +323,7 @@ fn save_unless_taken(
 ) -> Result<&'static str, SaveProblem> {
     let slot = slot.map_err(SaveProblem::nowhere)?;
     match slot.save_unless_taken(&saved_game(app, seeded), owned) {
-        Ok(true) => Ok(SAVED),
-        Ok(false) => Err(SaveProblem::in_slot(slot, TAKEN.to_string())),
+        Ok(placed) => placed_notice(placed, SAVED).map_err(|why| SaveProblem::in_slot(slot, why)),
         Err(e) => Err(SaveProblem::in_slot(slot, e.cause().to_string())),
     }
 }
@@ -357,9 +374,6 @@ impl fmt::Display for SaveProblem {
         )
     }
 }
-
-/// Why a game cut short was not saved over another game's save.
-const TAKEN: &str = "another game of these rules is saved there, and is kept";
 
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
@@ -565,7 +579,7 @@ mod tests {
         let theirs = slot.load().unwrap().expect("the other save");
         let kept = end(&playing, Ending::Quit, None).unwrap_err();
         assert!(
-            kept.contains("another game of these rules is saved in"),
+            kept.contains("another game of these rules is saved there"),
             "{kept}"
         );
         assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
@@ -651,21 +665,38 @@ mod tests {
             save_game(Ok(&slot), &other, false).unwrap();
             for owned in [None, Some(&ours)] {
                 let refused = closed(ending, owned).unwrap_err();
-                assert!(refused.contains(TAKEN), "{refused}");
+                assert!(
+                    refused.contains("another game of these rules is saved there"),
+                    "{refused}"
+                );
                 assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
             }
         }
-        // A damaged file there holds no game: it is set aside, kept, and
-        // the game saved.
+        // A save of this version's, damaged, holds no game: it is set
+        // aside, kept, and the game saved.
         let aside = dir.path().join(format!(
             "{}.bad",
             slot.path().file_name().unwrap().to_string_lossy()
         ));
-        std::fs::write(slot.path(), "not a save").unwrap();
+        let saved = std::fs::read_to_string(slot.path()).unwrap();
+        let damaged = saved.replace("board = [", "board = [\"#\", ");
+        std::fs::write(slot.path(), &damaged).unwrap();
         let ending = Ending::Signal(signal_hook::consts::SIGTERM);
         assert_eq!(closed(ending, None), Ok(Some(SAVED)));
         assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
-        assert_eq!(std::fs::read_to_string(aside).unwrap(), "not a save");
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), damaged);
+        // What this version cannot read is not its to set aside: a newer
+        // version's save, a file that is no save at all.
+        let newer = saved.replace("clines saved game 1", "clines saved game 2");
+        for other in [newer.as_str(), "not a save"] {
+            std::fs::write(slot.path(), other).unwrap();
+            let refused = closed(ending, None).unwrap_err();
+            assert!(
+                refused.contains("is not a save this game can replace"),
+                "{refused}"
+            );
+            assert_eq!(std::fs::read_to_string(slot.path()).unwrap(), other);
+        }
     }
 
     #[test]
