@@ -58,7 +58,14 @@ pub(super) fn close(
         .map_or(Ending::TerminalLost, |&ending| ending);
     let settled = settle_record(session);
     let record_lost = settled.as_ref().and_then(|settled| settled.lost.as_deref());
-    keep_game(slot_of(config), app, ending, seeded, owned, record_lost);
+    tell_kept(game_kept(
+        slot_of(config),
+        app,
+        ending,
+        seeded,
+        owned,
+        record_lost,
+    ));
     match result {
         Ok(ending) => Ok(closing_lines(session, ending, settled)),
         Err(e) => {
@@ -162,22 +169,10 @@ pub(super) fn record_before_new_game(
     }
 }
 
-/// Says that the game was saved, when the save key's loop saved it, or
-/// saves it when it was cut short ([`cuts_short`]) or its record could
-/// not be saved (`record_lost` says why), but never over a save other
-/// than the one it went on from (`owned`); any other ending removes that
-/// save, if it is still there, as the game is over. Says what became of
-/// it. A `seeded` game is saved as one that keeps no record.
-fn keep_game(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    ending: Ending,
-    seeded: bool,
-    owned: Option<&SavedGame>,
-    record_lost: Option<&str>,
-) {
+/// Prints what [`game_kept`] says became of the game.
+fn tell_kept(kept: Result<Option<&'static str>, String>) {
     // The terminal may be gone (SIGHUP): failed writes are ignored.
-    match game_kept(slot, app, ending, seeded, owned, record_lost) {
+    match kept {
         Ok(Some(notice)) => {
             let _ = writeln!(io::stdout(), "{notice}");
         }
@@ -188,8 +183,13 @@ fn keep_game(
     }
 }
 
-/// [`keep_game`]'s work: what to tell the player, or what went wrong. The
-/// save key's game was saved by the loop already ([`save_game`]).
+/// Says that the game was saved, when the save key's loop saved it (by
+/// [`save_game`]), or saves it when it was cut short ([`cuts_short`]) or
+/// its record could not be saved (`record_lost` says why), but never over
+/// a save other than the one it went on from (`owned`); any other ending
+/// removes that save, if it is still there, as the game is over. What to
+/// tell the player, or what went wrong. A `seeded` game is saved as one
+/// that keeps no record.
 fn game_kept(
     slot: Result<&SaveSlot, &str>,
     app: &App,
