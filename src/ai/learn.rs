@@ -352,7 +352,7 @@ impl Trainee {
     /// The value of a position with these features and free cells, in
     /// points.
     fn value(&self, master: &[f64], features: &[usize], free: usize) -> f64 {
-        let stride = self.stride();
+        let learned = self.learned();
         self.shares(free)
             .iter()
             .enumerate()
@@ -361,23 +361,22 @@ impl Trainee {
                 share
                     * features
                         .iter()
-                        .map(|&f| master[f + phase * stride])
+                        .map(|&f| master[learned.index(f, phase)])
                         .sum::<f64>()
             })
             .sum()
     }
 
-    /// Weights of one phase of the table.
-    fn stride(&self) -> usize {
+    /// The table being trained.
+    fn learned(&self) -> &Learned {
         let learned = self.player.geometry.learned.as_ref();
-        learned.expect("a trainee has a table").stride()
+        learned.expect("a trainee has a table")
     }
 
     /// Moves the value of the previous position towards `target`.
     fn learn(&mut self, master: &mut [f64], target: f64, rate: f64) {
         let error = target - self.value(master, &self.previous, self.previous_free);
         let shares = self.shares(self.previous_free);
-        let stride = self.stride();
         let learned = self
             .player
             .geometry
@@ -386,7 +385,7 @@ impl Trainee {
             .expect("a trainee has a table");
         for (phase, &share) in shares.iter().enumerate().filter(|&(_, &s)| s > 0.0) {
             for &f in &self.previous {
-                let f = f + phase * stride;
+                let f = learned.index(f, phase);
                 master[f] += rate * error * share;
                 learned.weights[f] = (master[f] * UNIT).round() as i32;
             }
@@ -443,8 +442,11 @@ mod tests {
         let geometry = Player::new(seven_colours()).geometry;
         let table = Learned::from_bytes(&geometry, &trained).expect("a table");
         assert_eq!(table.phases, 3);
-        let phases: Vec<&[i32]> = table.weights.chunks_exact(table.stride()).collect();
-        assert!(phases[0] != phases[1] && phases[1] != phases[2]);
+        let phase = |p| {
+            let weights = (0..table.per_phase()).map(|f| table.weights[table.index(f, p)]);
+            weights.collect::<Vec<i32>>()
+        };
+        assert!(phase(0) != phase(1) && phase(1) != phase(2));
         let again = train(seven_colours(), &phased, Some(&trained), 3, |_| {}).expect("trains");
         assert_ne!(again, trained, "a table of phases trains on");
         let refused = train(seven_colours(), &short(), Some(&trained), 1, |_| {}).unwrap_err();

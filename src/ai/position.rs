@@ -139,9 +139,11 @@ impl Position {
         self.learned = [0; MAX_PHASES];
         if let Some(learned) = &geometry.learned {
             let phases = learned.phases;
-            for (id, values) in self.window_learned.chunks_exact_mut(phases).enumerate() {
-                learned.window_values(geometry, &self.cells, id, id % geometry.cell_count, values);
-                for (sum, &value) in self.learned.iter_mut().zip(values.iter()) {
+            for (id, stood) in self.window_learned.chunks_exact_mut(phases).enumerate() {
+                let values =
+                    learned.window_values(geometry, &self.cells, id, id % geometry.cell_count);
+                stood.copy_from_slice(values);
+                for (sum, &value) in self.learned.iter_mut().zip(values) {
                     *sum += i64::from(value);
                 }
             }
@@ -235,12 +237,10 @@ impl Position {
     fn relearn(&mut self, geometry: &Geometry, cell: usize) {
         if let Some(learned) = &geometry.learned {
             let phases = learned.phases;
-            let mut values = [0; MAX_PHASES];
-            let values = &mut values[..phases];
             geometry.windows_through(cell, |id, start| {
-                learned.window_values(geometry, &self.cells, id, start, values);
+                let values = learned.window_values(geometry, &self.cells, id, start);
                 let stood = &mut self.window_learned[id * phases..(id + 1) * phases];
-                for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values.iter()) {
+                for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values) {
                     *sum += i64::from(new) - i64::from(*old);
                     *old = new;
                 }

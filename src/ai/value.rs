@@ -68,6 +68,9 @@ const HEADER: usize = MAGIC.len() + 6 * 2;
 /// Phases a table may have at most.
 pub(super) const MAX_PHASES: usize = 4;
 
+/// The value in every phase of a window that does not exist.
+const NOTHING: [i32; MAX_PHASES] = [0; MAX_PHASES];
+
 /// How a window is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Reading {
@@ -106,7 +109,9 @@ static COMPILED: &[u8] = include_bytes!("value.bin");
 pub(super) struct Learned {
     /// Per window id, `None` for windows that do not exist.
     window: Vec<Option<Reading>>,
-    /// `PATTERNS` weights per class, in [`UNIT`]s, phase after phase.
+    /// `PATTERNS` weights per class, in [`UNIT`]s; each pattern's phases
+    /// side by side (see [`Learned::index`]), so that the weights a window
+    /// needs share a cache line.
     pub(super) weights: Vec<i32>,
     /// Sets of weights, at most [`MAX_PHASES`].
     pub(super) phases: usize,
@@ -167,8 +172,11 @@ impl Learned {
         {
             return None;
         }
-        for (weight, chunk) in learned.weights.iter_mut().zip(body.chunks_exact(4)) {
-            *weight = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        // The file holds the weights phase after phase.
+        let per_phase = learned.per_phase();
+        for (i, chunk) in body.chunks_exact(4).enumerate() {
+            let at = learned.index(i % per_phase, i / per_phase);
+            learned.weights[at] = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
         }
         Some(learned)
     }
@@ -179,17 +187,28 @@ impl Learned {
         if !(1..=MAX_PHASES).contains(&phases) {
             return None;
         }
-        let first = self.stride();
-        self.weights.truncate(first);
-        self.weights = self.weights.repeat(phases);
+        let first: Vec<i32> = (0..self.per_phase())
+            .map(|f| self.weights[self.index(f, 0)])
+            .collect();
+        self.weights = first
+            .iter()
+            .flat_map(|&weight| std::iter::repeat_n(weight, phases))
+            .collect();
         self.phases = phases;
         Some(self)
     }
 
-    /// Weights of one phase.
+    /// Weights of one phase: one per pattern of every class.
     #[inline]
-    pub(super) fn stride(&self) -> usize {
+    pub(super) fn per_phase(&self) -> usize {
         self.weights.len() / self.phases
+    }
+
+    /// Where in [`Learned::weights`] the weight of `feature` (a pattern of
+    /// a class, as [`Learned::feature`] gives it) in `phase` is.
+    #[inline]
+    pub(super) fn index(&self, feature: usize, phase: usize) -> usize {
+        feature * self.phases + phase
     }
 
     /// How a position with `free` of `cells` cells free shares between the
@@ -222,7 +241,7 @@ impl Learned {
             MAGIC_PHASES
         }
         .to_vec();
-        let classes = self.stride() / PATTERNS;
+        let classes = self.per_phase() / PATTERNS;
         let mut fields = vec![
             rules.width,
             rules.height,
@@ -237,13 +256,17 @@ impl Learned {
         for field in fields {
             bytes.extend_from_slice(&(field as u16).to_le_bytes());
         }
-        for weight in &self.weights {
-            bytes.extend_from_slice(&weight.to_le_bytes());
+        for phase in 0..self.phases {
+            for feature in 0..self.per_phase() {
+                let weight = self.weights[self.index(feature, phase)];
+                bytes.extend_from_slice(&weight.to_le_bytes());
+            }
         }
         bytes
     }
 
-    /// The index in [`Learned::weights`] of window `id`'s current pattern.
+    /// Window `id`'s current pattern among the weights of a phase
+    /// ([`Learned::index`]); `usize::MAX` for a window that does not exist.
     #[inline]
     pub(super) fn feature(
         &self,
@@ -280,7 +303,7 @@ impl Learned {
     }
 
     /// The value of window `id` as its cells stand in each phase, in
-    /// [`UNIT`]s, into `out` (one per phase).
+    /// [`UNIT`]s (one per phase).
     #[inline]
     pub(super) fn window_values(
         &self,
@@ -288,15 +311,12 @@ impl Learned {
         cells: &[Color],
         id: usize,
         start: usize,
-        out: &mut [i32],
-    ) {
+    ) -> &[i32] {
         match self.feature(geometry, cells, id, start) {
-            usize::MAX => out.fill(0),
-            i => {
-                let stride = self.stride();
-                for (phase, value) in out.iter_mut().enumerate() {
-                    *value = self.weights[i + phase * stride];
-                }
+            usize::MAX => &NOTHING[..self.phases],
+            feature => {
+                let first = self.index(feature, 0);
+                &self.weights[first..first + self.phases]
             }
         }
     }
@@ -314,10 +334,9 @@ impl Learned {
     #[cfg(test)]
     pub(super) fn total(&self, geometry: &Geometry, cells: &[Color]) -> f64 {
         let mut sums = vec![0; self.phases];
-        let mut values = vec![0; self.phases];
         for id in 0..self.window.len() {
-            self.window_values(geometry, cells, id, id % geometry.cell_count, &mut values);
-            for (sum, &value) in sums.iter_mut().zip(&values) {
+            let values = self.window_values(geometry, cells, id, id % geometry.cell_count);
+            for (sum, &value) in sums.iter_mut().zip(values) {
                 *sum += i64::from(value);
             }
         }
@@ -510,17 +529,31 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_file_holds_the_weights_phase_after_phase() {
+        let rules = rules();
+        let geometry = Geometry::new(&rules, Weights::default());
+        let phased = scrambled_phases(&geometry, 3);
+        let bytes = phased.to_bytes(&rules);
+        let body = &bytes[HEADER + 2..];
+        let per_phase = phased.per_phase();
+        for (feature, phase) in [(0, 0), (1, 0), (0, 1), (per_phase - 1, 2), (77, 1)] {
+            let at = 4 * (phase * per_phase + feature);
+            let stored = i32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
+            assert_eq!(stored, phased.weights[phased.index(feature, phase)]);
+        }
+    }
+
+    #[test]
     fn phases_are_copies_of_the_first_and_there_are_few() {
         let geometry = Geometry::new(&rules(), Weights::default());
         let one = scrambled(&geometry);
         let three = one.clone().with_phases(3).expect("three phases");
         assert_eq!(three.weights.len(), 3 * one.weights.len());
-        assert!(
-            three
-                .weights
-                .chunks_exact(one.weights.len())
-                .all(|phase| phase == one.weights)
-        );
+        for (feature, &weight) in one.weights.iter().enumerate() {
+            for phase in 0..3 {
+                assert_eq!(three.weights[three.index(feature, phase)], weight);
+            }
+        }
         assert!(one.clone().with_phases(0).is_none());
         assert!(one.with_phases(MAX_PHASES + 1).is_none());
     }
@@ -546,7 +579,7 @@ pub(super) mod tests {
     fn nine_by_nine_windows_fall_into_few_classes() {
         let geometry = Geometry::new(&rules(), Weights::default());
         let learned = Learned::zero(&geometry).expect("lines of five");
-        let classes = learned.weights.len() / PATTERNS;
+        let classes = learned.per_phase() / PATTERNS;
         let windows = learned.window.iter().flatten().count();
         assert_eq!(windows, 140);
         // Eight symmetries: at least 140 / 8 classes, and far fewer than
