@@ -48,6 +48,7 @@ pub(super) fn with_move<T>(
     read: impl FnOnce(&Position, &mut Scratch) -> T,
 ) -> (T, usize) {
     let color = position.cells[from];
+    let mark = position.mark();
     position.set(geometry, from, 0);
     position.set(geometry, to, color);
     scratch.removed.clear();
@@ -58,10 +59,11 @@ pub(super) fn with_move<T>(
     }
     let read = read(position, scratch);
     for i in 0..removed {
-        position.set(geometry, scratch.removed[i], color);
+        position.set_back(geometry, scratch.removed[i], color);
     }
-    position.set(geometry, to, 0);
-    position.set(geometry, from, color);
+    position.set_back(geometry, to, 0);
+    position.set_back(geometry, from, color);
+    position.back_to(geometry, mark);
     (read, removed)
 }
 

@@ -53,6 +53,19 @@ pub(super) struct Position {
     /// Whether `cells` holds a board already, so that loading the next one
     /// needs only the cells that differ.
     loaded: bool,
+    /// Marks not yet gone back to ([`Position::mark`]): while there are
+    /// any, every window valued afresh logs its values before in
+    /// `learned_log`.
+    marks: usize,
+    /// Window ids with the learned values they stood at before a change.
+    learned_log: Vec<(usize, [i32; MAX_PHASES])>,
+}
+
+/// A point to take a position back to ([`Position::mark`]).
+#[must_use = "a mark is gone back to with `Position::back_to`"]
+pub(super) struct Mark {
+    log: usize,
+    learned: [i64; MAX_PHASES],
 }
 
 impl Position {
@@ -71,6 +84,8 @@ impl Position {
             window_learned: Vec::new(),
             single: vec![0; geometry.span + 1],
             loaded: false,
+            marks: 0,
+            learned_log: Vec::new(),
         }
     }
 
@@ -78,6 +93,10 @@ impl Position {
     /// board loaded before (a move and a throw), otherwise recounting every
     /// window. The tallies are the same either way.
     pub(super) fn load(&mut self, geometry: &Geometry, board: &Board) {
+        debug_assert_eq!(
+            self.marks, 0,
+            "a board is loaded with no change to take back"
+        );
         let windows = geometry
             .learned
             .as_ref()
@@ -182,10 +201,52 @@ impl Position {
 
     /// Sets one cell and updates the windows through it.
     pub(super) fn set(&mut self, geometry: &Geometry, cell: usize, new: Color) {
-        let old = self.cells[cell];
-        if old == new {
-            return;
+        if self.cells[cell] != new {
+            self.retally_cell(geometry, cell, new);
+            self.relearn(geometry, cell);
         }
+    }
+
+    /// Starts a change to be taken back: each cell set from now on is set
+    /// back with [`Position::set_back`] to what it held here, and then
+    /// [`Position::back_to`] restores the learned value, which is not
+    /// valued afresh on the way back (the table reads are most of what a
+    /// change costs). Marks nest.
+    pub(super) fn mark(&mut self) -> Mark {
+        self.marks += 1;
+        Mark {
+            log: self.learned_log.len(),
+            learned: self.learned,
+        }
+    }
+
+    /// Sets a cell back to what it held before a change since a mark; the
+    /// learned value stays stale until [`Position::back_to`].
+    pub(super) fn set_back(&mut self, geometry: &Geometry, cell: usize, old: Color) {
+        debug_assert!(self.marks > 0, "a cell is set back only after a mark");
+        if self.cells[cell] != old {
+            self.retally_cell(geometry, cell, old);
+        }
+    }
+
+    /// Restores the learned value as it stood at `mark`, once every cell
+    /// set since has been set back.
+    pub(super) fn back_to(&mut self, geometry: &Geometry, mark: Mark) {
+        if let Some(learned) = &geometry.learned {
+            let phases = learned.phases;
+            for (id, stood) in self.learned_log.drain(mark.log..).rev() {
+                self.window_learned[id * phases..(id + 1) * phases]
+                    .copy_from_slice(&stood[..phases]);
+            }
+        }
+        self.learned = mark.learned;
+        self.marks -= 1;
+    }
+
+    /// Sets one cell and updates the tallies of the windows through it,
+    /// all but their learned values.
+    fn retally_cell(&mut self, geometry: &Geometry, cell: usize, new: Color) {
+        let old = self.cells[cell];
         if old != 0 {
             self.cells[cell] = 0;
             self.free += 1;
@@ -228,7 +289,6 @@ impl Position {
             }
         }
         self.potential = self.sum_rewards(geometry);
-        self.relearn(geometry, cell);
     }
 
     /// Values afresh the windows through `cell`, which changed, and moves
@@ -240,6 +300,11 @@ impl Position {
             geometry.windows_through(cell, |id, start| {
                 let values = learned.window_values(geometry, &self.cells, id, start);
                 let stood = &mut self.window_learned[id * phases..(id + 1) * phases];
+                if self.marks > 0 {
+                    let mut before = [0; MAX_PHASES];
+                    before[..phases].copy_from_slice(stood);
+                    self.learned_log.push((id, before));
+                }
                 for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values) {
                     *sum += i64::from(new) - i64::from(*old);
                     *old = new;

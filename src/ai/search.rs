@@ -276,6 +276,7 @@ fn sample_after(
 ) -> f64 {
     let position = &mut worker.position;
     let color = position.cells[candidate.from];
+    let mark = position.mark();
     position.set(geometry, candidate.from, 0);
     position.set(geometry, candidate.to, color);
     let sample_seed = sampling.seed ^ (sample as u64).wrapping_mul(SAMPLE_SEED_MIX);
@@ -284,8 +285,9 @@ fn sample_after(
         colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
     };
     let value = sample_future(geometry, position, &mut worker.scratch, sampling, &mut rng);
-    position.set(geometry, candidate.to, 0);
-    position.set(geometry, candidate.from, color);
+    position.set_back(geometry, candidate.to, 0);
+    position.set_back(geometry, candidate.from, color);
+    position.back_to(geometry, mark);
     value
 }
 
@@ -303,6 +305,7 @@ fn sample_future(
 ) -> f64 {
     let budget = sampling.budget;
     scratch.undo.clear();
+    let mark = position.mark();
     let mut points = 0;
     let mut lost = false;
     for turn in 0..budget.depth.max(1) {
@@ -348,8 +351,9 @@ fn sample_future(
     };
     for i in (0..scratch.undo.len()).rev() {
         let (cell, color) = scratch.undo[i];
-        position.set(geometry, cell, color);
+        position.set_back(geometry, cell, color);
     }
+    position.back_to(geometry, mark);
     value
 }
 

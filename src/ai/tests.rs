@@ -259,12 +259,7 @@ proptest::proptest! {
         fill in proptest::collection::vec(0u8..5, 81),
         changes in proptest::collection::vec((0usize..81, 0u8..5), 1..40),
     ) {
-        let rows: Vec<String> = fill
-            .chunks(9)
-            .map(|row| row.iter().map(|&c| if c == 0 { '.' } else { char::from(b'0' + c) }).collect())
-            .collect();
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let mut board = Board::from_rows(&rows);
+        let mut board = board_of(&fill);
         let rules = rules_for(&board, 4);
         let mut geometry = Geometry::new(&rules, Weights::default());
         geometry.learned = Some(super::value::tests::scrambled_phases(&geometry, 3));
@@ -288,6 +283,107 @@ proptest::proptest! {
             proptest::prop_assert_eq!(changed.learned_value(&geometry).to_bits(), learned.total(&geometry, board.cells()).to_bits());
         }
     }
+}
+
+proptest::proptest! {
+    /// Changes set back to a mark, nested in another mark, leave the
+    /// position as it was at each mark, learned value included, and the
+    /// changes that follow still value the board as a fresh count does (so
+    /// the windows' learned values were restored too).
+    #[test]
+    fn changes_set_back_to_a_mark_leave_the_position_as_it_was(
+        fill in proptest::collection::vec(0u8..5, 81),
+        outer in proptest::collection::vec((0usize..81, 0u8..5), 0..12),
+        inner in proptest::collection::vec((0usize..81, 0u8..5), 1..12),
+        after in proptest::collection::vec((0usize..81, 0u8..5), 1..12),
+    ) {
+        let mut board = board_of(&fill);
+        let rules = rules_for(&board, 4);
+        let mut geometry = Geometry::new(&rules, Weights::default());
+        geometry.learned = Some(super::value::tests::scrambled_phases(&geometry, 3));
+        let mut position = Position::new(&geometry);
+        position.load(&geometry, &board);
+        let at_first = tallies(&position);
+        let outer_mark = position.mark();
+        let outer_undo = set_all(&geometry, &mut position, &outer);
+        let at_second = tallies(&position);
+        let inner_mark = position.mark();
+        let inner_undo = set_all(&geometry, &mut position, &inner);
+        for &(cell, old) in inner_undo.iter().rev() {
+            position.set_back(&geometry, cell, old);
+        }
+        position.back_to(&geometry, inner_mark);
+        proptest::prop_assert_eq!(tallies(&position), at_second);
+        for &(cell, old) in outer_undo.iter().rev() {
+            position.set_back(&geometry, cell, old);
+        }
+        position.back_to(&geometry, outer_mark);
+        proptest::prop_assert_eq!(tallies(&position), at_first);
+        for &(cell, color) in &after {
+            position.set(&geometry, cell, color);
+            board.set(board.pos(cell), (color != 0).then_some(color));
+        }
+        let mut fresh = Position::new(&geometry);
+        fresh.load(&geometry, &board);
+        proptest::prop_assert_eq!(tallies(&position), tallies(&fresh));
+    }
+}
+
+/// A 9 × 9 board of these colours, row after row.
+fn board_of(fill: &[Color]) -> Board {
+    let rows: Vec<String> = fill
+        .chunks(9)
+        .map(|row| {
+            row.iter()
+                .map(|&c| if c == 0 { '.' } else { char::from(b'0' + c) })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    Board::from_rows(&rows)
+}
+
+/// Sets each cell to its colour; returns the cells with the colours they
+/// held before, in order.
+fn set_all(
+    geometry: &Geometry,
+    position: &mut Position,
+    changes: &[(usize, Color)],
+) -> Vec<(usize, Color)> {
+    let mut undo = Vec::new();
+    for &(cell, color) in changes {
+        undo.push((cell, position.cells[cell]));
+        position.set(geometry, cell, color);
+    }
+    undo
+}
+
+/// What a position keeps of its board, to compare two.
+#[allow(clippy::type_complexity)]
+fn tallies(
+    position: &Position,
+) -> (
+    Vec<Color>,
+    Vec<u16>,
+    Vec<Color>,
+    usize,
+    u64,
+    Vec<u16>,
+    usize,
+    u128,
+    [i64; super::value::MAX_PHASES],
+) {
+    (
+        position.cells.clone(),
+        position.count.clone(),
+        position.color.clone(),
+        position.free,
+        position.potential.to_bits(),
+        position.support.clone(),
+        position.orphans,
+        position.empty_bits,
+        position.learned,
+    )
 }
 
 /// Window tallies counted from the cells: the chips, and their colour when
