@@ -118,8 +118,10 @@ impl Default for Budget {
     /// 33.9, no better; more samples on fewer candidates did worse at equal
     /// cost. (These figures predate the learned value; with it, the same games
     /// score 742.6 ± 43.0, and 837.2 ± 49.0 with its table in three phases:
-    /// see [`Weights::learned`]. A move then takes a median of 38 ms of CPU
-    /// on a 2.3 GHz Xeon, p99 64 ms.)
+    /// see [`Weights::learned`]. A move then took a median of 38 ms of CPU
+    /// on a 2.3 GHz Xeon, p99 64 ms, and 59 ms, p99 101 ms, on a 2.0 GHz
+    /// AMD EPYC; with the table's phases side by side and tried moves taken
+    /// back without reading it, the same moves take 54 ms there, p99 94 ms.)
     ///
     /// Averaging the sampled futures with aversion to risk, as −e^(−v/300)
     /// of each value `v`, so that a candidate's bad futures weigh more than
