@@ -260,11 +260,7 @@ proptest::proptest! {
         changes in proptest::collection::vec((0usize..81, 0u8..5), 1..40),
     ) {
         let mut board = board_of(&fill);
-        let rules = rules_for(&board, 4);
-        let mut geometry = Geometry::new(&rules, Weights::default());
-        geometry.learned = Some(super::value::tests::scrambled_phases(&geometry, 3));
-        let mut changed = Position::new(&geometry);
-        changed.load(&geometry, &board);
+        let (geometry, mut changed) = loaded_with_scrambled_table(&board);
         for (cell, color) in changes {
             changed.set(&geometry, cell, color);
             board.set(board.pos(cell), (color != 0).then_some(color));
@@ -298,11 +294,7 @@ proptest::proptest! {
         after in proptest::collection::vec((0usize..81, 0u8..5), 1..12),
     ) {
         let mut board = board_of(&fill);
-        let rules = rules_for(&board, 4);
-        let mut geometry = Geometry::new(&rules, Weights::default());
-        geometry.learned = Some(super::value::tests::scrambled_phases(&geometry, 3));
-        let mut position = Position::new(&geometry);
-        position.load(&geometry, &board);
+        let (geometry, mut position) = loaded_with_scrambled_table(&board);
         let at_first = tallies(&position);
         let outer_mark = position.mark();
         let outer_undo = set_all(&geometry, &mut position, &outer);
@@ -343,6 +335,17 @@ fn board_of(fill: &[Color]) -> Board {
     Board::from_rows(&rows)
 }
 
+/// The geometry of lines of four on `board`, with a scrambled table of
+/// three phases, and a position holding the board.
+fn loaded_with_scrambled_table(board: &Board) -> (Geometry, Position) {
+    let rules = rules_for(board, 4);
+    let mut geometry = Geometry::new(&rules, Weights::default());
+    geometry.learned = Some(super::value::tests::scrambled_phases(&geometry, 3));
+    let mut position = Position::new(&geometry);
+    position.load(&geometry, board);
+    (geometry, position)
+}
+
 /// Sets each cell to its colour; returns the cells with the colours they
 /// held before, in order.
 fn set_all(
@@ -359,31 +362,32 @@ fn set_all(
 }
 
 /// What a position keeps of its board, to compare two.
-#[allow(clippy::type_complexity)]
-fn tallies(
-    position: &Position,
-) -> (
-    Vec<Color>,
-    Vec<u16>,
-    Vec<Color>,
-    usize,
-    u64,
-    Vec<u16>,
-    usize,
-    u128,
-    [i64; super::value::MAX_PHASES],
-) {
-    (
-        position.cells.clone(),
-        position.count.clone(),
-        position.color.clone(),
-        position.free,
-        position.potential.to_bits(),
-        position.support.clone(),
-        position.orphans,
-        position.empty_bits,
-        position.learned,
-    )
+#[derive(Debug, PartialEq)]
+struct Tallies {
+    cells: Vec<Color>,
+    count: Vec<u16>,
+    color: Vec<Color>,
+    free: usize,
+    potential: u64,
+    support: Vec<u16>,
+    orphans: usize,
+    empty_bits: u128,
+    learned: [i64; super::value::MAX_PHASES],
+}
+
+/// The tallies of `position`.
+fn tallies(position: &Position) -> Tallies {
+    Tallies {
+        cells: position.cells.clone(),
+        count: position.count.clone(),
+        color: position.color.clone(),
+        free: position.free,
+        potential: position.potential.to_bits(),
+        support: position.support.clone(),
+        orphans: position.orphans,
+        empty_bits: position.empty_bits,
+        learned: position.learned,
+    }
 }
 
 /// Window tallies counted from the cells: the chips, and their colour when
