@@ -351,10 +351,8 @@ impl Trainee {
     /// The table's shares of each phase in a position with `free` cells
     /// free: how much each phase's weights count.
     fn shares(&self, free: usize) -> [f64; MAX_PHASES] {
-        let geometry = &self.player.geometry;
-        let learned = geometry.learned.as_ref().expect("a trainee has a table");
-        let cells = geometry.cell_count;
-        let (earlier, later) = learned.share(free, cells);
+        let cells = self.player.geometry.cell_count;
+        let (earlier, later) = self.learned().share(free, cells);
         let mut shares = [0.0; MAX_PHASES];
         shares[earlier] = (cells - later) as f64 / cells as f64;
         if later > 0 {

@@ -276,12 +276,13 @@ impl SaveSlot {
             Occupant::Unusable { why, damaged: true } => {
                 let bad = self.set_aside(why);
                 let moved = bad.set_aside.is_some();
-                placed = match moved {
-                    true => Placed::SavedOver(bad),
-                    false => Placed::Refused(format!(
+                placed = if moved {
+                    Placed::SavedOver(bad)
+                } else {
+                    Placed::Refused(format!(
                         "a damaged save there could not be moved aside ({}), and is kept",
                         bad.why
-                    )),
+                    ))
                 };
                 moved
             }
