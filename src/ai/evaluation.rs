@@ -58,11 +58,6 @@ pub(super) fn with_move<T>(
         position.set(geometry, scratch.removed[i], 0);
     }
     let read = read(position, scratch);
-    for i in 0..removed {
-        position.set_back(geometry, scratch.removed[i], color);
-    }
-    position.set_back(geometry, to, 0);
-    position.set_back(geometry, from, color);
     position.back_to(geometry, mark);
     (read, removed)
 }

@@ -238,8 +238,6 @@ struct Scratch {
     removed: Vec<usize>,
     empty: Vec<usize>,
     thrown: Vec<(usize, Color)>,
-    /// Cells changed by a sampled throw, with their old colours, to undo.
-    undo: Vec<(usize, Color)>,
 }
 
 /// The built-in player for one set of rules. Keeps its buffers between

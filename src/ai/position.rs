@@ -3,6 +3,7 @@
 use super::geometry::{Geometry, MAX_SPAN};
 use super::value::MAX_PHASES;
 use crate::board::{Board, Color, MAX_COLORS};
+use crate::game::MAX_SIDE;
 
 /// Marks a window holding chips of more than one colour.
 pub(super) const MIXED: Color = Color::MAX;
@@ -48,23 +49,43 @@ pub(super) struct Position {
     /// after window), in table units (empty without a table), so that a
     /// change need only value the windows through the cell afresh.
     window_learned: Vec<i32>,
-    /// Single-coloured windows by the chips they hold.
-    single: Vec<i64>,
+    /// Single-coloured windows by the chips they hold (up to the span).
+    single: [i64; MAX_SPAN + 1],
     /// Whether `cells` holds a board already, so that loading the next one
     /// needs only the cells that differ.
     loaded: bool,
     /// Marks not yet gone back to ([`Position::mark`]): while there are
-    /// any, every window valued afresh logs its values before in
-    /// `learned_log`.
+    /// any, every change logs what it overwrites in `log`.
     marks: usize,
-    /// Window ids with the learned values they stood at before a change.
-    learned_log: Vec<(usize, [i32; MAX_PHASES])>,
+    /// What the changes since the first open mark overwrote.
+    log: ChangeLog,
 }
 
-/// A point to take a position back to ([`Position::mark`]).
+/// What changes overwrote, oldest first, so that [`Position::back_to`]
+/// restores it with no window counted or valued afresh: taking a change
+/// back by setting its cells again cost as much as the change.
+#[derive(Clone, Debug, Default)]
+struct ChangeLog {
+    /// Cells with the colours they held.
+    cells: Vec<(u32, Color)>,
+    /// Windows with the chips, colour and sums they held.
+    windows: Vec<(u32, u16, Color, u32)>,
+    /// Chips with the support they had.
+    support: Vec<(u32, u16)>,
+    /// Windows with the learned values they stood at, in each phase.
+    learned: Vec<(u32, [i32; MAX_PHASES])>,
+}
+
+/// A point to take a position back to ([`Position::mark`]): how long each
+/// log was, and the totals as they stood.
 #[must_use = "a mark is gone back to with `Position::back_to`"]
 pub(super) struct Mark {
-    log: usize,
+    logged: [usize; 4],
+    free: usize,
+    empty_bits: u128,
+    potential: f64,
+    orphans: usize,
+    single: [i64; MAX_SPAN + 1],
     learned: [i64; MAX_PHASES],
 }
 
@@ -82,10 +103,10 @@ impl Position {
             support: vec![0; geometry.cell_count],
             learned: [0; MAX_PHASES],
             window_learned: Vec::new(),
-            single: vec![0; geometry.span + 1],
+            single: [0; MAX_SPAN + 1],
             loaded: false,
             marks: 0,
-            learned_log: Vec::new(),
+            log: ChangeLog::default(),
         }
     }
 
@@ -207,54 +228,96 @@ impl Position {
         }
     }
 
-    /// Starts a change to be taken back: each cell set from now on is set
-    /// back with [`Position::set_back`] to what it held here, and then
-    /// [`Position::back_to`] restores the learned value, which is not
-    /// valued afresh on the way back (the table reads are most of what a
-    /// change costs). Marks nest.
+    /// Starts changes to be taken back: each cell set from now on logs
+    /// what it overwrites, and [`Position::back_to`] restores the position
+    /// as it is here. Marks nest.
     pub(super) fn mark(&mut self) -> Mark {
         self.marks += 1;
+        let log = &self.log;
         Mark {
-            log: self.learned_log.len(),
+            logged: [
+                log.cells.len(),
+                log.windows.len(),
+                log.support.len(),
+                log.learned.len(),
+            ],
+            free: self.free,
+            empty_bits: self.empty_bits,
+            potential: self.potential,
+            orphans: self.orphans,
+            single: self.single,
             learned: self.learned,
         }
     }
 
-    /// Sets a cell back to what it held before a change since a mark; the
-    /// learned value stays stale until [`Position::back_to`].
-    pub(super) fn set_back(&mut self, geometry: &Geometry, cell: usize, old: Color) {
-        debug_assert!(self.marks > 0, "a cell is set back only after a mark");
-        if self.cells[cell] != old {
-            self.retally_cell(geometry, cell, old);
-        }
-    }
-
-    /// Restores the learned value as it stood at `mark`, once every cell
-    /// set since has been set back.
+    /// Restores the position as it stood at `mark`, undoing every cell set
+    /// since from the log.
     pub(super) fn back_to(&mut self, geometry: &Geometry, mark: Mark) {
-        if let Some(learned) = &geometry.learned {
-            let phases = learned.phases;
-            for (id, stood) in self.learned_log.drain(mark.log..).rev() {
+        let [cells, windows, support, learned] = mark.logged;
+        for (cell, color) in self.log.cells.drain(cells..).rev() {
+            self.cells[cell as usize] = color;
+        }
+        for (id, count, color, sums) in self.log.windows.drain(windows..).rev() {
+            let id = id as usize;
+            self.count[id] = count;
+            self.color[id] = color;
+            self.sums[id] = sums;
+        }
+        for (cell, had) in self.log.support.drain(support..).rev() {
+            self.support[cell as usize] = had;
+        }
+        if let Some(table) = &geometry.learned {
+            let phases = table.phases;
+            for (id, stood) in self.log.learned.drain(learned..).rev() {
+                let id = id as usize;
                 self.window_learned[id * phases..(id + 1) * phases]
                     .copy_from_slice(&stood[..phases]);
             }
         }
+        self.free = mark.free;
+        self.empty_bits = mark.empty_bits;
+        self.potential = mark.potential;
+        self.orphans = mark.orphans;
+        self.single = mark.single;
         self.learned = mark.learned;
         self.marks -= 1;
+    }
+
+    /// Logs window `id` as it stands, while a mark is open.
+    #[inline]
+    fn log_window(&mut self, id: usize) {
+        if self.marks > 0 {
+            let entry = (id as u32, self.count[id], self.color[id], self.sums[id]);
+            self.log.windows.push(entry);
+        }
+    }
+
+    /// Logs the support of the chip at `cell` as it stands, while a mark
+    /// is open.
+    #[inline]
+    fn log_support(&mut self, cell: usize) {
+        if self.marks > 0 {
+            self.log.support.push((cell as u32, self.support[cell]));
+        }
     }
 
     /// Sets one cell and updates the tallies of the windows through it,
     /// all but their learned values.
     fn retally_cell(&mut self, geometry: &Geometry, cell: usize, new: Color) {
         let old = self.cells[cell];
+        if self.marks > 0 {
+            self.log.cells.push((cell as u32, old));
+        }
         if old != 0 {
             self.cells[cell] = 0;
             self.free += 1;
             // Every window through the cell held the chip, so the windows
             // that supported it go with it.
             self.orphans -= usize::from(self.support[cell] == 0);
+            self.log_support(cell);
             self.support[cell] = 0;
             geometry.windows_through(cell, |id, start| {
+                self.log_window(id);
                 let before = (self.count[id], self.color[id]);
                 let after = self.tally_without(id, old);
                 self.sums[id] -= color_sums(old);
@@ -266,6 +329,7 @@ impl Position {
             self.free -= 1;
             self.orphans += 1;
             geometry.windows_through(cell, |id, start| {
+                self.log_window(id);
                 let before = (self.count[id], self.color[id]);
                 let color = match before.1 {
                     0 => new,
@@ -303,7 +367,7 @@ impl Position {
                 if self.marks > 0 {
                     let mut before = [0; MAX_PHASES];
                     before[..phases].copy_from_slice(stood);
-                    self.learned_log.push((id, before));
+                    self.log.learned.push((id as u32, before));
                 }
                 for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values) {
                     *sum += i64::from(new) - i64::from(*old);
@@ -357,6 +421,7 @@ impl Position {
             if is {
                 self.gain_support(other);
             } else {
+                self.log_support(other);
                 self.support[other] -= 1;
                 self.orphans += usize::from(self.support[other] == 0);
             }
@@ -366,6 +431,7 @@ impl Position {
     /// One more window supports the chip at `cell`.
     #[inline]
     fn gain_support(&mut self, cell: usize) {
+        self.log_support(cell);
         self.orphans -= usize::from(self.support[cell] == 0);
         self.support[cell] += 1;
     }
@@ -423,6 +489,9 @@ fn color_sums(color: Color) -> u32 {
 }
 
 const _: () = assert!(MAX_SPAN * (MAX_COLORS as usize).pow(2) <= 0xFFFF);
+
+// The change log keeps cells and windows as `u32`.
+const _: () = assert!(4 * MAX_SIDE * MAX_SIDE <= u32::MAX as usize);
 
 /// The colour of a window of `count` chips with these sums: 0 when empty,
 /// their colour when they are all one ([`MIXED`] otherwise). The chips are

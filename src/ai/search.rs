@@ -285,8 +285,6 @@ fn sample_after(
         colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
     };
     let value = sample_future(geometry, position, &mut worker.scratch, sampling, &mut rng);
-    position.set_back(geometry, candidate.to, 0);
-    position.set_back(geometry, candidate.from, color);
     position.back_to(geometry, mark);
     value
 }
@@ -304,7 +302,6 @@ fn sample_future(
     rng: &mut Streams,
 ) -> f64 {
     let budget = sampling.budget;
-    scratch.undo.clear();
     let mark = position.mark();
     let mut points = 0;
     let mut lost = false;
@@ -326,8 +323,8 @@ fn sample_future(
             let best = best_reply_move(geometry, position, scratch, budget.replies);
             let Some((_, from, to)) = best else { break };
             let color = position.cells[from];
-            set_logged(geometry, position, &mut scratch.undo, from, 0);
-            set_logged(geometry, position, &mut scratch.undo, to, color);
+            position.set(geometry, from, 0);
+            position.set(geometry, to, color);
             scratch.removed.clear();
             position.lines_through(geometry, to, &mut scratch.removed);
             if scratch.removed.is_empty() {
@@ -336,7 +333,7 @@ fn sample_future(
             points += crate::board::points(scratch.removed.len(), geometry.line, streak);
             streak += 1;
             for i in 0..scratch.removed.len() {
-                set_logged(geometry, position, &mut scratch.undo, scratch.removed[i], 0);
+                position.set(geometry, scratch.removed[i], 0);
             }
             if position.free == geometry.cell_count {
                 break;
@@ -349,28 +346,11 @@ fn sample_future(
         geometry.weights.points * points as f64
             + best_reply(geometry, position, scratch, budget.replies)
     };
-    for i in (0..scratch.undo.len()).rev() {
-        let (cell, color) = scratch.undo[i];
-        position.set_back(geometry, cell, color);
-    }
     position.back_to(geometry, mark);
     value
 }
 
-/// Sets a cell, logging its old colour in `undo`.
-fn set_logged(
-    geometry: &Geometry,
-    position: &mut Position,
-    undo: &mut Vec<(usize, Color)>,
-    cell: usize,
-    color: Color,
-) {
-    undo.push((cell, position.cells[cell]));
-    position.set(geometry, cell, color);
-}
-
-/// A computer throw on the current position, logged in `scratch.undo`,
-/// with the lines it forms removed: the `shown` chips when a preview shows
+/// A computer throw on the current position, with the lines it forms removed: the `shown` chips when a preview shows
 /// them (each on its planned cell while that is empty, the others on cells
 /// drawn among the rest, as the game throws them), otherwise sampled.
 /// Returns the points of those lines, or `None` when the throw ends the
@@ -414,7 +394,7 @@ fn sample_throw(
     }
     for i in 0..scratch.thrown.len() {
         let (cell, color) = scratch.thrown[i];
-        set_logged(geometry, position, &mut scratch.undo, cell, color);
+        position.set(geometry, cell, color);
     }
     scratch.removed.clear();
     for i in 0..scratch.thrown.len() {
@@ -423,7 +403,7 @@ fn sample_throw(
     scratch.removed.sort_unstable();
     scratch.removed.dedup();
     for i in 0..scratch.removed.len() {
-        set_logged(geometry, position, &mut scratch.undo, scratch.removed[i], 0);
+        position.set(geometry, scratch.removed[i], 0);
     }
     if position.free == 0 {
         return None;
@@ -513,7 +493,7 @@ mod tests {
                 cells: SampleRng(seed),
                 colors: SampleRng(!seed),
             };
-            scratch.undo.clear();
+            let mark = position.mark();
             let points = sample_throw(&geometry, &mut position, &mut scratch, &mut rng, &shown);
             assert_eq!(points, Some(0));
             let thrown = scratch.thrown.clone();
@@ -527,9 +507,7 @@ mod tests {
                 assert_eq!(position.cells[cell], color);
             }
             assert!(thrown[1].0 != thrown[2].0 && thrown[1].0 != 7);
-            for &(cell, color) in scratch.undo.iter().rev() {
-                position.set(&geometry, cell, color);
-            }
+            position.back_to(&geometry, mark);
             assert_eq!(position.free, 24);
         }
     }

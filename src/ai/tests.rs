@@ -282,12 +282,12 @@ proptest::proptest! {
 }
 
 proptest::proptest! {
-    /// Changes set back to a mark, nested in another mark, leave the
+    /// Changes taken back to a mark, nested in another mark, leave the
     /// position as it was at each mark, learned value included, and the
     /// changes that follow still value the board as a fresh count does (so
-    /// the windows' learned values were restored too).
+    /// every window's tallies and learned values were restored too).
     #[test]
-    fn changes_set_back_to_a_mark_leave_the_position_as_it_was(
+    fn changes_taken_back_to_a_mark_leave_the_position_as_it_was(
         fill in proptest::collection::vec(0u8..5, 81),
         outer in proptest::collection::vec((0usize..81, 0u8..5), 0..12),
         inner in proptest::collection::vec((0usize..81, 0u8..5), 1..12),
@@ -297,18 +297,12 @@ proptest::proptest! {
         let (geometry, mut position) = loaded_with_scrambled_table(&board);
         let at_first = tallies(&position);
         let outer_mark = position.mark();
-        let outer_undo = set_all(&geometry, &mut position, &outer);
+        set_all(&geometry, &mut position, &outer);
         let at_second = tallies(&position);
         let inner_mark = position.mark();
-        let inner_undo = set_all(&geometry, &mut position, &inner);
-        for &(cell, old) in inner_undo.iter().rev() {
-            position.set_back(&geometry, cell, old);
-        }
+        set_all(&geometry, &mut position, &inner);
         position.back_to(&geometry, inner_mark);
         proptest::prop_assert_eq!(tallies(&position), at_second);
-        for &(cell, old) in outer_undo.iter().rev() {
-            position.set_back(&geometry, cell, old);
-        }
         position.back_to(&geometry, outer_mark);
         proptest::prop_assert_eq!(tallies(&position), at_first);
         for &(cell, color) in &after {
@@ -346,19 +340,11 @@ fn loaded_with_scrambled_table(board: &Board) -> (Geometry, Position) {
     (geometry, position)
 }
 
-/// Sets each cell to its colour; returns the cells with the colours they
-/// held before, in order.
-fn set_all(
-    geometry: &Geometry,
-    position: &mut Position,
-    changes: &[(usize, Color)],
-) -> Vec<(usize, Color)> {
-    let mut undo = Vec::new();
+/// Sets each cell to its colour, in order.
+fn set_all(geometry: &Geometry, position: &mut Position, changes: &[(usize, Color)]) {
     for &(cell, color) in changes {
-        undo.push((cell, position.cells[cell]));
         position.set(geometry, cell, color);
     }
-    undo
 }
 
 /// What a position keeps of its board, to compare two.
