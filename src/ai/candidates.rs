@@ -5,7 +5,7 @@ use super::Scratch;
 use super::evaluation::{connectivity, play_out};
 use super::geometry::Geometry;
 use super::position::{MIXED, Position, window_reward};
-use crate::board::Color;
+use crate::board::{Color, MAX_COLORS};
 
 /// Targets kept per colour when pairing chips with targets: more finds a
 /// reachable good target behind walls more often, at the cost of scanning
@@ -70,31 +70,32 @@ pub(super) fn estimate_candidates(
 ) {
     connectivity(geometry, position, scratch);
     value_drops(geometry, position, scratch);
-    keep_best_drops_per_color(geometry, scratch);
+    keep_best_drops_per_color(scratch);
     pair_chips_with_drops(geometry, position, scratch);
     keep_best_candidates(scratch, limit);
 }
 
 /// Step 1: values every empty cell as a target (on boards with more than
 /// [`MAX_TARGETS`] empty cells, an evenly spread selection of them and the
-/// first cell of each empty component). Fills `scratch.drops` with
-/// (colour, value, cell) for each colour whose windows the cell extends,
-/// and `scratch.parking` with each empty component's best colour-blind
-/// target.
+/// first cell of each empty component). Fills `scratch.targets[c]` with
+/// (value, cell) for each cell that extends colour `c`'s windows, and
+/// `scratch.parking` with each empty component's best colour-blind target.
 fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     let colors = usize::from(geometry.colors);
-    scratch.drop_color.clear();
-    scratch.drop_color.resize(colors + 1, 0.0);
-    scratch.near_line.clear();
-    scratch.near_line.resize(colors + 1, false);
+    scratch.targets.resize_with(colors + 1, Vec::new);
+    for targets in &mut scratch.targets {
+        targets.clear();
+    }
     scratch.parking.clear();
     scratch.parking.resize(
         scratch.component_size.len(),
         (f64::NEG_INFINITY, usize::MAX),
     );
-    scratch.drops.clear();
     let reward = &geometry.reward;
     let stride = position.free.div_ceil(MAX_TARGETS).max(1);
+    // Per colour, summed during one cell's scan; the colours touched and
+    // those a window at the cell lacks one chip of, as bits.
+    let mut drop_color = [0.0; MAX_COLORS as usize + 1];
     let mut empty = 0;
     for t in 0..geometry.cell_count {
         if position.cells[t] != 0 {
@@ -107,7 +108,7 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
             continue;
         }
         let mut base = 0.0;
-        scratch.touched.clear();
+        let (mut touched, mut near_line) = (0u64, 0u64);
         geometry.windows_through(t, |id, _| {
             let (count, color) = (usize::from(position.count[id]), position.color[id]);
             match color {
@@ -116,13 +117,9 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
                 c => {
                     base -= reward[count];
                     let slot = usize::from(c);
-                    if scratch.drop_color[slot] == 0.0 {
-                        scratch.touched.push(c);
-                    }
-                    scratch.drop_color[slot] += reward[(count + 1).min(geometry.span)];
-                    if count + 1 >= geometry.span {
-                        scratch.near_line[slot] = true;
-                    }
+                    touched |= 1 << slot;
+                    drop_color[slot] += reward[(count + 1).min(geometry.span)];
+                    near_line |= u64::from(count + 1 >= geometry.span) << slot;
                 }
             }
         });
@@ -130,53 +127,29 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
         if base > scratch.parking[component].0 {
             scratch.parking[component] = (base, t);
         }
-        for i in 0..scratch.touched.len() {
-            let c = scratch.touched[i];
-            let slot = usize::from(c);
-            let mut value = base + scratch.drop_color[slot];
-            if scratch.near_line[slot] {
-                value += line_bonus(geometry, position, t, c);
+        while touched != 0 {
+            let slot = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let mut value = base + drop_color[slot];
+            if near_line & 1 << slot != 0 {
+                value += line_bonus(geometry, position, t, slot as Color);
             }
-            scratch.drops.push((c, value, t));
-            scratch.drop_color[slot] = 0.0;
-            scratch.near_line[slot] = false;
+            scratch.targets[slot].push((value, t));
+            drop_color[slot] = 0.0;
         }
     }
 }
 
-/// Step 2: groups `scratch.drops` by colour into `scratch.grouped` (a
-/// counting sort) and keeps each colour's [`DROPS_PER_COLOR`] best, best
-/// first; `drop_start`/`drop_end` bound each colour's slice.
-fn keep_best_drops_per_color(geometry: &Geometry, scratch: &mut Scratch) {
-    let colors = usize::from(geometry.colors);
-    scratch.drop_start.clear();
-    scratch.drop_start.resize(colors + 2, 0);
-    for d in &scratch.drops {
-        scratch.drop_start[usize::from(d.0) + 1] += 1;
-    }
-    for c in 1..colors + 2 {
-        scratch.drop_start[c] += scratch.drop_start[c - 1];
-    }
-    scratch.grouped.clear();
-    scratch
-        .grouped
-        .resize(scratch.drops.len(), (0, 0.0, usize::MAX));
-    scratch.drop_end.clear();
-    scratch.drop_end.extend_from_slice(&scratch.drop_start);
-    for &d in &scratch.drops {
-        let slot = &mut scratch.drop_end[usize::from(d.0)];
-        scratch.grouped[*slot] = d;
-        *slot += 1;
-    }
-    let best_first =
-        |a: &(Color, f64, usize), b: &(Color, f64, usize)| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2));
-    for c in 1..=colors {
-        let group = &mut scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]];
-        if group.len() > DROPS_PER_COLOR {
-            group.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
-            scratch.drop_end[c] = scratch.drop_start[c] + DROPS_PER_COLOR;
+/// Step 2: keeps each colour's [`DROPS_PER_COLOR`] best targets, best
+/// first (ties by cell, so the order never depends on the sort).
+fn keep_best_drops_per_color(scratch: &mut Scratch) {
+    let best_first = |a: &(f64, usize), b: &(f64, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    for targets in &mut scratch.targets {
+        if targets.len() > DROPS_PER_COLOR {
+            targets.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
+            targets.truncate(DROPS_PER_COLOR);
         }
-        scratch.grouped[scratch.drop_start[c]..scratch.drop_end[c]].sort_unstable_by(best_first);
+        targets.sort_unstable_by(best_first);
     }
 }
 
@@ -215,11 +188,11 @@ fn pair_chips_with_drops(geometry: &Geometry, position: &Position, scratch: &mut
         let beside = &beside[..n_beside];
         let lift = lift_value(geometry, position, a);
         let slot = usize::from(color);
-        let reachable = scratch.grouped[scratch.drop_start[slot]..scratch.drop_end[slot]]
+        let reachable = scratch.targets[slot]
             .iter()
-            .filter(|&&(_, _, t)| beside.contains(&scratch.component[t]))
+            .filter(|&&(_, t)| beside.contains(&scratch.component[t]))
             .take(TARGETS_PER_CHIP);
-        for &(_, value, t) in reachable {
+        for &(value, t) in reachable {
             scratch.candidates.push(Candidate {
                 from: a,
                 to: t,

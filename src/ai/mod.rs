@@ -222,18 +222,9 @@ struct Scratch {
     stack: Vec<usize>,
     /// Best colour-blind drop value per component, and its cell.
     parking: Vec<(f64, usize)>,
-    /// Per colour, summed during one cell's scan.
-    drop_color: Vec<f64>,
-    /// Per colour: whether a window at the cell lacks one chip of it.
-    near_line: Vec<bool>,
-    touched: Vec<Color>,
-    /// (colour, value, cell) of drops that extend some colour's windows.
-    drops: Vec<(Color, f64, usize)>,
-    /// `drops` grouped by colour, each colour's best first.
-    grouped: Vec<(Color, f64, usize)>,
-    /// Start and end of each colour's slice of `grouped`.
-    drop_start: Vec<usize>,
-    drop_end: Vec<usize>,
+    /// Per colour (by its number), the targets that extend its windows as
+    /// (value, cell): every one, then the best few, best first.
+    targets: Vec<Vec<(f64, usize)>>,
     candidates: Vec<Candidate>,
     removed: Vec<usize>,
     empty: Vec<usize>,
