@@ -98,11 +98,26 @@ pub(super) fn component_sizes(geometry: &Geometry, position: &Position, scratch:
     }
 }
 
-/// Labels the empty components of the position (flood fill).
+/// Labels the empty components of the position: from the empty cells'
+/// bits where the board has them, otherwise by flood fill.
 pub(super) fn connectivity(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     scratch.component.clear();
     scratch.component.resize(geometry.cell_count, u32::MAX);
     scratch.component_size.clear();
+    if let Some(masks) = &geometry.bit_masks {
+        masks.label_components(
+            position.empty_bits,
+            &mut scratch.component,
+            &mut scratch.component_size,
+        );
+        return;
+    }
+    flood_fill(geometry, position, scratch);
+}
+
+/// Labels the empty components of the position by flood fill, into the
+/// cleared `scratch.component` and `scratch.component_size`.
+pub(super) fn flood_fill(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     for start in 0..geometry.cell_count {
         if position.cells[start] != 0 || scratch.component[start] != u32::MAX {
             continue;

@@ -277,8 +277,33 @@ impl BitMasks {
     /// The sizes of the 4-connected components of the cells `set`, in the
     /// order of their first cells, pushed onto `out`.
     pub(super) fn component_sizes(&self, set: u128, out: &mut Vec<u32>) {
+        out.extend(self.components(set).map(u128::count_ones));
+    }
+
+    /// Labels the cells of each 4-connected component of the cells `set`
+    /// in `label` with the component's number, in the order of their first
+    /// cells, and pushes the components' sizes onto `sizes`; other cells'
+    /// labels are left as they are.
+    pub(super) fn label_components(&self, set: u128, label: &mut [u32], sizes: &mut Vec<u32>) {
+        for component in self.components(set) {
+            let id = sizes.len() as u32;
+            sizes.push(component.count_ones());
+            let mut rest = component;
+            while rest != 0 {
+                label[rest.trailing_zeros() as usize] = id;
+                rest &= rest - 1;
+            }
+        }
+    }
+
+    /// The 4-connected components of the cells `set`, in the order of
+    /// their first cells.
+    fn components(&self, set: u128) -> impl Iterator<Item = u128> {
         let mut rest = set;
-        while rest != 0 {
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
             // Grows the component from its first cell a step at a time.
             let mut component = rest & rest.wrapping_neg();
             loop {
@@ -294,8 +319,8 @@ impl BitMasks {
                 }
                 component = grown;
             }
-            out.push(component.count_ones());
             rest &= !component;
-        }
+            Some(component)
+        })
     }
 }

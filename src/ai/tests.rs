@@ -435,27 +435,27 @@ proptest::proptest! {
         }
     }
 
-    /// The empty components' sizes read from the bits are those of the
-    /// flood fill, in the same order, on every board shape the bits serve:
-    /// up to a single row or column of 128 cells.
+    /// The empty components read from the bits are those of the flood
+    /// fill, labelled and sized in the same order, on every board shape the
+    /// bits serve: up to a single row or column of 128 cells.
     #[test]
-    fn component_sizes_from_bits_equal_the_flood_fill(
+    fn components_from_bits_equal_the_flood_fill(
         (width, height) in (1usize..=super::geometry::BIT_CELLS)
             .prop_flat_map(|w| (Just(w), 1..=super::geometry::BIT_CELLS / w)),
         fill in proptest::collection::vec(proptest::bool::weighted(0.45), super::geometry::BIT_CELLS),
     ) {
-        let (from_bits, filled) = component_sizes_both_ways(width, height, |cell| fill[cell]);
+        let (from_bits, filled) = components_both_ways(width, height, |cell| fill[cell]);
         proptest::prop_assert_eq!(from_bits, filled);
     }
 }
 
-/// The empty components' sizes on a `width` × `height` board with a chip
-/// where `chip` says, read from the bits and by the flood fill.
-fn component_sizes_both_ways(
+/// The empty components on a `width` × `height` board with a chip where
+/// `chip` says, read from the bits and by the flood fill.
+fn components_both_ways(
     width: usize,
     height: usize,
     chip: impl Fn(usize) -> bool,
-) -> (Vec<u32>, Vec<u32>) {
+) -> (Components, Components) {
     let rules = Rules {
         width,
         height,
@@ -469,21 +469,46 @@ fn component_sizes_both_ways(
     }
     let mut position = Position::new(&geometry);
     position.load(&geometry, &board);
-    let mut filled = Scratch::default();
-    super::evaluation::connectivity(&geometry, &position, &mut filled);
-    let mut from_bits = Scratch::default();
-    super::evaluation::component_sizes(&geometry, &position, &mut from_bits);
-    (from_bits.component_size, filled.component_size)
+    let mut sized = Scratch::default();
+    super::evaluation::component_sizes(&geometry, &position, &mut sized);
+    let mut labelled = Scratch::default();
+    super::evaluation::connectivity(&geometry, &position, &mut labelled);
+    let mut filled = Scratch {
+        component: vec![u32::MAX; geometry.cell_count],
+        ..Scratch::default()
+    };
+    super::evaluation::flood_fill(&geometry, &position, &mut filled);
+    let from_bits = Components {
+        sizes: sized.component_size,
+        labels: labelled.component,
+        labelled_sizes: labelled.component_size,
+    };
+    let from_flood_fill = Components {
+        sizes: filled.component_size.clone(),
+        labels: filled.component,
+        labelled_sizes: filled.component_size,
+    };
+    (from_bits, from_flood_fill)
+}
+
+/// Empty components as one way of finding them gives them.
+#[derive(Debug, PartialEq)]
+struct Components {
+    /// The sizes alone, as the exact evaluation reads them.
+    sizes: Vec<u32>,
+    /// Each cell's component, as the candidate estimate reads them.
+    labels: Vec<u32>,
+    /// The sizes found with the labels.
+    labelled_sizes: Vec<u32>,
 }
 
 /// The shapes at the edges of what the bits serve: a single cell, a row
 /// or a column of 128 cells, two rows or columns of 64.
 #[test]
-fn component_sizes_from_bits_at_the_edge_shapes() {
+fn components_from_bits_at_the_edge_shapes() {
     for (width, height) in [(1, 1), (128, 1), (1, 128), (64, 2), (2, 64), (16, 8)] {
         for every in [3, 5, 7] {
-            let (from_bits, filled) =
-                component_sizes_both_ways(width, height, |cell| cell % every == 1);
+            let (from_bits, filled) = components_both_ways(width, height, |cell| cell % every == 1);
             assert_eq!(
                 from_bits, filled,
                 "{width}x{height}, a chip every {every} cells"
