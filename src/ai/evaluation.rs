@@ -58,7 +58,7 @@ pub(super) fn with_move<T>(
         position.set(geometry, scratch.removed[i], 0);
     }
     let read = read(position, scratch);
-    position.back_to(geometry, mark);
+    position.back_to(mark);
     (read, removed)
 }
 

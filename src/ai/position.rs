@@ -45,10 +45,11 @@ pub(super) struct Position {
     /// table, in table units, when the geometry has one (see
     /// `value::Learned`); 0 otherwise.
     pub(super) learned: [i64; MAX_PHASES],
-    /// The learned value of each window as it stands in each phase (window
-    /// after window), in table units (empty without a table), so that a
-    /// change need only value the windows through the cell afresh.
-    window_learned: Vec<i32>,
+    /// The learned value of each window as it stands in each phase (0 in
+    /// phases beyond the table's), in table units (empty without a table),
+    /// so that a change need only value the windows through the cell
+    /// afresh. A whole array a window makes logging it one copy.
+    window_learned: Vec<[i32; MAX_PHASES]>,
     /// Single-coloured windows by the chips they hold (up to the span).
     single: [i64; MAX_SPAN + 1],
     /// Whether `cells` holds a board already, so that loading the next one
@@ -121,10 +122,10 @@ impl Position {
         let windows = geometry
             .learned
             .as_ref()
-            .map_or(0, |learned| 4 * geometry.cell_count * learned.phases);
+            .map_or(0, |_| 4 * geometry.cell_count);
         if self.window_learned.len() != windows {
             // A table came or went since this position was made.
-            self.window_learned = vec![0; windows];
+            self.window_learned = vec![[0; MAX_PHASES]; windows];
             self.loaded = false;
         }
         let differing = if self.loaded {
@@ -178,11 +179,11 @@ impl Position {
         }
         self.learned = [0; MAX_PHASES];
         if let Some(learned) = &geometry.learned {
-            let phases = learned.phases;
-            for (id, stood) in self.window_learned.chunks_exact_mut(phases).enumerate() {
+            for (id, stood) in self.window_learned.iter_mut().enumerate() {
                 let values =
                     learned.window_values(geometry, &self.cells, id, id % geometry.cell_count);
-                stood.copy_from_slice(values);
+                *stood = [0; MAX_PHASES];
+                stood[..values.len()].copy_from_slice(values);
                 for (sum, &value) in self.learned.iter_mut().zip(values) {
                     *sum += i64::from(value);
                 }
@@ -252,7 +253,7 @@ impl Position {
 
     /// Restores the position as it stood at `mark`, undoing every cell set
     /// since from the log.
-    pub(super) fn back_to(&mut self, geometry: &Geometry, mark: Mark) {
+    pub(super) fn back_to(&mut self, mark: Mark) {
         let [cells, windows, support, learned] = mark.logged;
         for (cell, color) in self.log.cells.drain(cells..).rev() {
             self.cells[cell as usize] = color;
@@ -266,13 +267,8 @@ impl Position {
         for (cell, had) in self.log.support.drain(support..).rev() {
             self.support[cell as usize] = had;
         }
-        if let Some(table) = &geometry.learned {
-            let phases = table.phases;
-            for (id, stood) in self.log.learned.drain(learned..).rev() {
-                let id = id as usize;
-                self.window_learned[id * phases..(id + 1) * phases]
-                    .copy_from_slice(&stood[..phases]);
-            }
+        for (id, stood) in self.log.learned.drain(learned..).rev() {
+            self.window_learned[id as usize] = stood;
         }
         self.free = mark.free;
         self.empty_bits = mark.empty_bits;
@@ -360,14 +356,11 @@ impl Position {
     #[inline]
     fn relearn(&mut self, geometry: &Geometry, cell: usize) {
         if let Some(learned) = &geometry.learned {
-            let phases = learned.phases;
             geometry.windows_through(cell, |id, start| {
                 let values = learned.window_values(geometry, &self.cells, id, start);
-                let stood = &mut self.window_learned[id * phases..(id + 1) * phases];
+                let stood = &mut self.window_learned[id];
                 if self.marks > 0 {
-                    let mut before = [0; MAX_PHASES];
-                    before[..phases].copy_from_slice(stood);
-                    self.log.learned.push((id as u32, before));
+                    self.log.learned.push((id as u32, *stood));
                 }
                 for ((sum, old), &new) in self.learned.iter_mut().zip(stood).zip(values) {
                     *sum += i64::from(new) - i64::from(*old);

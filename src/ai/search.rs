@@ -285,7 +285,7 @@ fn sample_after(
         colors: SampleRng(sample_seed ^ COLOR_STREAM_MIX),
     };
     let value = sample_future(geometry, position, &mut worker.scratch, sampling, &mut rng);
-    position.back_to(geometry, mark);
+    position.back_to(mark);
     value
 }
 
@@ -346,7 +346,7 @@ fn sample_future(
         geometry.weights.points * points as f64
             + best_reply(geometry, position, scratch, budget.replies)
     };
-    position.back_to(geometry, mark);
+    position.back_to(mark);
     value
 }
 
@@ -507,7 +507,7 @@ mod tests {
                 assert_eq!(position.cells[cell], color);
             }
             assert!(thrown[1].0 != thrown[2].0 && thrown[1].0 != 7);
-            position.back_to(&geometry, mark);
+            position.back_to(mark);
             assert_eq!(position.free, 24);
         }
     }

@@ -301,9 +301,9 @@ proptest::proptest! {
         let at_second = tallies(&position);
         let inner_mark = position.mark();
         set_all(&geometry, &mut position, &inner);
-        position.back_to(&geometry, inner_mark);
+        position.back_to(inner_mark);
         proptest::prop_assert_eq!(tallies(&position), at_second);
-        position.back_to(&geometry, outer_mark);
+        position.back_to(outer_mark);
         proptest::prop_assert_eq!(tallies(&position), at_first);
         for &(cell, color) in &after {
             position.set(&geometry, cell, color);
