@@ -20,6 +20,7 @@ mod frame;
 mod help;
 mod input;
 mod layout;
+mod live;
 mod player;
 mod session;
 mod sys;

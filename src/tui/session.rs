@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::records::{Placed, SaveSlot, SavedGame};
 
-use super::app::{App, Live};
+use super::app::App;
+use super::live::Live;
 use super::{Ending, Error, Outcome, PlayConfig, RecordKeeping, SEED_NOT_USED};
 
 /// What every way out of a game needs, shared with the panic hook.
