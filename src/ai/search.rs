@@ -350,9 +350,10 @@ fn sample_future(
     value
 }
 
-/// A computer throw on the current position, with the lines it forms removed: the `shown` chips when a preview shows
-/// them (each on its planned cell while that is empty, the others on cells
-/// drawn among the rest, as the game throws them), otherwise sampled.
+/// A computer throw on the current position, with the lines it forms
+/// removed: the `shown` chips when a preview shows them (each on its
+/// planned cell while that is empty, the others on cells drawn among the
+/// rest, as the game throws them), otherwise sampled.
 /// Returns the points of those lines, or `None` when the throw ends the
 /// game.
 fn sample_throw(
