@@ -121,7 +121,10 @@ impl Default for Budget {
     /// see [`Weights::learned`]. A move then took a median of 38 ms of CPU
     /// on a 2.3 GHz Xeon, p99 64 ms, and 59 ms, p99 101 ms, on a 2.0 GHz
     /// AMD EPYC; with the table's phases side by side and tried moves taken
-    /// back without reading it, the same moves take 54 ms there, p99 94 ms.)
+    /// back without reading it, the same moves take 54 ms there, p99 94 ms,
+    /// and 42 ms, p99 71 ms, with tried moves taken back from a log of what
+    /// they changed, targets gathered by colour and the empty components
+    /// found from the empty cells' bits.)
     ///
     /// Averaging the sampled futures with aversion to risk, as −e^(−v/300)
     /// of each value `v`, so that a candidate's bad futures weigh more than
