@@ -48,7 +48,8 @@ pub(super) struct Position {
     /// The learned value of each window as it stands in each phase (0 in
     /// phases beyond the table's), in table units (empty without a table),
     /// so that a change need only value the windows through the cell
-    /// afresh. A whole array a window makes logging it one copy.
+    /// afresh. One whole array per window, so that logging a window is a
+    /// single copy.
     window_learned: Vec<[i32; MAX_PHASES]>,
     /// Single-coloured windows by the chips they hold (up to the span).
     single: [i64; MAX_SPAN + 1],
@@ -60,6 +61,15 @@ pub(super) struct Position {
     marks: usize,
     /// What the changes since the first open mark overwrote.
     log: ChangeLog,
+}
+
+/// How long each of a [`ChangeLog`]'s lists was.
+#[derive(Clone, Copy, Debug)]
+struct Logged {
+    cells: usize,
+    windows: usize,
+    support: usize,
+    learned: usize,
 }
 
 /// What changes overwrote, oldest first, so that [`Position::back_to`]
@@ -77,11 +87,13 @@ struct ChangeLog {
     learned: Vec<(u32, [i32; MAX_PHASES])>,
 }
 
-/// A point to take a position back to ([`Position::mark`]): how long each
-/// log was, and the totals as they stood.
+/// A point to take a position back to ([`Position::mark`]): how deep it
+/// is among open marks, how long each log was, and the totals as they
+/// stood.
 #[must_use = "a mark is gone back to with `Position::back_to`"]
 pub(super) struct Mark {
-    logged: [usize; 4],
+    depth: usize,
+    logged: Logged,
     free: usize,
     empty_bits: u128,
     potential: f64,
@@ -231,17 +243,18 @@ impl Position {
 
     /// Starts changes to be taken back: each cell set from now on logs
     /// what it overwrites, and [`Position::back_to`] restores the position
-    /// as it is here. Marks nest.
+    /// as it is here. Marks nest, and are gone back to innermost first.
     pub(super) fn mark(&mut self) -> Mark {
         self.marks += 1;
         let log = &self.log;
         Mark {
-            logged: [
-                log.cells.len(),
-                log.windows.len(),
-                log.support.len(),
-                log.learned.len(),
-            ],
+            depth: self.marks,
+            logged: Logged {
+                cells: log.cells.len(),
+                windows: log.windows.len(),
+                support: log.support.len(),
+                learned: log.learned.len(),
+            },
             free: self.free,
             empty_bits: self.empty_bits,
             potential: self.potential,
@@ -254,20 +267,24 @@ impl Position {
     /// Restores the position as it stood at `mark`, undoing every cell set
     /// since from the log.
     pub(super) fn back_to(&mut self, mark: Mark) {
-        let [cells, windows, support, learned] = mark.logged;
-        for (cell, color) in self.log.cells.drain(cells..).rev() {
+        debug_assert_eq!(
+            mark.depth, self.marks,
+            "marks are gone back to innermost first"
+        );
+        let logged = mark.logged;
+        for (cell, color) in self.log.cells.drain(logged.cells..).rev() {
             self.cells[cell as usize] = color;
         }
-        for (id, count, color, sums) in self.log.windows.drain(windows..).rev() {
+        for (id, count, color, sums) in self.log.windows.drain(logged.windows..).rev() {
             let id = id as usize;
             self.count[id] = count;
             self.color[id] = color;
             self.sums[id] = sums;
         }
-        for (cell, had) in self.log.support.drain(support..).rev() {
+        for (cell, had) in self.log.support.drain(logged.support..).rev() {
             self.support[cell as usize] = had;
         }
-        for (id, stood) in self.log.learned.drain(learned..).rev() {
+        for (id, stood) in self.log.learned.drain(logged.learned..).rev() {
             self.window_learned[id as usize] = stood;
         }
         self.free = mark.free;

@@ -315,6 +315,19 @@ proptest::proptest! {
     }
 }
 
+/// Going back to an outer mark while an inner one is open is caught at
+/// once: the inner changes would stay logged for good.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "innermost first")]
+fn marks_are_gone_back_to_innermost_first() {
+    let (geometry, mut position) = loaded_with_scrambled_table(&board_of(&[0; 81]));
+    let outer = position.mark();
+    let _inner = position.mark();
+    position.set(&geometry, 40, 1);
+    position.back_to(outer);
+}
+
 /// A 9 × 9 board of these colours, row after row.
 fn board_of(fill: &[Color]) -> Board {
     let rows: Vec<String> = fill
