@@ -26,6 +26,9 @@ const MAX_CHIPS: usize = 2048;
 /// (valuing every cell of a 1000 × 1000 board took half of a hint).
 const MAX_TARGETS: usize = 65_536;
 
+// A scan keeps the colours a cell touches as the bits of a `u64`.
+const _: () = assert!((MAX_COLORS as u32) < u64::BITS);
+
 /// A candidate move in cell indices, with its estimated or exact value.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Candidate {
@@ -77,14 +80,14 @@ pub(super) fn estimate_candidates(
 
 /// Step 1: values every empty cell as a target (on boards with more than
 /// [`MAX_TARGETS`] empty cells, an evenly spread selection of them and the
-/// first cell of each empty component). Fills `scratch.targets[c]` with
+/// first cell of each empty component). Fills `scratch.drops[c]` with
 /// (value, cell) for each cell that extends colour `c`'s windows, and
 /// `scratch.parking` with each empty component's best colour-blind target.
 fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) {
     let colors = usize::from(geometry.colors);
-    scratch.targets.resize_with(colors + 1, Vec::new);
-    for targets in &mut scratch.targets {
-        targets.clear();
+    scratch.drops.resize_with(colors + 1, Vec::new);
+    for drops in &mut scratch.drops {
+        drops.clear();
     }
     scratch.parking.clear();
     scratch.parking.resize(
@@ -93,8 +96,7 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
     );
     let reward = &geometry.reward;
     let stride = position.free.div_ceil(MAX_TARGETS).max(1);
-    // Per colour, summed during one cell's scan; the colours touched and
-    // those a window at the cell lacks one chip of, as bits.
+    // Per colour, summed during one cell's scan.
     let mut drop_color = [0.0; MAX_COLORS as usize + 1];
     let mut empty = 0;
     for t in 0..geometry.cell_count {
@@ -108,6 +110,8 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
             continue;
         }
         let mut base = 0.0;
+        // The colours whose windows the cell extends, and those a window
+        // at the cell lacks one chip of, as bits.
         let (mut touched, mut near_line) = (0u64, 0u64);
         geometry.windows_through(t, |id, _| {
             let (count, color) = (usize::from(position.count[id]), position.color[id]);
@@ -134,7 +138,7 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
             if near_line & 1 << slot != 0 {
                 value += line_bonus(geometry, position, t, slot as Color);
             }
-            scratch.targets[slot].push((value, t));
+            scratch.drops[slot].push((value, t));
             drop_color[slot] = 0.0;
         }
     }
@@ -144,12 +148,12 @@ fn value_drops(geometry: &Geometry, position: &Position, scratch: &mut Scratch) 
 /// first (ties by cell, so the order never depends on the sort).
 fn keep_best_drops_per_color(scratch: &mut Scratch) {
     let best_first = |a: &(f64, usize), b: &(f64, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-    for targets in &mut scratch.targets {
-        if targets.len() > DROPS_PER_COLOR {
-            targets.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
-            targets.truncate(DROPS_PER_COLOR);
+    for drops in &mut scratch.drops {
+        if drops.len() > DROPS_PER_COLOR {
+            drops.select_nth_unstable_by(DROPS_PER_COLOR - 1, best_first);
+            drops.truncate(DROPS_PER_COLOR);
         }
-        targets.sort_unstable_by(best_first);
+        drops.sort_unstable_by(best_first);
     }
 }
 
@@ -188,7 +192,7 @@ fn pair_chips_with_drops(geometry: &Geometry, position: &Position, scratch: &mut
         let beside = &beside[..n_beside];
         let lift = lift_value(geometry, position, a);
         let slot = usize::from(color);
-        let reachable = scratch.targets[slot]
+        let reachable = scratch.drops[slot]
             .iter()
             .filter(|&&(_, t)| beside.contains(&scratch.component[t]))
             .take(TARGETS_PER_CHIP);

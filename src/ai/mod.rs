@@ -227,7 +227,7 @@ struct Scratch {
     parking: Vec<(f64, usize)>,
     /// Per colour (by its number), the targets that extend its windows as
     /// (value, cell): every one, then the best few, best first.
-    targets: Vec<Vec<(f64, usize)>>,
+    drops: Vec<Vec<(f64, usize)>>,
     candidates: Vec<Candidate>,
     removed: Vec<usize>,
     empty: Vec<usize>,
