@@ -4,6 +4,8 @@
 //! in colour and in black and white; where a game is seeded, what it must
 //! show is learnt from the headless mode with the same seed.
 
+use clines::board::color_of_char;
+
 use crate::pty;
 
 use pty::{Key, Options, TIMEOUT, Term};
@@ -32,9 +34,9 @@ fn board(args: &[&str], commands: &[&str], height: usize) -> Vec<Vec<u8>> {
     lines[lines.len() - height..]
         .iter()
         .map(|row| {
-            row.chars()
-                .map(|c| c.to_digit(36).map_or(0, |d| d as u8))
-                .collect()
+            let cell =
+                |c| color_of_char(c).unwrap_or_else(|| panic!("not a cell: {c:?} in {row:?}"));
+            row.chars().map(cell).collect()
         })
         .collect()
 }
