@@ -332,11 +332,7 @@ fn marks_are_gone_back_to_innermost_first() {
 fn board_of(fill: &[Color]) -> Board {
     let rows: Vec<String> = fill
         .chunks(9)
-        .map(|row| {
-            row.iter()
-                .map(|&c| if c == 0 { '.' } else { char::from(b'0' + c) })
-                .collect()
-        })
+        .map(|row| row.iter().copied().map(crate::board::color_char).collect())
         .collect();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     Board::from_rows(&rows)
