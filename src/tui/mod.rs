@@ -34,7 +34,6 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -195,15 +194,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     }
     let color = view::use_color(config.appearance.mode);
     let (mut app, went_on_from) = first_game(&config, color, (cols, rows));
-    let records = match &config.records {
-        _ if went_on_from.is_none() && !config.new_games_keep_records => RecordKeeping::Off,
-        records => records.clone(),
-    };
-    let session = Arc::new(Session {
-        live: app.live(),
-        records,
-        ended: AtomicBool::new(false),
-    });
+    let session = Arc::new(Session::start(&config, app.live(), went_on_from.is_some()));
     let for_panic = Arc::clone(&session);
     terminal::install_panic_hook(move || {
         end_session(&for_panic, Ending::Panic);

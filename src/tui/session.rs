@@ -27,6 +27,23 @@ pub(super) struct Session {
     pub(super) ended: AtomicBool,
 }
 
+impl Session {
+    /// The session of the first game, `went_on` from a save or new: a new
+    /// game keeps records only where new games do (none does with `--seed`).
+    pub(super) fn start(config: &PlayConfig, live: Arc<Live>, went_on: bool) -> Session {
+        let records = if went_on || config.new_games_keep_records {
+            config.records.clone()
+        } else {
+            RecordKeeping::Off
+        };
+        Session {
+            live,
+            records,
+            ended: AtomicBool::new(false),
+        }
+    }
+}
+
 /// The one way out of a game, after the terminal is restored: every ending,
 /// a panic included, comes through here or through [`close`]. The first
 /// call saves the record (only the file system is involved, so a closed
