@@ -66,12 +66,10 @@ impl Default for Training {
     /// for the crowded, broken-up boards where games are lost: trained on
     /// from the compiled table `--phases 3 --seed 600001` (200,000 games),
     /// the greedy trainee stayed at 259 points a game, and the player
-    /// scored 700.9 ± 42.1 on `--seed 1`, −136.3 ± 66.8 paired (the code is
-    /// on branch `exp27`).
+    /// scored 700.9 ± 42.1 on `--seed 1`, −136.3 ± 66.8 paired.
     ///
     /// Nor did other trainees or targets, each trained on from the compiled
-    /// table with `--phases 3` and paired on `--seed 1` (the code is on
-    /// branch `exp28`):
+    /// table with `--phases 3` and paired on `--seed 1`:
     /// - a stronger trainee, `--candidates 16 --refined 8 --samples 8
     ///   --replies 3 --depth 2` (about 460 points, 1.2 s a game): over
     ///   2,000 games it did not improve (447 to 484 points a game in each
@@ -93,8 +91,7 @@ impl Default for Training {
     /// free cells, so that a broken-up board counts as a fuller one:
     /// trained on from the compiled table `--phases 3 --seed 800001
     /// --games 100000` (the trainee at 259 points a game), the player
-    /// scored 774.5 ± 52.3, −62.7 ± 70.7 paired on `--seed 1` (on branch
-    /// `exp29`).
+    /// scored 774.5 ± 52.3, −62.7 ± 70.7 paired on `--seed 1`.
     ///
     /// Nor did less noise in the weights, paired on `--seed 1`'s 100 games:
     /// - the mean of ten tables taken every 10,000 games while training on
@@ -110,9 +107,9 @@ impl Default for Training {
     /// 40 free cells, instead of evenly at 81, 40.5 and 0 (each new phase
     /// started as the compiled table's value at its anchor, then trained on
     /// `--seed 900001 --games 150000`, the trainee at about 258 points a
-    /// game; paired on `--seed 1`'s first 50 games, on branch `exp35`): four
-    /// phases at 81, 40, 25 and 10 free cells (the last alone below 10)
-    /// scored −69.3 ± 69.8, three at 81, 30 and 15 +28.8 ± 88.5.
+    /// game; paired on `--seed 1`'s first 50 games): four phases at 81,
+    /// 40, 25 and 10 free cells (the last alone below 10) scored −69.3 ±
+    /// 69.8, three at 81, 30 and 15 +28.8 ± 88.5.
     ///
     /// Nor did a table that also reads every window of six cells on the
     /// four axes (104 windows in 16 classes of 4,096 patterns; a 1,081,368
@@ -124,7 +121,7 @@ impl Default for Training {
     /// +32.7 ± 96.2 paired on `--seed 1`'s first 50 games and −174.2 ±
     /// 101.1 on seeds 51 to 100 (−70.8 ± 70.2 over the 100), at about a
     /// fifth more CPU per move; removals of six or more chips went from
-    /// 7.1% of scoring turns to 7.5% on seeds 1 to 50 (on branch `exp36`).
+    /// 7.1% of scoring turns to 7.5% on seeds 1 to 50.
     ///
     /// Nor did a value consistent in points, as 2048 players learn theirs:
     /// the trainee choosing by points + V alone (static weights zero but
@@ -140,7 +137,7 @@ impl Default for Training {
     /// the static weights at a fifth beside it (free 12, potential 0.2,
     /// component 1.6, outside 1.2, orphan 3; trainee about 255 points a
     /// game) the player scored −84.3 ± 78.6 over 50 games (learned weight
-    /// 1) and −150.9 ± 69.9 with learned weight 2 (on branch `exp37`).
+    /// 1) and −150.9 ± 69.9 with learned weight 2.
     ///
     /// Nor did a survival target, as the published Color Lines 98 player
     /// learns its: `K·ln(1 + turns still to be played)` from each
@@ -155,7 +152,7 @@ impl Default for Training {
     /// 722.2 ± 38.6 on `--seed 1`, −115.0 ± 64.5 paired (−19.0 ± 81.7 on
     /// the first 50 games, −210.9 ± 98.7 on the last 50), and at 5 −172.8
     /// ± 60.9, lasting fewer turns, not more (375 and 348 a game instead of
-    /// 431; on branch `exp38`).
+    /// 431).
     ///
     /// Nor did a survival term beside the points: a bonus of 1 a turn
     /// survived added to every target but a lost game's last
@@ -169,7 +166,7 @@ impl Default for Training {
     /// 3.5 (+120.1 ± 100.7 on the first 50, −168.9 ± 97.5 on the last 50),
     /// lasting no longer (−10 ± 34 turns), and −148.7 ± 58.4 at 5. With a
     /// bonus of 3 the trainee fell to about 243 points a game within 5,000
-    /// games (on branch `exp39`).
+    /// games.
     fn default() -> Training {
         Training {
             games: 200_000,

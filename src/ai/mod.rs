@@ -53,6 +53,12 @@
 //! playing out) and `search` (sampled look-ahead), with `power` (powers in
 //! plain arithmetic, the same on every machine) and [`learn`] (training
 //! the learned value).
+//!
+//! What was tried to make the player stronger and not kept is recorded,
+//! with its commands and figures, in the docs of [`Budget::default`],
+//! [`Weights::default`] and [`learn::Training::default`]. The tries' code
+//! was never merged: the switches they name (`CLINES_EXP_…`, and options
+//! such as `train --six`) were theirs alone.
 
 mod candidates;
 mod evaluation;
@@ -134,16 +140,16 @@ impl Default for Budget {
     /// Averaging the sampled futures with aversion to risk, as −e^(−v/300)
     /// of each value `v`, so that a candidate's bad futures weigh more than
     /// its good ones, scored −144.8 ± 62.3 against the plain mean on
-    /// `--seed 1`'s first 50 games (paired; on branch `exp26`).
+    /// `--seed 1`'s first 50 games (paired).
     ///
     /// Nor did spending more on crowded boards, where games are lost: with
     /// 25 free cells or fewer (about one move in fourteen), 36 samples a round
     /// instead of 12 scored +0.9 ± 31.2 (CPU per move p99 103 ms), depth 3
     /// −27.5 ± 28.1, and 64 candidates −38.3 ± 26.3 (paired, `--seed 1`'s
-    /// 100 games; on branch `exp27`).
+    /// 100 games).
     ///
     /// Nor did judging the sampled futures as a less perfect player would
-    /// play them (paired on `--seed 1`; on branch `exp28`): the last reply
+    /// play them (paired on `--seed 1`): the last reply
     /// valued as the mean of the replies' values weighted by softmax at a
     /// temperature of 60 (one free cell) instead of their best, −40.4 ±
     /// 61.6; the first reply drawn by softmax at a temperature of 100
@@ -162,7 +168,7 @@ impl Default for Budget {
     /// instead of 5): with points weighted 5 it scored −97.5 ± 100.1 (first
     /// 24 games); with the weights as they are, four traced games took 52
     /// ms a move and made longer lines no more often (36 of 444 removals,
-    /// 35 of 457 before; on branch `exp29`).
+    /// 35 of 457 before).
     ///
     /// Nor, again, did letting scoring moves compete, now with a scoring
     /// candidate's future starting with the player's extra move (no throw
@@ -175,25 +181,24 @@ impl Default for Budget {
     /// crossing lines of 5 score 45, but the player takes 5 points for 5
     /// chips in 92 % of its removals and no cross was seen in 12 games.
     /// Nor did other numbers of replies, paired on `--seed 1`'s first 50
-    /// games: 3 scored −65.8 ± 70.4, 4 −116.4 ± 58.6, 10 −44.3 ± 70.1 (on
-    /// branch `exp31`). Nor did 16 samples a round instead of 12, on every
-    /// board: −30.6 ± 84.8 on the same 50 games, at a median of 61 ms of
-    /// CPU a move (`selfplay --samples 16`).
+    /// games: 3 scored −65.8 ± 70.4, 4 −116.4 ± 58.6, 10 −44.3 ± 70.1.
+    /// Nor did 16 samples a round instead of 12, on every board: −30.6 ±
+    /// 84.8 on the same 50 games, at a median of 61 ms of CPU a move
+    /// (`selfplay --samples 16`).
     ///
     /// Nor, a third time, did letting scoring moves compete, now with points
     /// weighted as much as a point the learned value counts on
-    /// (`CLINES_EXP_COMPETE=1 selfplay --weight points=5` on branch
-    /// `exp31`): +17.1 ± 87.3 on `--seed 1`'s first 50 games, at a median
-    /// of 68 ms of CPU a move. Choosing the candidates by playing out every
-    /// legal move exactly instead of by the separable estimate, keeping the
-    /// 32 best with at most two moves of any one chip
-    /// (`CLINES_EXP_ALLMOVES=2` on branch `exp34`), scored +51.1 ± 83.8 on
-    /// the same games, within the noise, at a median of 51 ms of CPU a move
-    /// instead of 38; keeping the 32 best whatever their chips scored
-    /// −258.8 ± 179.6 on the first 12, since a few chips then fill the list
-    /// with moves of one idea. Nor did ranking the candidates by their
+    /// (`CLINES_EXP_COMPETE=1 selfplay --weight points=5`): +17.1 ± 87.3
+    /// on `--seed 1`'s first 50 games, at a median of 68 ms of CPU a move.
+    /// Choosing the candidates by playing out every legal move exactly
+    /// instead of by the separable estimate, keeping the 32 best with at
+    /// most two moves of any one chip (`CLINES_EXP_ALLMOVES=2`), scored
+    /// +51.1 ± 83.8 on the same games, within the noise, at a median of 51
+    /// ms of CPU a move instead of 38; keeping the 32 best whatever their
+    /// chips scored −258.8 ± 179.6 on the first 12, since a few chips then
+    /// fill the list with moves of one idea. Nor did ranking the candidates by their
     /// sampled mean blended with their exact value, a quarter of it, to
-    /// steady the noisy means (`CLINES_EXP_BLEND=0.25` on branch `exp35`):
+    /// steady the noisy means (`CLINES_EXP_BLEND=0.25`):
     /// −2.6 ± 75.3 on the same 50 games.
     fn default() -> Budget {
         Budget {

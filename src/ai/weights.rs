@@ -63,7 +63,7 @@ impl Default for Weights {
     /// `--seed 1`'s 100 games (paired: −17.6 ± 59.9).
     ///
     /// Terms tried beside these and dropped, each paired game by game with
-    /// these weights on `--seed 1` (the code is on branch `exp26`):
+    /// these weights on `--seed 1`:
     /// - a penalty growing as the free cells run out, 3000·e^(−free/8):
     ///   −55.9 ± 63.3 (37 games); the same on the largest empty region,
     ///   where a dying game is broken up: −224.0 ± 68.3 (48 games);
