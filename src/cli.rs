@@ -37,8 +37,8 @@ use values::{
 pub use cells::CellShape;
 pub use command::{
     AUTOPLAY_KEY, Appearance, ColorMode, Command, DEFAULT_BW_FONT, DEFAULT_FONT, DEFAULT_KEYS,
-    GAME_KEYS, GameKey, HINT_KEY, NEW_GAME_KEY, Play, QUIT_KEY, SAVE_KEY, UNDO_KEY, WHITE, Warning,
-    default_palette,
+    Font, GAME_KEYS, GameKey, HINT_KEY, Keys, NEW_GAME_KEY, Play, QUIT_KEY, SAVE_KEY, UNDO_KEY,
+    WHITE, Warning, default_palette,
 };
 pub use config::KEYS as CONFIG_KEYS;
 
@@ -141,7 +141,7 @@ pub struct Args {
         value_name = "KEYS",
         allow_hyphen_values = true,
         value_parser = Utf8(StringValueParser::new()),
-        default_value_t = String::from_iter(DEFAULT_KEYS)
+        default_value_t = String::from_iter(DEFAULT_KEYS.in_order())
     )]
     pub keys: String,
 
@@ -153,7 +153,7 @@ pub struct Args {
         value_name = "GLYPHS",
         allow_hyphen_values = true,
         value_parser = Utf8(StringValueParser::new()),
-        default_value_t = String::from_iter(DEFAULT_FONT)
+        default_value_t = String::from_iter(DEFAULT_FONT.in_order())
     )]
     pub font: String,
 

@@ -936,7 +936,7 @@ fn every_key_of_the_help_overlay_is_in_the_man_page_the_readme_and_help() {
         .expect("README.md exists");
     let home = tempfile::tempdir().unwrap();
     let help = text(&clines(home.path(), &["-h"], &[], "").stdout).to_string();
-    let lines = clines::tui::help_lines(&['h', 'j', 'k', 'l', ' '], 5);
+    let lines = clines::tui::help_lines(&clines::cli::DEFAULT_KEYS, 5);
     let keys: Vec<&str> = lines
         .iter()
         .filter_map(|line| line.get(..8).map(str::trim))

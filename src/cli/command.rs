@@ -8,8 +8,56 @@ use super::values::BLACK;
 use super::{CellShape, CompletionShell};
 use crate::game::{Preview, Rules};
 
-/// Default keys: left, down, up, right, action.
-pub const DEFAULT_KEYS: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+/// The keys `-C` sets: the cursor's four moves and the action key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keys {
+    /// Moves the cursor left.
+    pub left: char,
+    /// Moves the cursor down.
+    pub down: char,
+    /// Moves the cursor up.
+    pub up: char,
+    /// Moves the cursor right.
+    pub right: char,
+    /// Selects a chip, or moves the selected one to the cursor.
+    pub act: char,
+}
+
+impl Keys {
+    /// The keys in the order `-C` spells them: left, down, up, right,
+    /// action.
+    pub fn in_order(&self) -> [char; 5] {
+        [self.left, self.down, self.up, self.right, self.act]
+    }
+
+    /// Whether `key` is one of them.
+    pub fn contains(&self, key: char) -> bool {
+        self.in_order().contains(&key)
+    }
+}
+
+impl From<[char; 5]> for Keys {
+    /// Keys in the order `-C` spells them.
+    fn from([left, down, up, right, act]: [char; 5]) -> Keys {
+        Keys {
+            left,
+            down,
+            up,
+            right,
+            act,
+        }
+    }
+}
+
+/// Default keys: `hjkl`, as in vi, and space.
+pub const DEFAULT_KEYS: Keys = Keys {
+    left: 'h',
+    down: 'j',
+    up: 'k',
+    right: 'l',
+    act: ' ',
+};
+
 /// The key that quits, unless it is one of the `-C` keys.
 pub const QUIT_KEY: char = 'q';
 /// The key that asks for a hint, unless it is one of the `-C` keys.
@@ -70,8 +118,45 @@ pub const GAME_KEYS: [GameKey; 6] = [
         help: "quit",
     },
 ];
-/// Default colour-mode glyphs: cursor, chip, jumping chip.
-pub const DEFAULT_FONT: [char; 3] = ['I', 'O', 'o'];
+
+/// The glyphs `-f` sets for colour mode, where colour tells chips apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Font {
+    /// The cursor's glyph.
+    pub cursor: char,
+    /// A chip.
+    pub chip: char,
+    /// A selected chip's glyph half the time, as it jumps, where a cell's
+    /// interior is one character; a preview also marks the cells planned
+    /// for chips with it.
+    pub jumping: char,
+}
+
+impl Font {
+    /// The glyphs in the order `-f` spells them: cursor, chip, jumping
+    /// chip.
+    pub fn in_order(&self) -> [char; 3] {
+        [self.cursor, self.chip, self.jumping]
+    }
+}
+
+impl From<[char; 3]> for Font {
+    /// Glyphs in the order `-f` spells them.
+    fn from([cursor, chip, jumping]: [char; 3]) -> Font {
+        Font {
+            cursor,
+            chip,
+            jumping,
+        }
+    }
+}
+
+/// Default colour-mode glyphs.
+pub const DEFAULT_FONT: Font = Font {
+    cursor: 'I',
+    chip: 'O',
+    jumping: 'o',
+};
 /// Default black-and-white glyphs.
 pub const DEFAULT_BW_FONT: &str = "*OoVvAa.'Zz";
 
@@ -111,9 +196,9 @@ impl Warning {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Appearance {
     /// Keys for left, down, up, right and action.
-    pub keys: [char; 5],
-    /// Colour-mode glyphs: cursor, chip, jumping chip.
-    pub font: [char; 3],
+    pub keys: Keys,
+    /// Colour-mode glyphs.
+    pub font: Font,
     /// Black-and-white glyphs: cursor, then chip and jumping glyph per colour.
     pub bw_font: Vec<char>,
     /// `None` chooses from the terminal. [`parse`](super::parse) sets

@@ -100,8 +100,8 @@ fn values_attached_separate_or_long() {
         "--mode=b",
     ]);
     assert_eq!(long.unwrap(), short);
-    assert_eq!(short.keys, ['w', 'a', 's', 'd', ' ']);
-    assert_eq!(short.font, ['x', 'y', 'z']);
+    assert_eq!(short.keys.in_order(), ['w', 'a', 's', 'd', ' ']);
+    assert_eq!(short.font.in_order(), ['x', 'y', 'z']);
     assert_eq!(short.bw_font.len(), 13);
     assert_eq!(short.mode, Some(ColorMode::Mono));
 }
@@ -109,8 +109,11 @@ fn values_attached_separate_or_long() {
 #[test]
 fn values_are_taken_getopt_style() {
     // The next argument is the value even when it starts with a dash.
-    assert_eq!(appearance_of(&["-f", "-O."]).unwrap().font, ['-', 'O', '.']);
-    assert_eq!(appearance_of(&["-C", "-+<> "]).unwrap().keys[0], '-');
+    assert_eq!(
+        appearance_of(&["-f", "-O."]).unwrap().font.in_order(),
+        ['-', 'O', '.']
+    );
+    assert_eq!(appearance_of(&["-C", "-+<> "]).unwrap().keys.left, '-');
     refused(&["-w", "-1"], &["'-1'", "whole number from 1 to 1000"]);
     // A repeated option's last value wins.
     assert_eq!(rules_of(&["-w5", "-w", "7"]).unwrap().width, 7);
@@ -274,7 +277,7 @@ fn throws_up_to_the_number_of_cells() {
 #[test]
 fn keys_exactly_five_different_characters() {
     let appearance = appearance_of(&["-C", "äöüß\u{e9}"]).unwrap();
-    assert_eq!(appearance.keys, ['ä', 'ö', 'ü', 'ß', 'é']);
+    assert_eq!(appearance.keys.in_order(), ['ä', 'ö', 'ü', 'ß', 'é']);
     refused(&["-C", "hjkl"], &["-C \"hjkl\"", "exactly 5", "got 4"]);
     refused(&["-C", "hjkl  "], &["exactly 5", "got 6"]);
     refused(&["-C", "hjkjx"], &["'j' is given twice"]);
@@ -283,14 +286,20 @@ fn keys_exactly_five_different_characters() {
 #[test]
 fn keys_must_be_typable() {
     let special = appearance_of(&["-C", "\t\n\u{1b}\u{7f} "]).unwrap();
-    assert_eq!(special.keys, ['\t', '\n', '\u{1b}', '\u{7f}', ' ']);
+    assert_eq!(
+        special.keys.in_order(),
+        ['\t', '\n', '\u{1b}', '\u{7f}', ' ']
+    );
     refused(&["-C", "hjkl\u{1}"], &["'\\u{1}' cannot be typed", "Tab"]);
     refused(&["-C", "hjk\rl"], &["'\\r' cannot be typed"]);
 }
 
 #[test]
 fn font_exactly_three_single_width_glyphs() {
-    assert_eq!(appearance_of(&["-f●○◦"]).unwrap().font, ['●', '○', '◦']);
+    assert_eq!(
+        appearance_of(&["-f●○◦"]).unwrap().font.in_order(),
+        ['●', '○', '◦']
+    );
     refused(&["-f", "IO"], &["-f \"IO\"", "exactly 3", "got 2"]);
     refused(&["-f", "IOoo"], &["exactly 3", "got 4"]);
     refused(&["-f", "I中o"], &["'中'", "double-width"]);
@@ -625,8 +634,8 @@ score_dir = "/srv/clines"
             first: 7
         }
     );
-    assert_eq!(appearance.keys, ['w', 'a', 's', 'd', ' ']);
-    assert_eq!(appearance.font, ['#', '@', '.']);
+    assert_eq!(appearance.keys.in_order(), ['w', 'a', 's', 'd', ' ']);
+    assert_eq!(appearance.font.in_order(), ['#', '@', '.']);
     assert_eq!(appearance.bw_font.len(), 13);
     assert_eq!(appearance.mode, Some(ColorMode::Mono));
     assert_eq!(appearance.palette, vec![15, 1, 2, 3, 4, 5, 6]);
@@ -653,7 +662,7 @@ fn flags_override_the_config() {
     let (rules, appearance) = play_in(&["-w9", "-C", "hjkl ", "-mc"], &env).unwrap();
     assert_eq!((rules.width, rules.height), (9, 8));
     assert!(!rules.is_default());
-    assert_eq!(appearance.keys, ['h', 'j', 'k', 'l', ' ']);
+    assert_eq!(appearance.keys.in_order(), ['h', 'j', 'k', 'l', ' ']);
     assert_eq!(appearance.mode, Some(ColorMode::Color));
     assert_eq!(appearance.palette, vec![7, 2, 1, 3, 4, 5]);
     // A flag's bad value is reported as the flag's, even over the file.

@@ -3,19 +3,21 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::{ColorMode, GAME_KEYS, GameKey, QUIT_KEY, Setting, Warning};
+use super::{ColorMode, Font, GAME_KEYS, GameKey, Keys, QUIT_KEY, Setting, Warning};
 use crate::text;
 
 /// The `-f` glyphs: exactly three.
-pub(super) fn font(font: &Setting<String>) -> Result<[char; 3], String> {
+pub(super) fn font(font: &Setting<String>) -> Result<Font, String> {
     glyphs(font)
         .and_then(|glyphs| {
-            glyphs.try_into().map_err(|glyphs: Vec<char>| {
-                format!(
-                    "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
-                    glyphs.len()
-                )
-            })
+            <[char; 3]>::try_from(glyphs)
+                .map(Font::from)
+                .map_err(|glyphs| {
+                    format!(
+                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
+                        glyphs.len()
+                    )
+                })
         })
         .map_err(|why| font.source.refuse(&why))
 }
@@ -70,7 +72,7 @@ pub(super) fn unfit_glyph(glyph: char) -> Option<&'static str> {
 }
 
 /// The `-C` keys: exactly five different characters.
-pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String> {
+pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<Keys, String> {
     let chars: Vec<char> = keys.value.chars().collect();
     let refuse = |why: String| keys.source.refuse(&why);
     let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
@@ -93,17 +95,17 @@ pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<[char; 5], String>
             "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
             keys[i]
         ))),
-        None => Ok(keys),
+        None => Ok(Keys::from(keys)),
     }
 }
 
 /// The warning for `-C` keys that take the game's own keys (`s`, say),
 /// whose use is then lost for the game: the player should know before
 /// finding that nothing saves.
-pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &[char; 5]) -> Option<Warning> {
+pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &Keys) -> Option<Warning> {
     let taken: Vec<GameKey> = GAME_KEYS
         .into_iter()
-        .filter(|game| keys.contains(&game.key))
+        .filter(|game| keys.contains(game.key))
         .collect();
     let (last, rest) = taken.split_last()?;
     let list = |part: &dyn Fn(&GameKey) -> String| {
@@ -118,7 +120,7 @@ pub(super) fn game_keys_taken(setting: &Setting<String>, keys: &[char; 5]) -> Op
     } else {
         "are now -C keys"
     };
-    let still = if keys.contains(&QUIT_KEY) {
+    let still = if keys.contains(QUIT_KEY) {
         " (Ctrl-C still quits)"
     } else {
         ""

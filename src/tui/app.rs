@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::ai::Move;
 use crate::board::Pos;
-use crate::cli::DEFAULT_AUTOPLAY_DELAY;
+use crate::cli::{DEFAULT_AUTOPLAY_DELAY, Keys};
 use crate::game::{Event, Game, MoveError, Planned};
 use crate::records::{BoardRecords, HiLine, NoRecord};
 
@@ -126,7 +126,7 @@ enum Overlay {
 pub struct App {
     game: Game,
     style: Style,
-    keys: [char; 5],
+    keys: Keys,
     /// The records read when the game began; `None` when records are off.
     records: Option<BoardRecords>,
     /// Terminal size: columns, rows.
@@ -151,7 +151,7 @@ impl App {
         game: Game,
         opening: Vec<Event>,
         style: Style,
-        keys: [char; 5],
+        keys: Keys,
         records: Option<BoardRecords>,
         (cols, rows): (usize, usize),
         now: Instant,
@@ -199,7 +199,7 @@ impl App {
     }
 
     /// The `-C` keys: left, down, up, right, action.
-    pub fn keys(&self) -> &[char; 5] {
+    pub fn keys(&self) -> &Keys {
         &self.keys
     }
 
@@ -777,7 +777,7 @@ impl App {
                     // standing around.
                     game_over: self.animation.over() && self.overlay == Overlay::None,
                     planned: &self.planned,
-                    new_game_key: (!self.keys.contains(&NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
+                    new_game_key: (!self.keys.contains(NEW_GAME_KEY)).then_some(NEW_GAME_KEY),
                     confirm_new_game: self.overlay == Overlay::ConfirmNewGame,
                 };
                 view::draw(&scene, &self.style, &mut frame);
@@ -857,7 +857,7 @@ mod tests {
             game,
             opening,
             style,
-            ['h', 'j', 'k', 'l', ' '],
+            crate::cli::DEFAULT_KEYS,
             None,
             (cols, rows),
             now,
@@ -882,7 +882,7 @@ mod tests {
         let score = game.score();
         let now = Instant::now();
         let style = Style::new(&Appearance::for_colors(1), 1, true);
-        let keys = ['h', 'j', 'k', 'l', ' '];
+        let keys = crate::cli::DEFAULT_KEYS;
         let mut app = App::new(game, opening, style, keys, None, (40, 20), now);
         let flashes = MAX_FLASHES_PER_TURN as u32;
         app.advance(now + FLASH_TIME * flashes - Duration::from_millis(1));
@@ -1023,7 +1023,7 @@ mod tests {
         let (game, opening) = Game::with_preview(rules, crate::game::Preview::Cells, 5);
         let now = Instant::now();
         let style = Style::new(&Appearance::for_colors(5), 5, true);
-        let keys = ['h', 'j', 'k', 'l', ' '];
+        let keys = crate::cli::DEFAULT_KEYS;
         let mut app = App::new(game, opening, style, keys, None, (100, 50), now);
         let planned = app.planned.clone();
         assert_eq!(planned.len(), 3);
@@ -1315,7 +1315,7 @@ mod tests {
         assert!(app.take_new_game());
         assert_eq!(app.ending(), None);
         // With n taken by -C the box is the original's.
-        app.keys = ['n', 'j', 'k', 'l', ' '];
+        app.keys = Keys::from(['n', 'j', 'k', 'l', ' ']);
         let frame = app.frame(now);
         let row = |r| (1..28).map(|c| frame.get(r, c).ch).collect::<String>();
         assert_eq!(row(3), "+-------------------------+");

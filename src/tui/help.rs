@@ -6,7 +6,7 @@
 use super::frame::{Frame, Ink};
 use super::input::ENTER;
 use super::view;
-use crate::cli::GAME_KEYS;
+use crate::cli::{GAME_KEYS, Keys};
 use crate::text;
 use unicode_width::UnicodeWidthChar;
 
@@ -17,20 +17,22 @@ const KEY_COLUMN: usize = 8;
 /// up, right, action, as `-C` gives them) and the scoring rule for lines
 /// of at least `line` chips. A game key that is one of the `-C` keys is
 /// left out: it does what `-C` says.
-pub fn lines(keys: &[char; 5], line: usize) -> Vec<String> {
-    let moves: Vec<String> = keys[..4].iter().map(|&k| key_name(k)).collect();
+pub fn lines(keys: &Keys, line: usize) -> Vec<String> {
+    let moves: Vec<String> = [keys.left, keys.down, keys.up, keys.right]
+        .map(key_name)
+        .to_vec();
     let mut entries = vec![
         ("arrows".to_string(), "move the cursor"),
         (moves.join(" "), "left, down, up, right"),
-        (key_name(keys[4]), "select a chip, or move"),
+        (key_name(keys.act), "select a chip, or move"),
         (String::new(), "the selected chip here"),
     ];
-    if !keys.contains(&ENTER) {
+    if !keys.contains(ENTER) {
         entries.push(("Enter".to_string(), "the same"));
     }
     entries.push(("click".to_string(), "the same, on the cell"));
     for game in GAME_KEYS {
-        if !keys.contains(&game.key) {
+        if !keys.contains(game.key) {
             entries.push((game.key.to_string(), game.help));
         }
     }
@@ -104,8 +106,6 @@ pub fn draw(lines: &[String], ink: Ink, size: (usize, usize), frame: &mut Frame)
 mod tests {
     use super::*;
 
-    const DEFAULT: [char; 5] = ['h', 'j', 'k', 'l', ' '];
-
     fn rows(frame: &Frame) -> Vec<String> {
         (0..frame.rows())
             .map(|r| {
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn every_key_is_listed() {
-        let lines = lines(&DEFAULT, 5);
+        let lines = lines(&crate::cli::DEFAULT_KEYS, 5);
         for key in [
             "arrows", "h j k l", "space", "Enter", "click", "?", "a", "u", "n", "s", "q", "Ctrl-C",
             "Ctrl-L", "Ctrl-Z", "F1",
@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn remapped_keys_are_named_and_game_keys_they_take_are_left_out() {
-        let text = lines(&['a', 's', 'w', 'd', '\n'], 4).join("\n");
+        let text = lines(&Keys::from(['a', 's', 'w', 'd', '\n']), 4).join("\n");
         assert!(
             text.contains("a s w d ") && text.contains("Enter   select"),
             "{text}"
@@ -143,7 +143,7 @@ mod tests {
             "Enter is the action key: {text}"
         );
         assert!(text.contains("(n-4)"), "{text}");
-        let long = lines(&['\t', '\u{7f}', '\u{1b}', 'l', ' '], 5);
+        let long = lines(&Keys::from(['\t', '\u{7f}', '\u{1b}', 'l', ' ']), 5);
         let at = long
             .iter()
             .position(|l| l == "Tab Backspace Esc l")
@@ -156,13 +156,16 @@ mod tests {
     /// is as wide on screen as it is long.
     #[test]
     fn keys_not_seen_as_one_column_are_named_by_their_codes() {
-        let odd = lines(&['中', '\u{301}', '\u{2028}', '\u{2800}', '\u{a0}'], 5);
+        let odd = lines(
+            &Keys::from(['中', '\u{301}', '\u{2028}', '\u{2800}', '\u{a0}']),
+            5,
+        );
         assert!(
             odd.contains(&"U+4E2D U+0301 U+2028 U+2800".to_string()),
             "{odd:?}"
         );
         assert!(odd.contains(&"U+00A0  select a chip, or move".to_string()));
-        let words = lines(&['é', '\u{2003}', 'k', 'l', ' '], 5);
+        let words = lines(&Keys::from(['é', '\u{2003}', 'k', 'l', ' ']), 5);
         assert!(words.contains(&"é U+2003 k l".to_string()), "{words:?}");
         for line in odd.iter().chain(&words) {
             let columns: usize = line.chars().map(|c| c.width().unwrap_or(0)).sum();
@@ -172,7 +175,7 @@ mod tests {
 
     #[test]
     fn fits_a_mini_mode_terminal_of_80_by_23_and_of_40_by_30() {
-        let lines = lines(&DEFAULT, 5);
+        let lines = lines(&crate::cli::DEFAULT_KEYS, 5);
         // 80 × 23: an 80 × 24 window less the status line of tmux or
         // screen.
         for (cols, rows_) in [(80, 23), (40, 30)] {
@@ -192,7 +195,7 @@ mod tests {
     /// terminal.
     #[test]
     fn a_tiny_terminal_is_still_shown_the_size_in_a_box_that_fits() {
-        let lines = lines(&DEFAULT, 5);
+        let lines = lines(&crate::cli::DEFAULT_KEYS, 5);
         let inner = lines.iter().map(|l| l.chars().count()).max().unwrap();
         let size = format!("{}x{}", inner + 3, lines.len() + 3);
         for (rows_, says) in [(8, format!("Help needs {size}")), (5, size.clone())] {
@@ -215,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_small_terminal_is_told_the_size_to_reach() {
-        let lines = lines(&DEFAULT, 5);
+        let lines = lines(&crate::cli::DEFAULT_KEYS, 5);
         let mut frame = Frame::new(19, 19);
         draw(&lines, None, (19, 19), &mut frame);
         let shown = rows(&frame).join("\n");

@@ -4,6 +4,8 @@ use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use crate::cli::Keys;
+
 /// A direction the cursor moves in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {
@@ -60,7 +62,7 @@ pub enum Action {
 /// The action for a terminal event, given the `-C` keys (left, down, up,
 /// right, action). `None` for events that mean nothing (key releases, mouse
 /// motion, other buttons, resizes).
-pub fn action_for(event: &Event, keys: &[char; 5]) -> Option<Action> {
+pub fn action_for(event: &Event, keys: &Keys) -> Option<Action> {
     match event {
         Event::Key(key) => key_action(key, keys),
         Event::Mouse(MouseEvent {
@@ -76,7 +78,7 @@ pub fn action_for(event: &Event, keys: &[char; 5]) -> Option<Action> {
     }
 }
 
-fn key_action(key: &KeyEvent, keys: &[char; 5]) -> Option<Action> {
+fn key_action(key: &KeyEvent, keys: &Keys) -> Option<Action> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
@@ -104,24 +106,22 @@ pub const ENTER: char = '\n';
 
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys, Enter acting as the action key does.
-fn char_action(ch: char, keys: &[char; 5]) -> Action {
-    match keys.iter().position(|&k| k == ch) {
-        Some(0) => Action::Cursor(Dir::Left),
-        Some(1) => Action::Cursor(Dir::Down),
-        Some(2) => Action::Cursor(Dir::Up),
-        Some(3) => Action::Cursor(Dir::Right),
-        Some(_) => Action::Act,
-        None => match ch {
-            QUIT_KEY => Action::Quit,
-            HINT_KEY => Action::Hint,
-            AUTOPLAY_KEY => Action::Autoplay,
-            UNDO_KEY => Action::Undo,
-            NEW_GAME_KEY => Action::NewGame,
-            SAVE_KEY => Action::SaveQuit,
-            // As in other Lines games; the original took space only.
-            ENTER => Action::Act,
-            _ => Action::Other,
-        },
+fn char_action(ch: char, keys: &Keys) -> Action {
+    match ch {
+        _ if ch == keys.left => Action::Cursor(Dir::Left),
+        _ if ch == keys.down => Action::Cursor(Dir::Down),
+        _ if ch == keys.up => Action::Cursor(Dir::Up),
+        _ if ch == keys.right => Action::Cursor(Dir::Right),
+        _ if ch == keys.act => Action::Act,
+        QUIT_KEY => Action::Quit,
+        HINT_KEY => Action::Hint,
+        AUTOPLAY_KEY => Action::Autoplay,
+        UNDO_KEY => Action::Undo,
+        NEW_GAME_KEY => Action::NewGame,
+        SAVE_KEY => Action::SaveQuit,
+        // As in other Lines games; the original took space only.
+        ENTER => Action::Act,
+        _ => Action::Other,
     }
 }
 
@@ -143,7 +143,7 @@ mod tests {
     use super::*;
     use crossterm::event::KeyEventState;
 
-    const DEFAULT: [char; 5] = ['h', 'j', 'k', 'l', ' '];
+    const DEFAULT: Keys = crate::cli::DEFAULT_KEYS;
 
     fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
         Event::Key(KeyEvent::new(code, modifiers))
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn remapped_keys_and_q() {
-        let keys = ['a', 's', 'w', 'd', 'q'];
+        let keys = Keys::from(['a', 's', 'w', 'd', 'q']);
         assert_eq!(action_for(&plain('q'), &keys), Some(Action::Act));
         assert_eq!(action_for(&plain('h'), &keys), Some(Action::Other));
         assert_eq!(
@@ -198,13 +198,13 @@ mod tests {
         // Upper case is another key.
         assert_eq!(action_for(&plain('A'), &DEFAULT), Some(Action::Other));
         // The -C keys win.
-        let keys = ['a', 's', 'w', 'd', '?'];
+        let keys = Keys::from(['a', 's', 'w', 'd', '?']);
         assert_eq!(
             action_for(&plain('a'), &keys),
             Some(Action::Cursor(Dir::Left))
         );
         assert_eq!(action_for(&plain('?'), &keys), Some(Action::Act));
-        let keys = ['h', 'j', '?', 'l', 'a'];
+        let keys = Keys::from(['h', 'j', '?', 'l', 'a']);
         assert_eq!(
             action_for(&plain('?'), &keys),
             Some(Action::Cursor(Dir::Up))
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(action_for(&plain('u'), &DEFAULT), Some(Action::Undo));
         assert_eq!(action_for(&plain('n'), &DEFAULT), Some(Action::NewGame));
         assert_eq!(action_for(&plain('s'), &DEFAULT), Some(Action::SaveQuit));
-        let keys = ['n', 'u', 'k', 'l', ' '];
+        let keys = Keys::from(['n', 'u', 'k', 'l', ' ']);
         assert_eq!(
             action_for(&plain('n'), &keys),
             Some(Action::Cursor(Dir::Left))
@@ -229,18 +229,18 @@ mod tests {
         let enter = key(KeyCode::Enter, KeyModifiers::NONE);
         assert_eq!(action_for(&enter, &DEFAULT), Some(Action::Act));
         assert_eq!(
-            action_for(&enter, &['a', 's', 'w', 'd', 'x']),
+            action_for(&enter, &Keys::from(['a', 's', 'w', 'd', 'x'])),
             Some(Action::Act)
         );
         assert_eq!(
-            action_for(&enter, &['\n', 's', 'w', 'd', 'x']),
+            action_for(&enter, &Keys::from(['\n', 's', 'w', 'd', 'x'])),
             Some(Action::Cursor(Dir::Left))
         );
     }
 
     #[test]
     fn special_keys_as_characters() {
-        let keys = ['\t', 'j', 'k', 'l', '\n'];
+        let keys = Keys::from(['\t', 'j', 'k', 'l', '\n']);
         let special = |code| action_for(&key(code, KeyModifiers::NONE), &keys);
         assert_eq!(special(KeyCode::Tab), Some(Action::Cursor(Dir::Left)));
         assert_eq!(special(KeyCode::Enter), Some(Action::Act));

@@ -64,8 +64,8 @@ impl Style {
             .map(|k| {
                 if color {
                     ChipLook {
-                        glyph: appearance.font[1],
-                        jumping: appearance.font[2],
+                        glyph: appearance.font.chip,
+                        jumping: appearance.font.jumping,
                         ink: Some(appearance.palette.get(k).copied().unwrap_or(WHITE)),
                     }
                 } else {
@@ -83,7 +83,7 @@ impl Style {
             Style {
                 color,
                 board: Some(WHITE),
-                cursor: appearance.font[0],
+                cursor: appearance.font.cursor,
                 cursor_ink: Some(appearance.palette.first().copied().unwrap_or(WHITE)),
                 chips,
                 cells: appearance.cells,
