@@ -59,10 +59,32 @@ pub enum Action {
     Other,
 }
 
-/// The action for a terminal event, given the `-C` keys (left, down, up,
-/// right, action). `None` for events that mean nothing (key releases, mouse
-/// motion, other buttons, resizes).
-pub fn action_for(event: &Event, keys: &Keys) -> Option<Action> {
+/// The actions for a terminal event, in order, given the `-C` keys: none
+/// for events that mean nothing (key releases, mouse motion, other buttons,
+/// resizes), and one for most others. A typed character that came with Alt
+/// is two when Escape is a `-C` key: terminals send Alt and a character as
+/// Escape followed by the character, which is also what pressing Escape
+/// and then the character quickly sends, and the game has no use for Alt.
+/// (Alt and an arrow or a function key comes as one sequence of its own,
+/// and stays one key.)
+pub fn actions_for(event: &Event, keys: &Keys) -> impl Iterator<Item = Action> + use<> {
+    let escape_first = match event {
+        Event::Key(key)
+            if key.kind == KeyEventKind::Press
+                && key.modifiers.contains(KeyModifiers::ALT)
+                && typed_char(key.code).is_some()
+                && keys.contains(ESCAPE) =>
+        {
+            Some(char_action(ESCAPE, keys))
+        }
+        _ => None,
+    };
+    escape_first.into_iter().chain(action_for(event, keys))
+}
+
+/// The action for a terminal event, Alt left aside; `None` for events that
+/// mean nothing.
+fn action_for(event: &Event, keys: &Keys) -> Option<Action> {
     match event {
         Event::Key(key) => key_action(key, keys),
         Event::Mouse(MouseEvent {
@@ -104,6 +126,9 @@ pub use crate::cli::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, U
 /// Enter, as a typed character (and as a `-C` string spells it).
 pub const ENTER: char = '\n';
 
+/// Escape, as a typed character.
+const ESCAPE: char = '\u{1b}';
+
 /// A typed character: one of the `-C` keys, which win, else one of the
 /// game's own keys, Enter acting as the action key does.
 fn char_action(ch: char, keys: &Keys) -> Action {
@@ -132,7 +157,7 @@ fn typed_char(code: KeyCode) -> Option<char> {
         KeyCode::Char(ch) => Some(ch),
         KeyCode::Tab => Some('\t'),
         KeyCode::Enter => Some(ENTER),
-        KeyCode::Esc => Some('\u{1b}'),
+        KeyCode::Esc => Some(ESCAPE),
         KeyCode::Backspace => Some('\u{7f}'),
         _ => None,
     }
@@ -247,6 +272,49 @@ mod tests {
         assert_eq!(special(KeyCode::Esc), Some(Action::Other));
         assert_eq!(special(KeyCode::F(2)), Some(Action::Other));
         assert_eq!(special(KeyCode::F(1)), Some(Action::Help));
+    }
+
+    #[test]
+    fn a_character_with_alt_is_escape_and_the_character_when_escape_is_a_remapped_key() {
+        let alt = |code| key(code, KeyModifiers::ALT);
+        let actions = |event: &Event, keys: &Keys| actions_for(event, keys).collect::<Vec<_>>();
+        let (left, up) = (Action::Cursor(Dir::Left), Action::Cursor(Dir::Up));
+        let escape_left = Keys::from([ESCAPE, 'j', 'k', 'l', ' ']);
+        assert_eq!(actions(&alt(KeyCode::Char('k')), &escape_left), [left, up]);
+        assert_eq!(
+            actions(&key(KeyCode::Esc, KeyModifiers::NONE), &escape_left),
+            [left]
+        );
+        // Escape does what -C says it does, whichever key it is.
+        let escape_up = Keys::from(['h', 'j', ESCAPE, 'l', ' ']);
+        assert_eq!(actions(&alt(KeyCode::Char('h')), &escape_up), [up, left]);
+        let escape_acts = Keys::from(['h', 'j', 'k', 'l', ESCAPE]);
+        assert_eq!(
+            actions(&alt(KeyCode::Enter), &escape_acts),
+            [Action::Act, Action::Act]
+        );
+        // Escape and Ctrl-C read together: Escape, then the interrupt.
+        let ctrl_alt_c = key(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL | KeyModifiers::ALT,
+        );
+        assert_eq!(
+            actions(&ctrl_alt_c, &escape_left),
+            [left, Action::Interrupt]
+        );
+        // Alt and an arrow is one key, an arrow.
+        assert_eq!(actions(&alt(KeyCode::Up), &escape_left), [up]);
+        assert_eq!(actions(&alt(KeyCode::F(1)), &escape_left), [Action::Help]);
+        // A release is nothing, Alt or not.
+        let release = Event::Key(KeyEvent {
+            code: KeyCode::Char('k'),
+            modifiers: KeyModifiers::ALT,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        });
+        assert_eq!(actions(&release, &escape_left), []);
+        // Otherwise Alt is left aside, as the game has no use for it.
+        assert_eq!(actions(&alt(KeyCode::Char('k')), &DEFAULT), [up]);
     }
 
     #[test]

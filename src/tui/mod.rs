@@ -46,7 +46,7 @@ use event::Message;
 use frame::Renderer;
 pub use help::lines as help_lines;
 
-use input::{Action, action_for};
+use input::{Action, actions_for};
 use layout::Layout;
 use player::PlayerThread;
 use session::{Session, close, end_session, record_before_new_game, save_game, slot_of};
@@ -557,7 +557,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
             app.resize(usize::from(cols), usize::from(rows));
         }
         Message::Input(event) => {
-            if let Some(action) = action_for(&event, app.keys()) {
+            for action in actions_for(&event, app.keys()) {
                 app.act(action, Instant::now());
             }
         }

@@ -116,3 +116,24 @@ fn a_burst_of_input_is_handled_without_waiting_for_more() {
     term.send(&burst);
     check_exit(&mut term, 0);
 }
+
+/// Escape as a `-C` key keeps its press when the next key comes with it
+/// in one read: a terminal sends Alt and a key as Escape and the key, which
+/// is what pressing Escape and the key quickly sends too.
+#[test]
+fn escape_as_a_remapped_key_read_with_the_next_key_is_both_keys() {
+    let (mut term, view) = start(100, 50, 15, &[], &["-C", "\x1bjkl "]);
+    term.send(b"lllljj");
+    let view = view.with_cursor(Some((4, 2)));
+    expect_view(&term, &view, "the cursor at (4, 2)");
+    term.send(b"\x1b");
+    let view = view.with_cursor(Some((3, 2)));
+    expect_view(&term, &view, "a cell left after an Escape alone");
+    term.send(b"\x1bk");
+    let view = view.with_cursor(Some((2, 1)));
+    expect_view(&term, &view, "left and up after Escape and k in one write");
+    term.send(b"\x1bj\x1bj");
+    let view = view.with_cursor(Some((0, 3)));
+    expect_view(&term, &view, "two cells left and down after two pairs");
+    quit_and_check(&mut term, 0);
+}
