@@ -207,7 +207,8 @@ fn tell_kept(kept: Result<Option<&'static str>, String>) {
 /// a save other than the one it went on from (`owned`); any other ending
 /// removes that save, if it is still there, as the game is over. What to
 /// tell the player, or what went wrong. A `seeded` game is saved as one
-/// that keeps no record.
+/// that keeps no record. A game over is never saved; one that ended on
+/// the save key says so.
 fn game_kept(
     slot: Result<&SaveSlot, &str>,
     app: &App,
@@ -217,6 +218,9 @@ fn game_kept(
     record_lost: Option<&str>,
 ) -> Result<Option<&'static str>, String> {
     let game = app.game();
+    // The save key pressed while the move that ended the game was still
+    // drawn: the player has not seen the game end, so is told.
+    let notice = (game.is_over() && ending == Ending::Saved).then_some(OVER_NOT_SAVED);
     if game.is_over() {
         // Nothing to go on with. A save it went on from would replay
         // throws already seen, so it goes even when the record was lost.
@@ -230,17 +234,19 @@ fn game_kept(
             .map_err(|problem| problem.to_string());
     }
     let Ok(slot) = slot else {
-        return Ok(None);
+        return Ok(notice);
     };
     let Some(owned) = owned else {
-        return Ok(None);
+        return Ok(notice);
     };
-    slot.remove_if_unchanged(owned).map(|()| None).map_err(|e| {
-        format!(
-            "clines: the saved game {} could not be removed: {e}",
-            slot.path().display()
-        )
-    })
+    slot.remove_if_unchanged(owned)
+        .map(|()| notice)
+        .map_err(|e| {
+            format!(
+                "clines: the saved game {} could not be removed: {e}",
+                slot.path().display()
+            )
+        })
 }
 
 /// Whether `ending` cuts the game short rather than ends it: the terminal
@@ -396,6 +402,9 @@ impl fmt::Display for SaveProblem {
 /// Printed when the game was saved.
 const SAVED: &str = "Game saved: the next clines with these rules goes on with it.";
 
+/// Printed when the save key was pressed as the game ended.
+const OVER_NOT_SAVED: &str = "Nothing saved: the game was over.";
+
 /// Printed when the game could not be saved instead of its record, for the
 /// record's own reason.
 const SAME_REASON: &str = "clines: nor could the game be saved instead, for the same reason";
@@ -407,8 +416,9 @@ const SAVED_FOR_RECORD: &str = "Game saved, since its record could not be: \
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Pos;
     use crate::cli::Appearance;
-    use crate::game::{Game, Preview, Rules};
+    use crate::game::{Event, Game, Preview, Rules};
     use crate::records::Store;
     use std::time::Instant;
 
@@ -630,6 +640,12 @@ mod tests {
         }
         save_game(Ok(&slot), &playing, false).unwrap();
         // Over: its own save goes.
+        assert_eq!(end(&over(), Ending::Quit, Some(&ours)), Ok(None));
+        assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
+    }
+
+    /// A game over from its opening: 3 chips on a board of 3 cells.
+    fn over() -> App {
         let rules = Rules {
             width: 3,
             height: 1,
@@ -637,18 +653,55 @@ mod tests {
         };
         let (full, opening) = Game::new(rules, 3);
         assert!(full.is_over());
+        app_of(full, opening)
+    }
+
+    fn app_of(game: Game, opening: Vec<Event>) -> App {
         let appearance = Appearance::for_colors(5);
-        let over = App::new(
-            full,
+        App::new(
+            game,
             opening,
             view::Style::new(&appearance, 5, true),
             appearance.keys,
             None,
             (100, 50),
             Instant::now(),
-        );
-        assert_eq!(end(&over, Ending::Quit, Some(&ours)), Ok(None));
-        assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
+        )
+    }
+
+    #[test]
+    fn the_save_key_as_the_game_ends_saves_nothing_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        // 3 chips and a free cell: the one move fills the board.
+        let rules = Rules {
+            width: 4,
+            height: 1,
+            ..Rules::default()
+        };
+        let slot = SaveSlot::new(&store, rules, Preview::Off).unwrap();
+        let (mut game, opening) = Game::new(rules, 3);
+        let owned = SavedGame {
+            state: game.state(),
+            no_record: Default::default(),
+        };
+        let cells = || (0..4).map(|x| Pos::new(x, 0));
+        let ended = cells()
+            .flat_map(|from| cells().map(move |to| (from, to)))
+            .any(|(from, to)| game.play(from, to).is_ok());
+        assert!(ended && game.is_over());
+        let over = app_of(game, opening);
+        let kept = |ending, owned| game_kept(Ok(&slot), &over, ending, false, owned, None);
+        assert_eq!(kept(Ending::Saved, None), Ok(Some(OVER_NOT_SAVED)));
+        assert_eq!(slot.load().unwrap(), None, "nothing saved");
+        // The save it went on from goes, as with any ending of a game over.
+        slot.save(&owned).unwrap();
+        assert_eq!(kept(Ending::Saved, Some(&owned)), Ok(Some(OVER_NOT_SAVED)));
+        assert_eq!(slot.load().unwrap(), None, "its save removed");
+        // Other endings of a game over say nothing of saving.
+        assert_eq!(kept(Ending::Quit, None), Ok(None));
+        let nowhere = game_kept(Err("no user"), &over, Ending::Saved, false, None, None);
+        assert_eq!(nowhere, Ok(Some(OVER_NOT_SAVED)));
     }
 
     #[test]
