@@ -5,6 +5,7 @@
 //! Every setting remembers where it came from (a flag, a config key or the
 //! default) so that a refusal names it the way the user wrote it.
 
+mod attached;
 mod cells;
 mod command;
 mod config;
@@ -447,7 +448,20 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = Args::command()
+    let command = Args::command();
+    let takes_value = |name: attached::Name| {
+        command
+            .get_arguments()
+            .find(|arg| match name {
+                attached::Name::Short(short) => arg.get_short() == Some(short),
+                attached::Name::Long(long) => arg.get_long() == Some(long),
+            })
+            .map(|arg| arg.get_action().takes_values())
+    };
+    let args =
+        attached::split_free_text_values(args.into_iter().map(Into::into).collect(), takes_value);
+    let matches = command
+        .clone()
         .try_get_matches_from(args)
         .map_err(shown_safely)?;
     let args = Args::from_arg_matches(&matches)?;

@@ -124,6 +124,24 @@ fn values_are_taken_getopt_style() {
 }
 
 #[test]
+fn an_attached_key_or_glyph_value_keeps_its_leading_equals_sign() {
+    let keys = |args: &[&str]| appearance_of(args).map(|a| a.keys.in_order());
+    assert_eq!(keys(&["-C=hjkl"]), Ok(['=', 'h', 'j', 'k', 'l']));
+    // Not in another option's attached value.
+    refused(&["-mbC=hjkl"], &["bC=hjkl"]);
+    refused(&["-C=abcde"], &["-C \"=abcde\"", "got 6"]);
+    let font = appearance_of(&["-f=Oo", "-F=OoVvAa.'Zz"]).unwrap();
+    assert_eq!(font.font.in_order(), ['=', 'O', 'o']);
+    assert_eq!(font.bw_font[..3], ['=', 'O', 'o']);
+    // Another option's value is taken whole, as typed.
+    assert_eq!(keys(&["-C", "-f=ab"]), Ok(['-', 'f', '=', 'a', 'b']));
+    assert_eq!(keys(&["--keys", "-C=hj"]), Ok(['-', 'C', '=', 'h', 'j']));
+    assert_eq!(keys(&["--keys==hjkl"]), Ok(['=', 'h', 'j', 'k', 'l']));
+    // Numbers, where `=` is never part of the value, keep clap's reading.
+    assert_eq!(rules_of(&["-w=7"]).unwrap().width, 7);
+}
+
+#[test]
 fn defaults_are_the_originals() {
     let (rules, appearance) = play(&[]).unwrap();
     assert_eq!(rules, Rules::default());
