@@ -228,6 +228,10 @@ impl SaveSlot {
             // A loop of links on the way to the records directory, which
             // is told before play: no save can be there.
             Err(e) if refused_symlink(&e) => return Occupant::Nothing,
+            // Nor where the file cannot even be looked up: whether a save
+            // is there cannot be known, and the warning before play says
+            // why ([`Store::unusable`]).
+            Err(_) if cannot_be_looked_up(&self.path) => return Occupant::Nothing,
             Err(e) => {
                 let why = format!("cannot read it: {e}");
                 return Occupant::Unusable {
@@ -547,6 +551,18 @@ fn is_absent(e: &io::Error) -> bool {
     )
 }
 
+/// Whether no file at `path` can be looked up: its directory may not be
+/// entered, or the path is none a file can have (a NUL in it, a name too
+/// long).
+fn cannot_be_looked_up(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_err_and(|e| {
+        matches!(
+            e.kind(),
+            io::ErrorKind::PermissionDenied | io::ErrorKind::InvalidInput
+        ) || e.raw_os_error() == Some(libc::ENAMETOOLONG)
+    })
+}
+
 /// The file at `path` as text, refusing one larger than any save, and not
 /// following a symlink or hanging on a planted FIFO.
 fn read_limited(path: &Path) -> io::Result<String> {
@@ -583,6 +599,7 @@ fn move_to_new_name(from: &Path, to: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::records::test_util::permissions_apply;
     use std::os::unix::fs::PermissionsExt;
 
     fn slot(dir: &Path, preview: Preview) -> SaveSlot {
@@ -697,6 +714,35 @@ mod tests {
                     no_record,
                 })
             );
+        }
+    }
+
+    #[test]
+    fn no_save_is_found_where_the_save_cannot_be_looked_up() {
+        let dir = tempfile::tempdir().unwrap();
+        // A path no file can have, as a config file's score_dir may give.
+        let nul = slot(&dir.path().join("a\0b"), Preview::Off);
+        assert_eq!(nul.load().unwrap(), None);
+        // A records directory that may not be entered: permission bits do
+        // not stop root, so this part is checked only where they apply.
+        let locked = dir.path().join("locked");
+        let slot = slot(&locked, Preview::Off);
+        fs::create_dir(&locked).unwrap();
+        if permissions_apply(dir.path()) {
+            fs::set_permissions(&locked, fs::Permissions::from_mode(0o600)).unwrap();
+            let found = slot.load();
+            let told = Store::new(&locked, "ann").unwrap().unusable();
+            fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+            assert_eq!(found.unwrap(), None);
+            let told = told.expect("a warning before play");
+            assert!(told.contains("cannot be reached"), "{told}");
+        }
+        // A save there that cannot be read is one, and is told.
+        fs::write(slot.path(), "x").unwrap();
+        if permissions_apply(dir.path()) {
+            fs::set_permissions(slot.path(), fs::Permissions::from_mode(0o000)).unwrap();
+            let unread = slot.load().unwrap_err().to_string();
+            assert!(unread.contains("cannot read it"), "{unread}");
         }
     }
 

@@ -255,9 +255,9 @@ impl Store {
                     false => format!("{} above it is not a directory", text::path(file)),
                 })
             })
-            // A loop of links, a folder above it that may not be searched:
-            // a directory not there yet is made by the first save.
-            .or_else(|| match fs::metadata(dir) {
+            // A loop of links, a folder above it or itself that may not be
+            // entered: a directory not there yet is made by the first save.
+            .or_else(|| match fs::metadata(dir.join(".")) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => {
                     Some(format!("it cannot be reached: {e}"))
                 }
