@@ -57,6 +57,13 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     ))
 }
 
+/// The first of `dir` and the folders above it that is there but is not a
+/// directory: what stops `dir` from being a directory or being made one.
+pub fn file_in_the_way(dir: &Path) -> Option<&Path> {
+    dir.ancestors()
+        .find(|path| fs::metadata(path).is_ok_and(|found| !found.is_dir()))
+}
+
 /// Why `path` is not found when a symbolic link on the way leads nowhere:
 /// `path` itself, or a folder above it (as dotfiles managers link whole
 /// folders), its target moved or deleted. Said of `path`, as "it is a

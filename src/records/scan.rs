@@ -183,8 +183,15 @@ pub struct Listing {
 pub enum ListError {
     /// No records directory is known, for this reason.
     NoDirectory(NoScoreDir),
-    /// The records directory is a file or something else.
-    NotADirectory(PathBuf),
+    /// The records directory, or a folder above it, is a file or something
+    /// else.
+    NotADirectory {
+        /// The records directory.
+        dir: PathBuf,
+        /// What is there instead of a directory: the records directory
+        /// itself or a folder above it.
+        file: PathBuf,
+    },
     /// Reading the records directory failed.
     Unreadable {
         /// The records directory.
@@ -198,10 +205,16 @@ impl fmt::Display for ListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ListError::NoDirectory(why) => write!(f, "{why}"),
-            ListError::NotADirectory(path) => write!(
+            ListError::NotADirectory { dir, file } if dir == file => write!(
                 f,
                 "the records directory {} is not a directory",
-                text::path(path)
+                text::path(dir)
+            ),
+            ListError::NotADirectory { dir, file } => write!(
+                f,
+                "the records directory {}: {} above it is not a directory",
+                text::path(dir),
+                text::path(file)
             ),
             ListError::Unreadable { path, source } => write!(
                 f,
@@ -230,7 +243,14 @@ pub fn list_dir(
 ) -> Result<Listing, ListError> {
     let scan = scan_all(dir, rules).map_err(|source| {
         if source.raw_os_error() == Some(libc::ENOTDIR) {
-            ListError::NotADirectory(dir.path.clone())
+            ListError::NotADirectory {
+                dir: dir.path.clone(),
+                // Gone since, or never found: the directory is as good a
+                // name as any.
+                file: files::file_in_the_way(&dir.path)
+                    .unwrap_or(&dir.path)
+                    .to_path_buf(),
+            }
         } else {
             ListError::Unreadable {
                 path: dir.path.clone(),
@@ -482,6 +502,19 @@ mod tests {
             error,
             format!(
                 "the records directory {} is not a directory",
+                file.path.display()
+            )
+        );
+        // A file above it is named as what is in the way.
+        let below = ScoreDir::new(file.path.join("sub"));
+        let error = list_dir(&below, &RuleSet::default(), None)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            format!(
+                "the records directory {}: {} above it is not a directory",
+                below.path.display(),
                 file.path.display()
             )
         );

@@ -247,9 +247,7 @@ impl Store {
         };
         let why = files::broken_link(dir)
             .or_else(|| {
-                let file = dir
-                    .ancestors()
-                    .find(|path| fs::metadata(path).is_ok_and(|found| !found.is_dir()))?;
+                let file = files::file_in_the_way(dir)?;
                 Some(match file == dir {
                     true => "it is not a directory".to_string(),
                     false => format!("{} above it is not a directory", text::path(file)),
