@@ -128,6 +128,14 @@ impl TomlProblem {
                     i64::MAX
                 )
             }
+            // The parser names no key; the player's file does.
+            Some(key) if message.trim() == "duplicate key" => {
+                let key = ['"', '\'']
+                    .iter()
+                    .find_map(|q| key.trim().strip_prefix(*q)?.strip_suffix(*q))
+                    .unwrap_or(key.trim());
+                format!("the key {} is given twice", quote(key))
+            }
             _ => in_players_words(message),
         };
         TomlProblem { line, why }

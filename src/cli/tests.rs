@@ -836,7 +836,14 @@ fn config_refusals_name_file_key_and_accepted() {
             &["colors = 6", "mode = \"b\" in", "-F (bw_font)"],
         ),
         ("width = ", &["invalid TOML at line 1"]),
-        ("width = 9\nwidth = 10", &["invalid TOML at line 2"]),
+        (
+            "width = 9\nwidth = 10",
+            &["invalid TOML at line 2: the key \"width\" is given twice"],
+        ),
+        (
+            "\"width\" = 9\n'width' = 10",
+            &["invalid TOML at line 2: the key \"width\" is given twice"],
+        ),
         (
             "\nwidth = 99999999999999999999",
             &[
