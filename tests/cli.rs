@@ -1132,3 +1132,36 @@ fn help_version_and_records_on_a_full_disk_fail() {
         );
     }
 }
+
+/// A config directory found from a relative `HOME` would follow where
+/// clines is started: no config file is read from it, as no records are
+/// kept there, while the same file found from an absolute `HOME` is.
+#[test]
+fn no_config_file_is_read_from_a_relative_home() {
+    let started_in = tempfile::tempdir().unwrap();
+    let config = started_in.path().join("home/.config/clines");
+    fs::create_dir_all(&config).unwrap();
+    fs::write(config.join("config.toml"), "width = 7\n").unwrap();
+    let rules = |home: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+        command
+            .args(["--batch", "--seed", "1"])
+            .current_dir(started_in.path())
+            .env_clear()
+            .env("HOME", home)
+            .env("CLINES_SCORE_DIR", started_in.path().join("scores"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("clines runs");
+        let watchdog = Watchdog::new(&child);
+        let stdin = child.stdin.take().unwrap().write_all(b"rules\n");
+        stdin.expect("clines reads its commands");
+        let output = child.wait_with_output().unwrap();
+        drop(watchdog);
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert!(rules(&started_in.path().join("home")).contains("width=7"));
+    assert!(rules(Path::new("home")).contains("width=9"));
+}

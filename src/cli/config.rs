@@ -49,17 +49,22 @@ pub(super) struct ConfigLocation {
 
 impl ConfigLocation {
     /// `$CLINES_CONFIG` if set and not empty, else `config.toml` in the
-    /// platform config directory, if the platform has one.
+    /// platform config directory, if the platform has one. A directory
+    /// found from a relative `$HOME` is none, as for records: it would
+    /// follow where clines is started.
     pub(super) fn of_process() -> Option<ConfigLocation> {
         match std::env::var_os("CLINES_CONFIG") {
             Some(path) if !path.is_empty() => Some(ConfigLocation {
                 path: path.into(),
                 required: true,
             }),
-            _ => ProjectDirs::from("", "", "clines").map(|dirs| ConfigLocation {
-                path: dirs.config_dir().join("config.toml"),
-                required: false,
-            }),
+            _ => ProjectDirs::from("", "", "clines")
+                .map(|dirs| dirs.config_dir().join("config.toml"))
+                .filter(|path| path.is_absolute())
+                .map(|path| ConfigLocation {
+                    path,
+                    required: false,
+                }),
         }
     }
 }
