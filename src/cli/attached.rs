@@ -51,7 +51,11 @@ pub(super) fn split_free_text_values(
             break;
         }
         if let Some(long) = text.strip_prefix("--") {
-            value_next = !long.contains('=') && takes_value(Name::Long(long)) == Some(true);
+            // `--keys=abcd` holds its value; `--keys` takes the next.
+            value_next = match long.split_once('=') {
+                Some(_) => false,
+                None => takes_value(Name::Long(long)) == Some(true),
+            };
             split.push(arg);
             continue;
         }
@@ -117,7 +121,10 @@ mod tests {
             ["clines", "-w", "-C=x", "-C", "=y"]
         );
         assert_eq!(split(&["--", "-C=x"]), ["clines", "--", "-C=x"]);
-        assert_eq!(split(&["--keys=-C=x"]), ["clines", "--keys=-C=x"]);
+        assert_eq!(
+            split(&["--keys=-C=x", "-C=y"]),
+            ["clines", "--keys=-C=x", "-C", "=y"]
+        );
         assert_eq!(split(&["--keys", "-C=x"]), ["clines", "--keys", "-C=x"]);
         assert_eq!(split(&["--list", "-C=x"]), ["clines", "--list", "-C", "=x"]);
         // An unknown option, and what follows it in its cluster, is clap's.

@@ -129,7 +129,17 @@ fn an_attached_key_or_glyph_value_keeps_its_leading_equals_sign() {
     assert_eq!(keys(&["-C=hjkl"]), Ok(['=', 'h', 'j', 'k', 'l']));
     // Not in another option's attached value.
     refused(&["-mbC=hjkl"], &["bC=hjkl"]);
-    refused(&["-C=abcde"], &["-C \"=abcde\"", "got 6"]);
+    refused(
+        &["-C=abcde"],
+        &["-C \"=abcde\"", "got 6 (the = is one of them)"],
+    );
+    refused(
+        &["-f=xyz"],
+        &["-f \"=xyz\"", "got 4 (the = is one of them)"],
+    );
+    // Not where the = does not make the count wrong.
+    let short = play(&["-C=abc"]).unwrap_err();
+    assert!(short.ends_with("got 4\n"), "{short}");
     let font = appearance_of(&["-f=Oo", "-F=OoVvAa.'Zz"]).unwrap();
     assert_eq!(font.font.in_order(), ['=', 'O', 'o']);
     assert_eq!(font.bw_font[..3], ['=', 'O', 'o']);

@@ -14,8 +14,9 @@ pub(super) fn font(font: &Setting<String>) -> Result<Font, String> {
                 .map(Font::from)
                 .map_err(|glyphs| {
                     format!(
-                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}",
-                        glyphs.len()
+                        "expected exactly 3 glyphs (cursor, chip, jumping chip), got {}{}",
+                        glyphs.len(),
+                        equals_counted(&glyphs, 3)
                     )
                 })
         })
@@ -71,14 +72,25 @@ pub(super) fn unfit_glyph(glyph: char) -> Option<&'static str> {
     }
 }
 
+/// Said of a value one character too long that begins with `=`: written
+/// `-C=hjkl `, as some programs take options, its `=` is one of the
+/// characters.
+fn equals_counted(chars: &[char], expected: usize) -> &'static str {
+    match chars.first() {
+        Some('=') if chars.len() == expected + 1 => " (the = is one of them)",
+        _ => "",
+    }
+}
+
 /// The `-C` keys: exactly five different characters.
 pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<Keys, String> {
     let chars: Vec<char> = keys.value.chars().collect();
     let refuse = |why: String| keys.source.refuse(&why);
     let keys: [char; 5] = chars.try_into().map_err(|chars: Vec<char>| {
         refuse(format!(
-            "expected exactly 5 keys (left, down, up, right, action), got {}",
-            chars.len()
+            "expected exactly 5 keys (left, down, up, right, action), got {}{}",
+            chars.len(),
+            equals_counted(&chars, 5)
         ))
     })?;
     // Of the control characters only these arrive as plain keys; any other
