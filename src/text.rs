@@ -130,11 +130,18 @@ impl TomlProblem {
             }
             // The parser names no key; the player's file does.
             Some(key) if message.trim() == "duplicate key" => {
-                let key = ['"', '\'']
+                // Quoted, without its quotes, unless it holds an escape,
+                // which only the quotes as typed make sense of.
+                let key = key.trim();
+                let shown = match ['"', '\'']
                     .iter()
-                    .find_map(|q| key.trim().strip_prefix(*q)?.strip_suffix(*q))
-                    .unwrap_or(key.trim());
-                format!("the key {} is given twice", quote(key))
+                    .find_map(|q| key.strip_prefix(*q)?.strip_suffix(*q))
+                {
+                    Some(quoted) if quoted.contains('\\') => escape(key),
+                    Some(quoted) => quote(quoted),
+                    None => quote(key),
+                };
+                format!("the key {shown} is given twice")
             }
             _ => in_players_words(message),
         };

@@ -855,6 +855,10 @@ fn config_refusals_name_file_key_and_accepted() {
             &["invalid TOML at line 2: the key \"width\" is given twice"],
         ),
         (
+            "width = 9\n\"wid\\u0074h\" = 10",
+            &["invalid TOML at line 2: the key \"wid\\u0074h\" is given twice"],
+        ),
+        (
             "\nwidth = 99999999999999999999",
             &[
                 "invalid TOML at line 2: the number \"99999999999999999999\" is out of the range",
