@@ -27,7 +27,14 @@ fn clines(home: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Outp
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_DATA_HOME", home.join("data"))
         .env("CLINES_SCORE_DIR", home.join("scores"))
-        .envs(env.iter().copied())
+        .envs(env.iter().copied());
+    run_with_input(command, stdin)
+}
+
+/// `command`'s output, given `stdin` as its input; a program that hangs is
+/// killed and fails the test.
+fn run_with_input(mut command: Command, stdin: &str) -> Output {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -1149,16 +1156,8 @@ fn no_config_file_is_read_from_a_relative_home() {
             .current_dir(started_in.path())
             .env_clear()
             .env("HOME", home)
-            .env("CLINES_SCORE_DIR", started_in.path().join("scores"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().expect("clines runs");
-        let watchdog = Watchdog::new(&child);
-        let stdin = child.stdin.take().unwrap().write_all(b"rules\n");
-        stdin.expect("clines reads its commands");
-        let output = child.wait_with_output().unwrap();
-        drop(watchdog);
+            .env("CLINES_SCORE_DIR", started_in.path().join("scores"));
+        let output = run_with_input(command, "rules\n");
         assert!(output.status.success(), "{output:?}");
         String::from_utf8(output.stdout).unwrap()
     };
