@@ -615,15 +615,25 @@ mod tests {
     }
 
     pub(super) fn app(cols: usize, rows: usize) -> App {
-        let appearance = Appearance::for_colors(5);
         let (game, opening) = Game::new(Rules::default(), 3);
+        app_of(game, opening, (cols, rows))
+    }
+
+    /// `game`, begun with `opening`, on a screen of `size`, in the default
+    /// look.
+    pub(super) fn app_of(
+        game: Game,
+        opening: Vec<crate::game::Event>,
+        size: (usize, usize),
+    ) -> App {
+        let appearance = Appearance::for_colors(5);
         App::new(
             game,
             opening,
             view::Style::new(&appearance, 5, true),
             appearance.keys,
             None,
-            (cols, rows),
+            size,
             Instant::now(),
         )
     }

@@ -417,13 +417,11 @@ const SAVED_FOR_RECORD: &str = "Game saved, since its record could not be: \
 mod tests {
     use super::*;
     use crate::board::Pos;
-    use crate::cli::Appearance;
-    use crate::game::{Event, Game, Preview, Rules};
+    use crate::game::{Game, Preview, Rules};
     use crate::records::Store;
     use std::time::Instant;
 
-    use super::super::tests::app;
-    use super::super::view;
+    use super::super::tests::{app, app_of};
 
     fn session(score: u64, records: RecordKeeping) -> Session {
         let live = Arc::new(Live::default());
@@ -653,20 +651,7 @@ mod tests {
         };
         let (full, opening) = Game::new(rules, 3);
         assert!(full.is_over());
-        app_of(full, opening)
-    }
-
-    fn app_of(game: Game, opening: Vec<Event>) -> App {
-        let appearance = Appearance::for_colors(5);
-        App::new(
-            game,
-            opening,
-            view::Style::new(&appearance, 5, true),
-            appearance.keys,
-            None,
-            (100, 50),
-            Instant::now(),
-        )
+        app_of(full, opening, (100, 50))
     }
 
     #[test]
@@ -690,7 +675,7 @@ mod tests {
             .flat_map(|from| cells().map(move |to| (from, to)))
             .any(|(from, to)| game.play(from, to).is_ok());
         assert!(ended && game.is_over());
-        let over = app_of(game, opening);
+        let over = app_of(game, opening, (100, 50));
         let kept = |ending, owned| game_kept(Ok(&slot), &over, ending, false, owned, None);
         assert_eq!(kept(Ending::Saved, None), Ok(Some(OVER_NOT_SAVED)));
         assert_eq!(slot.load().unwrap(), None, "nothing saved");
