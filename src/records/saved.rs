@@ -201,6 +201,11 @@ impl SaveSlot {
         &self.path
     }
 
+    /// The records directory that holds the save, whose lock saving takes.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
     /// The saved game, `Ok(None)` when there is none, also when the
     /// records directory is not a directory or cannot be reached (saving
     /// the record says so). One that
@@ -308,7 +313,7 @@ impl SaveSlot {
             path: self.path.clone(),
             source,
         })?;
-        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let dir = self.dir();
         let lock = DirLock::acquire(dir)?;
         if !free() {
             return Ok(false);
@@ -333,7 +338,7 @@ impl SaveSlot {
         if !self.holds(loaded)? {
             return Ok(());
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let dir = self.dir();
         let _lock = DirLock::acquire(dir).map_err(|e| io::Error::other(e.to_string()))?;
         if self.holds(loaded)? {
             self.remove()

@@ -6,10 +6,11 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::records::{Placed, SaveSlot, SavedGame};
+use crate::records::{Placed, SaveError, SaveSlot, SavedGame};
 
 use super::app::App;
 use super::live::Live;
@@ -75,7 +76,7 @@ pub(super) fn close(
         .as_ref()
         .map_or(Ending::TerminalLost, |&ending| ending);
     let settled = settle_record(session);
-    let record_lost = settled.as_ref().and_then(|settled| settled.lost.as_deref());
+    let record_lost = settled.as_ref().and_then(|settled| settled.lost.as_ref());
     tell_kept(game_kept(
         slot_of(config),
         app,
@@ -99,7 +100,46 @@ struct Settled {
     /// What to tell the player as the session ends.
     notice: Option<&'static str>,
     /// Why the record the game earned could not be saved, if so.
-    lost: Option<String>,
+    lost: Option<RecordProblem>,
+}
+
+/// Why a record could not be saved.
+#[derive(Debug, PartialEq, Eq)]
+struct RecordProblem {
+    /// As the player is told it.
+    why: String,
+    /// The records directory, when another process held its lock past the
+    /// wait: saving the game there instead would wait as long again for
+    /// the same lock, and the player is waiting to leave.
+    locked: Option<PathBuf>,
+}
+
+impl RecordProblem {
+    /// A record that could not be kept for `why`, no lock involved.
+    fn because(why: &str) -> RecordProblem {
+        RecordProblem {
+            why: why.to_string(),
+            locked: None,
+        }
+    }
+
+    /// Whether saving in `dir` would wait for the lock held already.
+    fn locked_in(&self, dir: &Path) -> bool {
+        self.locked.as_deref() == Some(dir)
+    }
+}
+
+impl From<SaveError> for RecordProblem {
+    fn from(error: SaveError) -> RecordProblem {
+        let locked = match &error {
+            SaveError::Locked { path } => Some(path.clone()),
+            _ => None,
+        };
+        RecordProblem {
+            why: error.to_string(),
+            locked,
+        }
+    }
 }
 
 /// Saves the record the first time only (`None` after), saying at once
@@ -110,7 +150,7 @@ fn settle_record(session: &Session) -> Option<Settled> {
     }
     let (notice, problem) = keep_record(session);
     if let Some(problem) = &problem {
-        let _ = writeln!(io::stderr(), "clines: {problem}");
+        let _ = writeln!(io::stderr(), "clines: {}", problem.why);
     }
     let lost = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
     Some(Settled { notice, lost })
@@ -138,14 +178,14 @@ fn closing_lines(session: &Session, ending: Ending, settled: Option<Settled>) ->
 
 /// Saves the record of the game in progress when it earns one: what to
 /// tell the player (a new record, or why none is kept) and what went wrong.
-fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
+fn keep_record(session: &Session) -> (Option<&'static str>, Option<RecordProblem>) {
     let live = &session.live;
     match &session.records {
         // Records are off for a game begun with --seed; one that scored
         // says so, as any game that scored and keeps no record does.
         RecordKeeping::Off if live.score() > 0 => (Some(SEEDED), None),
         RecordKeeping::Off => (None, None),
-        RecordKeeping::Unavailable(why) => (None, Some(why.clone())),
+        RecordKeeping::Unavailable(why) => (None, Some(RecordProblem::because(why))),
         // Nothing to save, and no record to create at 0: no reason either.
         RecordKeeping::KeptIn(_) if live.score() == 0 => (None, None),
         RecordKeeping::KeptIn(_) if live.assisted() => (Some(ASSISTED), None),
@@ -153,7 +193,7 @@ fn keep_record(session: &Session) -> (Option<&'static str>, Option<String>) {
         RecordKeeping::KeptIn(_) if live.seeded() => (Some(SEEDED), None),
         RecordKeeping::KeptIn(store) => match store.save(live.score()) {
             Ok(saved) => (saved.message(), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(e.into())),
         },
     }
 }
@@ -178,9 +218,9 @@ pub(super) fn record_before_new_game(
     match keep_record(session) {
         (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
             if over {
-                Ok(Some(problem))
+                Ok(Some(problem.why))
             } else {
-                Err(problem)
+                Err(problem.why)
             }
         }
         _ => Ok(None),
@@ -215,7 +255,7 @@ fn game_kept(
     ending: Ending,
     seeded: bool,
     owned: Option<&SavedGame>,
-    record_lost: Option<&str>,
+    record_lost: Option<&RecordProblem>,
 ) -> Result<Option<&'static str>, String> {
     let game = app.game();
     // The save key pressed while the move that ended the game was still
@@ -265,14 +305,15 @@ fn cuts_short(ending: Ending) -> bool {
 /// terminal's save included); but not over a game that another session
 /// saved in the slot since this one went on from `owned` (or started),
 /// whose score may be unkept too. What went wrong is told, briefly when it
-/// is the record's own reason, told already.
+/// is the record's own reason, told already. A records directory whose
+/// lock kept the record out is not waited for twice.
 fn save_for_lost_record(
     slot: Result<&SaveSlot, &str>,
     app: &App,
     owned: Option<&SavedGame>,
-    problem: &str,
+    problem: &RecordProblem,
 ) -> Result<Option<&'static str>, String> {
-    let not_saved = |why: &str| match problem.contains(why) {
+    let not_saved = |why: &str| match problem.why.contains(why) {
         true => Err(SAME_REASON.to_string()),
         false => Err(format!(
             "clines: nor could the game be saved instead: {why}"
@@ -282,6 +323,9 @@ fn save_for_lost_record(
         Ok(slot) => slot,
         Err(why) => return not_saved(why),
     };
+    if problem.locked_in(slot.dir()) {
+        return Err(SAME_REASON.to_string());
+    }
     let game = SavedGame {
         state: app.game().state(),
         no_record: app.live().no_record(),
@@ -583,7 +627,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let problem = "the record could not be saved: the disk is full";
+        let problem = &RecordProblem::because("the record could not be saved: the disk is full");
         let playing = app(100, 50);
         let end = |app: &App, ending, owned| {
             game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
@@ -640,6 +684,41 @@ mod tests {
         // Over: its own save goes.
         assert_eq!(end(&over(), Ending::Quit, Some(&ours)), Ok(None));
         assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
+    }
+
+    /// A record kept out by a lock held too long: the game is not saved
+    /// in the same directory, which would wait as long again, but is
+    /// elsewhere.
+    #[test]
+    fn a_game_whose_record_met_a_held_lock_waits_for_it_no_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        let playing = app(100, 50);
+        let locked_in = |path: &Path| {
+            RecordProblem::from(crate::records::SaveError::Locked {
+                path: path.to_path_buf(),
+            })
+        };
+        let here = locked_in(dir.path());
+        assert_eq!(
+            game_kept(Ok(&slot), &playing, Ending::Quit, false, None, Some(&here)),
+            Err(SAME_REASON.to_string())
+        );
+        assert_eq!(slot.load().unwrap(), None, "not saved, nor tried");
+        let elsewhere = locked_in(&dir.path().join("other"));
+        assert_eq!(
+            game_kept(
+                Ok(&slot),
+                &playing,
+                Ending::Quit,
+                false,
+                None,
+                Some(&elsewhere)
+            ),
+            Ok(Some(SAVED_FOR_RECORD))
+        );
+        assert!(slot.load().unwrap().is_some());
     }
 
     /// A game over from its opening: 3 chips on a board of 3 cells.
