@@ -508,12 +508,16 @@ impl App {
     /// game keeps no record after that. Autoplay stops, as the player has
     /// taken over.
     fn undo(&mut self) {
+        // The player takes over, whether or not there is a move to take
+        // back: autoplay stops, dropping the move it was about to make.
+        if self.assist.autoplay {
+            self.toggle_autoplay();
+        }
         if self.game.undo().is_err() {
             self.requests.bell = true;
             return;
         }
         self.live.mark_undone();
-        self.assist.autoplay = false;
         self.assist.forget_pending();
         self.input.selected = None;
         self.show_engine();
@@ -1729,6 +1733,33 @@ mod tests {
         // On the box the autoplay key is any key.
         app.act(Action::Autoplay, now + Duration::from_secs(10));
         assert_eq!(app.ending(), Some(Ending::GameOver));
+    }
+
+    /// `u` stops autoplay also with nothing to take back, as on the first
+    /// move of a game begun with `--autoplay`: only the beep says why
+    /// nothing else happened.
+    #[test]
+    fn undo_stops_autoplay_with_or_without_a_move_to_take_back() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        app.act(Action::Autoplay, now);
+        app.advance(now);
+        let request = app.take_request().expect("autoplay asks for a move");
+        let chosen = crate::ai::hint(&request.board, *app.game.rules(), 1);
+        app.suggested(
+            Suggestion {
+                id: request.id,
+                chosen,
+            },
+            now,
+        );
+        let before = app.game.clone();
+        app.act(Action::Undo, now);
+        assert!(app.take_bell(), "nothing to take back");
+        assert!(!app.assist.autoplay);
+        assert!(!app.live.undone());
+        app.advance(now + Duration::from_secs(10));
+        assert_eq!(app.game, before, "the move autoplay planned is not made");
+        assert_eq!(app.take_request(), None);
     }
 
     #[test]
