@@ -86,13 +86,22 @@ struct Input {
     queued: VecDeque<Action>,
 }
 
+/// What asked the game to stop until continued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The player, with Ctrl-Z.
+    Key,
+    /// Another program, with SIGTSTP.
+    Signal,
+}
+
 /// What the game asks of the event loop, each taken (and so reset) by the
 /// loop once it has acted on it.
 #[derive(Debug, Default)]
 struct LoopRequests {
     bell: bool,
     repaint: bool,
-    suspend: bool,
+    suspend: Option<Stop>,
     /// Take the terminal again: the process was continued (SIGCONT).
     continued: bool,
     /// How the game ended, once it has; never taken, the loop stops on it.
@@ -328,9 +337,19 @@ impl App {
         std::mem::take(&mut self.requests.repaint)
     }
 
-    /// Takes the request to stop until continued (Ctrl-Z).
-    pub fn take_suspend(&mut self) -> bool {
-        std::mem::take(&mut self.requests.suspend)
+    /// Takes the request to stop until continued, and what made it.
+    pub fn take_suspend(&mut self) -> Option<Stop> {
+        self.requests.suspend.take()
+    }
+
+    /// SIGTSTP came: stop until continued, as Ctrl-Z does.
+    pub fn stop_signalled(&mut self) {
+        self.requests.suspend = Some(Stop::Signal);
+    }
+
+    /// Ctrl-Z cannot stop the game, as nothing could continue it: a beep.
+    pub fn cannot_stop(&mut self) {
+        self.requests.bell = true;
     }
 
     /// The process was continued (SIGCONT) after a stop, however it came:
@@ -408,7 +427,7 @@ impl App {
                 self.end(Ending::Saved);
             }
             Action::Repaint => self.requests.repaint = true,
-            Action::Suspend => self.requests.suspend = true,
+            Action::Suspend => self.requests.suspend = Some(Stop::Key),
             // An overlay takes the next key at once, animation or not.
             _ if self.overlay != Overlay::None => self.close_overlay(action, now),
             // Over the too-small screen the help would hide the size it

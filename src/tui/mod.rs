@@ -41,12 +41,12 @@ use crate::cli::{Appearance, Warning};
 use crate::game::{Game, Preview, Rules};
 use crate::records::{NoRecord, SaveSlot, SavedGame, Store};
 
-use app::App;
+use app::{App, Stop};
 use event::Message;
 use frame::Renderer;
 pub use help::lines as help_lines;
 
-use input::{Action, actions_for};
+use input::actions_for;
 use layout::Layout;
 use player::PlayerThread;
 use session::{Session, close, end_session, record_before_new_game, save_game, slot_of};
@@ -427,6 +427,9 @@ const SEED_NOT_USED_NOW: &str =
 trait JobControl {
     /// Gives the terminal back and stops until continued.
     fn suspend(&mut self) -> io::Result<()>;
+    /// Whether a shell with job control runs the game as a job, and so
+    /// can continue it once stopped.
+    fn in_a_job(&self) -> bool;
     /// Takes the terminal again once continued.
     fn resume(&mut self) -> io::Result<()>;
     /// The terminal's size now, if it can be told: a window resized while
@@ -437,6 +440,10 @@ trait JobControl {
 impl JobControl for terminal::Guard {
     fn suspend(&mut self) -> io::Result<()> {
         terminal::Guard::suspend(self)
+    }
+
+    fn in_a_job(&self) -> bool {
+        sys::in_a_job()
     }
 
     fn resume(&mut self) -> io::Result<()> {
@@ -491,11 +498,17 @@ fn event_loop<W: Write>(
         if let Some(request) = app.take_request() {
             player.ask(request)?;
         }
-        if app.take_suspend() {
-            if terminal.suspend().is_err() {
-                return Ok(Ending::TerminalLost);
+        match app.take_suspend() {
+            // Stopped, a game that no shell runs as a job would stay
+            // stopped; the one who sent SIGTSTP can continue it.
+            Some(Stop::Key) if !terminal.in_a_job() => app.cannot_stop(),
+            Some(_) => {
+                if terminal.suspend().is_err() {
+                    return Ok(Ending::TerminalLost);
+                }
+                stopped = true;
             }
-            stopped = true;
+            None => {}
         }
         if app.take_continued() {
             if terminal.resume().is_err() {
@@ -565,7 +578,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         // that closing it also sends: both end the game the same way.
         Message::InputFailed => app.end(Ending::TerminalLost),
         Message::Signal(signal) => app.end(Ending::Signal(signal)),
-        Message::Suspend => app.act(Action::Suspend, Instant::now()),
+        Message::Suspend => app.stop_signalled(),
         Message::Continued => app.continued(),
         Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
         Message::PlayerFailed => return Err(io::Error::other("the built-in player failed")),
@@ -643,11 +656,25 @@ mod tests {
     struct Shell {
         sender: Sender<Message>,
         suspends: usize,
+        window: Window,
+    }
+
+    /// Where the game runs.
+    #[derive(Clone, Copy)]
+    struct Window {
         /// The terminal's size after a stop, if the window was resized
         /// meanwhile (while the shell had the terminal, which then got the
         /// SIGWINCH).
         size_after_stop: Option<(u16, u16)>,
+        /// Whether a shell runs the game as a job.
+        job: bool,
     }
+
+    /// Run by a shell, in a window never resized.
+    const IN_A_JOB: Window = Window {
+        size_after_stop: None,
+        job: true,
+    };
 
     impl JobControl for Shell {
         fn suspend(&mut self) -> io::Result<()> {
@@ -656,12 +683,16 @@ mod tests {
             Ok(())
         }
 
+        fn in_a_job(&self) -> bool {
+            self.window.job
+        }
+
         fn resume(&mut self) -> io::Result<()> {
             Ok(())
         }
 
         fn size(&self) -> Option<(u16, u16)> {
-            self.size_after_stop
+            self.window.size_after_stop
         }
     }
 
@@ -691,18 +722,17 @@ mod tests {
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
-        run_in_shell(app, script, gone_after, None)
+        run_in_shell(app, script, gone_after, IN_A_JOB)
     }
 
-    /// [`run_counting`] in a window resized to `size_after_stop` (if given)
-    /// while the game was stopped.
+    /// [`run_counting`] in `window`.
     fn run_in_shell(
         app: &mut App,
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
-        size_after_stop: Option<(u16, u16)>,
+        window: Window,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
-        run_saving(app, script, gone_after, size_after_stop, &mut |_| Ok(()))
+        run_saving(app, script, gone_after, window, &mut |_| Ok(()))
     }
 
     /// [`run_in_shell`], the save key saving with `save`.
@@ -710,7 +740,7 @@ mod tests {
         app: &mut App,
         script: Vec<(usize, Vec<Message>)>,
         gone_after: Option<usize>,
-        size_after_stop: Option<(u16, u16)>,
+        window: Window,
         save: &mut dyn FnMut(&App) -> Result<(), String>,
     ) -> (io::Result<Ending>, Vec<Vec<u8>>, usize, usize) {
         let (sender, receiver) = mpsc::channel();
@@ -718,7 +748,7 @@ mod tests {
         let mut shell = Shell {
             sender: sender.clone(),
             suspends: 0,
-            size_after_stop,
+            window,
         };
         let mut screen = Screen {
             pending: Vec::new(),
@@ -809,7 +839,15 @@ mod tests {
             (1, vec![ctrl_z]),
             (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
         ];
-        let (_, frames, suspends, _) = run_in_shell(&mut app, script, None, Some((20, 8)));
+        let (_, frames, suspends, _) = run_in_shell(
+            &mut app,
+            script,
+            None,
+            Window {
+                size_after_stop: Some((20, 8)),
+                job: true,
+            },
+        );
         assert_eq!((suspends, frames.len()), (1, 2));
         let mut parser = vt100::Parser::new(
             std::num::NonZeroU16::new(8).unwrap(),
@@ -855,6 +893,31 @@ mod tests {
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], frames[0]);
         assert_eq!(frames[2], frames[0]);
+    }
+
+    /// With no shell to continue it, Ctrl-Z does not stop the game: it
+    /// beeps. SIGTSTP still stops it: its sender can continue it.
+    #[test]
+    fn ctrl_z_beeps_where_no_shell_could_continue_the_game() {
+        let mut app = app(100, 50);
+        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )));
+        let script = vec![
+            (1, vec![ctrl_z]),
+            (2, vec![Message::Suspend]),
+            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+        ];
+        let alone = Window {
+            size_after_stop: None,
+            job: false,
+        };
+        let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, alone);
+        assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(suspends, 1, "by SIGTSTP only");
+        assert_eq!(frames.len(), 3);
+        assert_eq!(frames[1], b"\x07", "a beep, the screen unchanged");
     }
 
     #[test]
@@ -928,7 +991,7 @@ mod tests {
         let mut tries = 0;
         // The second frame is the box: one q closes it, one quits.
         let script = vec![(1, vec![key('s')]), (2, vec![key('q'), key('q')])];
-        let (ending, frames, _, _) = run_saving(&mut app, script, None, None, &mut |_| {
+        let (ending, frames, _, _) = run_saving(&mut app, script, None, IN_A_JOB, &mut |_| {
             tries += 1;
             Err("the disk is full".to_string())
         });

@@ -109,9 +109,28 @@ fn suspend_test(suspend: impl FnOnce(&mut Term)) {
     quit_and_check(&mut term, 0);
 }
 
+/// The game as the program a terminal started, as `xterm -e` or `ssh -t`
+/// start it (the pty's session leader): no shell could continue it once
+/// stopped, so Ctrl-Z beeps and the game goes on.
 #[test]
-fn ctrl_z_suspends_and_sigcont_repaints() {
-    suspend_test(|term| term.send(&[0x1a]));
+fn ctrl_z_with_no_shell_to_return_to_beeps_and_plays_on() {
+    let (mut term, view) = start(100, 50, 91, &[], &[]);
+    let bells = term.bells();
+    term.send(&[0x1a]);
+    assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
+    let (x, y) = view.cursor.expect("the cursor is shown");
+    let moved = if x + 1 < view.game.width {
+        x + 1
+    } else {
+        x - 1
+    };
+    term.key(if moved > x { Key::Right } else { Key::Left });
+    expect_view(
+        &term,
+        &view.with_cursor(Some((moved, y))),
+        "the cursor moved: the game plays on",
+    );
+    quit_and_check(&mut term, 0);
 }
 
 #[test]
