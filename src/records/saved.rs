@@ -339,7 +339,8 @@ impl SaveSlot {
             return Ok(());
         }
         let dir = self.dir();
-        let _lock = DirLock::acquire(dir).map_err(|e| io::Error::other(e.to_string()))?;
+        // The cause alone: the error's own words are about a record.
+        let _lock = DirLock::acquire(dir).map_err(|e| io::Error::other(e.cause().to_string()))?;
         if self.holds(loaded)? {
             self.remove()
         } else {
@@ -854,8 +855,12 @@ mod tests {
         slot.save(&loaded).unwrap();
         // Asked while another save holds the directory, it waits for it.
         let held = DirLock::acquire(dir.path()).unwrap();
-        let error = slot.remove_if_unchanged(&loaded).unwrap_err();
-        assert!(error.to_string().contains("stayed locked"), "{error}");
+        let error = slot.remove_if_unchanged(&loaded).unwrap_err().to_string();
+        assert!(error.contains("stayed locked"), "{error}");
+        assert!(
+            !error.contains("the record could not be saved"),
+            "no record involved: {error}"
+        );
         assert!(slot.path().exists(), "not removed unlocked");
         drop(held);
         slot.remove_if_unchanged(&loaded).unwrap();
