@@ -315,6 +315,7 @@ impl SaveSlot {
         })?;
         let dir = self.dir();
         let lock = DirLock::acquire(dir)?;
+        lock.remove_stale_temps();
         if !free() {
             return Ok(false);
         }
@@ -607,6 +608,23 @@ mod tests {
     use crate::game::Game;
     use crate::records::test_util::permissions_apply;
     use std::os::unix::fs::PermissionsExt;
+
+    /// A save, like a record, clears what saves cut short by a crash left.
+    #[test]
+    fn a_save_removes_the_temporary_files_of_interrupted_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let name = slot.path().file_name().unwrap().to_str().unwrap();
+        let stale = format!(".{name}.4000000.0.tmp");
+        fs::write(dir.path().join(&stale), "half a save").unwrap();
+        let game = SavedGame {
+            state: played(Preview::Off).state(),
+            no_record: Default::default(),
+        };
+        slot.save(&game).unwrap();
+        assert!(!dir.path().join(&stale).exists(), "{stale} left");
+        assert!(slot.path().exists());
+    }
 
     fn slot(dir: &Path, preview: Preview) -> SaveSlot {
         let store = Store::new(dir, "ann").unwrap();

@@ -475,7 +475,7 @@ impl DirLock {
     /// longer finish, whatever its process id says and on whatever machine
     /// it ran. Best effort: what cannot be removed (another user's file in
     /// a sticky directory) is left for its owner's next save.
-    fn remove_stale_temps(&self) {
+    pub(super) fn remove_stale_temps(&self) {
         let Ok(listing) = fs::read_dir(&self.path) else {
             return;
         };
