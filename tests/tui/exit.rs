@@ -166,6 +166,73 @@ fn ctrl_z_under_a_wrapper_stops_the_whole_job() {
     assert!(status.success(), "the shell's exit status {status:?}");
 }
 
+/// A game stopped by `stop` (given the shell's terminal and the game's
+/// process id) and sent to the background (`bg`) stops again, leaving the
+/// terminal's modes alone; `kill %1` (SIGTERM, then SIGCONT) ends it there
+/// as in the foreground: the game saved and its closing lines printed.
+fn background_then_sigterm(stop: impl FnOnce(&mut Term, i32)) {
+    let sandbox = pty::Sandbox::new();
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let shell = term.pid();
+    let children = format!("/proc/{shell}/task/{shell}/children");
+    let listed = std::fs::read_to_string(children).expect("the shell's children");
+    let pid: i32 = listed
+        .trim()
+        .parse()
+        .expect("the game, the shell's one child");
+    stop(&mut term, pid);
+    term.expect_screen("the shell told of the job stopped", |screen| {
+        screen.contents().matches("Stopped").count() == 1
+    });
+    term.send(b"bg\n");
+    term.expect_text("--seed=93 &");
+    assert!(
+        pty::wait_stopped(pid, TIMEOUT),
+        "the game did not stop again"
+    );
+    // Only a job the shell knows is stopped gets the SIGCONT after the
+    // SIGTERM: the shell says so at its next prompt.
+    term.send(b"\n");
+    term.expect_screen("the shell told of the job stopped again", |screen| {
+        screen.contents().matches("Stopped").count() == 2
+    });
+    term.send(b"kill %1\n");
+    // Printed once the game is saved, before the game exits.
+    term.expect_text("Scores earned : 0");
+    let shown = term.contents();
+    assert!(shown.contains("Game saved: "), "{shown}");
+    let saves = std::fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count();
+    assert_eq!(saves, 1, "the game saved");
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+#[test]
+fn a_game_suspended_then_in_the_background_ends_on_sigterm() {
+    background_then_sigterm(|term, _| term.send(&[0x1a]));
+}
+
+/// Stopped from outside, the game still holds the terminal in raw mode:
+/// in the background it must not set the terminal's modes back.
+#[test]
+fn a_game_stopped_from_outside_then_in_the_background_ends_on_sigterm() {
+    background_then_sigterm(|_, pid| pty::send_signal(pid, libc::SIGSTOP));
+}
+
 #[test]
 fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
     let (mut term, view) = start(100, 50, 94, &[], &[]);
