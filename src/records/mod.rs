@@ -32,7 +32,7 @@ pub use lookup::{NoScoreDir, SCORE_DIR_ENV, ScoreDir, resolve_score_dir, score_d
 pub use rule_set::RuleSet;
 pub use saved::{BadSave, NoRecord, Placed, SaveSlot, SavedGame};
 pub use scan::{Entry, ListError, Listing, Scan, format_listing, list, list_dir, scan, scan_all};
-pub use store::{SaveCause, SaveError, SaveOutcome, Store, why_unusable};
+pub use store::{LockWait, SaveCause, SaveError, SaveOutcome, Store, why_unusable};
 pub use user::{UserError, check_user_name, current_user};
 
 /// Whether a game keeps a record: only without a fixed seed, so that every

@@ -24,7 +24,7 @@ use crate::text::{self, TomlProblem};
 
 use super::format::refused_symlink;
 use super::lookup::NoScoreDir;
-use super::store::{DirLock, SaveError, Store, replace_atomically};
+use super::store::{DirLock, LockWait, SaveError, Store, replace_atomically};
 
 /// What the first line of every save says, so that another program's file
 /// (or a future format) is known for what it is.
@@ -260,7 +260,7 @@ impl SaveSlot {
     /// Saves `game` in place of any earlier save, atomically, under the
     /// records directory's lock as a record is.
     pub fn save(&self, game: &SavedGame) -> Result<(), SaveError> {
-        self.save_if(game, || true).map(|_| ())
+        self.save_if(game, LockWait::Usual, || true).map(|_| ())
     }
 
     /// Saves `game` unless the slot holds a game other than `owned`, the
@@ -268,14 +268,16 @@ impl SaveSlot {
     /// saved there is not replaced, nor a file this version cannot read
     /// (a newer version's save, a link, one it may not read). A save of
     /// this version's that was damaged is set aside first, as loading it
-    /// would set it aside. What became of the game.
+    /// would set it aside. The directory's lock is waited for as `wait`
+    /// says. What became of the game.
     pub fn save_unless_taken(
         &self,
         game: &SavedGame,
         owned: Option<&SavedGame>,
+        wait: LockWait,
     ) -> Result<Placed, SaveError> {
         let mut placed = Placed::Saved;
-        let saved = self.save_if(game, || match self.occupant() {
+        let saved = self.save_if(game, wait, || match self.occupant() {
             Occupant::Nothing => true,
             Occupant::Game(now) if owned.is_some_and(|owned| now == *owned) => true,
             Occupant::Game(_) => {
@@ -308,13 +310,18 @@ impl SaveSlot {
 
     /// Saves `game` if `free` says the slot may take it, asked under the
     /// records directory's lock; whether it was saved.
-    fn save_if(&self, game: &SavedGame, free: impl FnOnce() -> bool) -> Result<bool, SaveError> {
+    fn save_if(
+        &self,
+        game: &SavedGame,
+        wait: LockWait,
+        free: impl FnOnce() -> bool,
+    ) -> Result<bool, SaveError> {
         let text = toml::to_string(&file_of(game)).map_err(|source| SaveError::Encoding {
             path: self.path.clone(),
             source,
         })?;
         let dir = self.dir();
-        let lock = DirLock::acquire(dir)?;
+        let lock = DirLock::acquire(dir, wait)?;
         lock.remove_stale_temps();
         if !free() {
             return Ok(false);
@@ -334,14 +341,16 @@ impl SaveSlot {
     /// Removes the save if it still holds `loaded`: a game ending removes
     /// the save it went on from, never one that another game of the same
     /// rules made there since. Checked and removed under the records
-    /// directory's lock, so that no save made meanwhile is taken for it.
-    pub fn remove_if_unchanged(&self, loaded: &SavedGame) -> io::Result<()> {
+    /// directory's lock, waited for as `wait` says, so that no save made
+    /// meanwhile is taken for it.
+    pub fn remove_if_unchanged(&self, loaded: &SavedGame, wait: LockWait) -> io::Result<()> {
         if !self.holds(loaded)? {
             return Ok(());
         }
         let dir = self.dir();
         // The cause alone: the error's own words are about a record.
-        let _lock = DirLock::acquire(dir).map_err(|e| io::Error::other(e.cause().to_string()))?;
+        let _lock =
+            DirLock::acquire(dir, wait).map_err(|e| io::Error::other(e.cause().to_string()))?;
         if self.holds(loaded)? {
             self.remove()
         } else {
@@ -872,21 +881,31 @@ mod tests {
         };
         slot.save(&loaded).unwrap();
         // Asked while another save holds the directory, it waits for it.
-        let held = DirLock::acquire(dir.path()).unwrap();
-        let error = slot.remove_if_unchanged(&loaded).unwrap_err().to_string();
+        let held = DirLock::acquire(dir.path(), LockWait::Usual).unwrap();
+        let error = slot
+            .remove_if_unchanged(&loaded, LockWait::Usual)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("stayed locked"), "{error}");
         assert!(
             !error.contains("the record could not be saved"),
             "no record involved: {error}"
         );
         assert!(slot.path().exists(), "not removed unlocked");
+        let at_once = slot.remove_if_unchanged(&loaded, LockWait::None);
+        assert!(at_once.is_err(), "only tried, as the lock is held");
+        let saving = slot.save_unless_taken(&loaded, Some(&loaded), LockWait::None);
+        assert!(
+            matches!(saving, Err(SaveError::Locked { .. })),
+            "{saving:?}"
+        );
         drop(held);
-        slot.remove_if_unchanged(&loaded).unwrap();
+        slot.remove_if_unchanged(&loaded, LockWait::Usual).unwrap();
         assert!(!slot.path().exists(), "its own save goes");
         let too_large = vec![b'#'; MAX_SAVE_BYTES as usize + 1];
         for foreign in [&b"\xff not text"[..], &too_large] {
             fs::write(slot.path(), foreign).unwrap();
-            slot.remove_if_unchanged(&loaded).unwrap();
+            slot.remove_if_unchanged(&loaded, LockWait::Usual).unwrap();
             assert_eq!(fs::read(slot.path()).unwrap(), foreign, "left as it is");
         }
     }

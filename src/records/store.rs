@@ -24,6 +24,16 @@ use crate::{files, text};
 
 /// How long a save waits for another process's save to finish.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
+/// How long a save waits for the records directory's lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockWait {
+    /// Up to 5 s, as saves do.
+    Usual,
+    /// Not at all: the lock is taken only if it is free. For a save right
+    /// after another waited for it in vain, as the player leaves.
+    None,
+}
+
 /// Pause between attempts to take a busy lock.
 const LOCK_RETRY: Duration = Duration::from_millis(5);
 /// A record file's permissions: everyone may read the records.
@@ -340,7 +350,7 @@ impl Store {
             .dir
             .as_ref()
             .map_err(|why| SaveError::NoDirectory(why.clone()))?;
-        let lock = DirLock::acquire(&dir.path)?;
+        let lock = DirLock::acquire(&dir.path, LockWait::Usual)?;
         lock.remove_stale_temps();
         let target = self.file(&dir.path, Kind::Toml);
         let mut file = self.stored_file(&target)?;
@@ -431,9 +441,10 @@ pub(super) struct DirLock {
 }
 
 impl DirLock {
-    /// Creates `dir` if needed and locks it, waiting up to [`LOCK_WAIT`] so
-    /// that a stuck process cannot hang our exit forever.
-    pub(super) fn acquire(dir: &Path) -> Result<DirLock, SaveError> {
+    /// Creates `dir` if needed and locks it, waiting as `wait` says, never
+    /// longer than [`LOCK_WAIT`], so that a stuck process cannot hang our
+    /// exit forever.
+    pub(super) fn acquire(dir: &Path, wait: LockWait) -> Result<DirLock, SaveError> {
         fs::create_dir_all(dir).map_err(|source| {
             // Not created through a link that leads nowhere: where it
             // should lead is the player's to say.
@@ -453,7 +464,11 @@ impl DirLock {
             .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
             .open(dir)
             .map_err(io_error("opening the records directory", dir))?;
-        let deadline = Instant::now() + LOCK_WAIT;
+        let deadline = Instant::now()
+            + match wait {
+                LockWait::Usual => LOCK_WAIT,
+                LockWait::None => Duration::ZERO,
+            };
         while !sys::try_lock_exclusive(&file).map_err(io_error("locking", dir))? {
             if Instant::now() >= deadline {
                 return Err(SaveError::Locked {

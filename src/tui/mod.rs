@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::{Appearance, Warning};
 use crate::game::{Game, Preview, Rules};
-use crate::records::{NoRecord, SaveSlot, SavedGame, Store};
+use crate::records::{LockWait, NoRecord, SaveSlot, SavedGame, Store};
 
 use app::{App, Stop};
 use event::Message;
@@ -267,7 +267,7 @@ fn next_game(
     seed: u64,
 ) {
     if let (Ok(slot), Some(owned)) = (&config.saves, owned) {
-        let _ = slot.remove_if_unchanged(&owned);
+        let _ = slot.remove_if_unchanged(&owned, LockWait::Usual);
     }
     let (game, opening) = Game::with_preview(config.rules, config.preview, seed);
     let records = board_records(&session.records).filter(|_| config.new_games_keep_records);

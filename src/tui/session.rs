@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::records::{Placed, SaveError, SaveSlot, SavedGame};
+use crate::records::{LockWait, Placed, SaveError, SaveSlot, SavedGame};
 
 use super::app::App;
 use super::live::Live;
@@ -123,9 +123,13 @@ impl RecordProblem {
         }
     }
 
-    /// Whether saving in `dir` would wait for the lock held already.
-    fn locked_in(&self, dir: &Path) -> bool {
-        self.locked.as_deref() == Some(dir)
+    /// How long saving in `dir` may wait for its lock: not again for the
+    /// lock the record waited for in vain, only taken if freed since.
+    fn lock_wait_in(&self, dir: &Path) -> LockWait {
+        match self.locked.as_deref() == Some(dir) {
+            true => LockWait::None,
+            false => LockWait::Usual,
+        }
     }
 }
 
@@ -279,7 +283,8 @@ fn game_kept(
     let Some(owned) = owned else {
         return Ok(notice);
     };
-    slot.remove_if_unchanged(owned)
+    let wait = record_lost.map_or(LockWait::Usual, |lost| lost.lock_wait_in(slot.dir()));
+    slot.remove_if_unchanged(owned, wait)
         .map(|()| notice)
         .map_err(|e| {
             format!(
@@ -323,14 +328,11 @@ fn save_for_lost_record(
         Ok(slot) => slot,
         Err(why) => return not_saved(why),
     };
-    if problem.locked_in(slot.dir()) {
-        return Err(SAME_REASON.to_string());
-    }
     let game = SavedGame {
         state: app.game().state(),
         no_record: app.live().no_record(),
     };
-    match slot.save_unless_taken(&game, owned) {
+    match slot.save_unless_taken(&game, owned, problem.lock_wait_in(slot.dir())) {
         Ok(placed) => placed_notice(placed, SAVED_FOR_RECORD)
             .map(Some)
             .map_err(|why| {
@@ -390,7 +392,7 @@ fn save_unless_taken(
     owned: Option<&SavedGame>,
 ) -> Result<&'static str, SaveProblem> {
     let slot = slot.map_err(SaveProblem::nowhere)?;
-    match slot.save_unless_taken(&saved_game(app, seeded), owned) {
+    match slot.save_unless_taken(&saved_game(app, seeded), owned, LockWait::Usual) {
         Ok(placed) => placed_notice(placed, SAVED).map_err(|why| SaveProblem::in_slot(slot, why)),
         Err(e) => Err(SaveProblem::in_slot(slot, e.cause().to_string())),
     }
@@ -640,7 +642,7 @@ mod tests {
             );
             let saved = slot.load().unwrap().expect("the game saved");
             assert_eq!(saved.state, playing.game().state());
-            slot.remove_if_unchanged(&saved).unwrap();
+            slot.remove_if_unchanged(&saved, LockWait::Usual).unwrap();
         }
         // Another session's save stays, and that is told.
         let other = app(100, 50);
@@ -686,39 +688,31 @@ mod tests {
         assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
     }
 
-    /// A record kept out by a lock held too long: the game is not saved
-    /// in the same directory, which would wait as long again, but is
-    /// elsewhere.
+    /// A record kept out by a lock held too long: the game is saved in the
+    /// same directory without waiting for that lock again, if it is free
+    /// by then, as here; elsewhere, or for another reason, as usual.
     #[test]
     fn a_game_whose_record_met_a_held_lock_waits_for_it_no_more() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let playing = app(100, 50);
         let locked_in = |path: &Path| {
-            RecordProblem::from(crate::records::SaveError::Locked {
+            RecordProblem::from(SaveError::Locked {
                 path: path.to_path_buf(),
             })
         };
         let here = locked_in(dir.path());
+        assert_eq!(here.lock_wait_in(slot.dir()), LockWait::None);
+        let elsewhere = locked_in(&dir.path().join("other"));
+        assert_eq!(elsewhere.lock_wait_in(slot.dir()), LockWait::Usual);
+        let full = RecordProblem::because("the disk is full");
+        assert_eq!(full.lock_wait_in(slot.dir()), LockWait::Usual);
+        let playing = app(100, 50);
         assert_eq!(
             game_kept(Ok(&slot), &playing, Ending::Quit, false, None, Some(&here)),
-            Err(SAME_REASON.to_string())
-        );
-        assert_eq!(slot.load().unwrap(), None, "not saved, nor tried");
-        let elsewhere = locked_in(&dir.path().join("other"));
-        assert_eq!(
-            game_kept(
-                Ok(&slot),
-                &playing,
-                Ending::Quit,
-                false,
-                None,
-                Some(&elsewhere)
-            ),
             Ok(Some(SAVED_FOR_RECORD))
         );
-        assert!(slot.load().unwrap().is_some());
+        assert!(slot.load().unwrap().is_some(), "saved, the lock free");
     }
 
     /// A game over from its opening: 3 chips on a board of 3 cells.
