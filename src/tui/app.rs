@@ -356,6 +356,11 @@ impl App {
     /// the terminal must be taken again and the screen repainted.
     pub fn continued(&mut self) {
         self.requests.continued = true;
+        // Autoplay's move was not seen while the game was stopped: once the
+        // board is back, it is shown for the whole delay again.
+        if let Some((chosen, _)) = self.assist.planned {
+            self.assist.planned = Some((chosen, None));
+        }
     }
 
     /// Takes the request to take the terminal again after a stop.
@@ -1650,6 +1655,19 @@ mod tests {
         assert_eq!(*app.game.board(), before);
         app.advance(from + delay);
         assert_ne!(*app.game.board(), before);
+    }
+
+    /// Stopped (Ctrl-Z) while autoplay showed its move, and continued after
+    /// the delay was over, the game shows the move for the whole delay
+    /// again before making it.
+    #[test]
+    fn autoplay_shows_its_move_again_after_a_stop() {
+        let delay = Duration::from_secs(5);
+        let (mut app, now, _) = autoplay_answered(delay);
+        let later = now + Duration::from_secs(60);
+        app.continued();
+        app.advance(later);
+        moves_after_the_whole_delay(&mut app, later, delay);
     }
 
     /// The player's own move, made while autoplay shows the one it is
