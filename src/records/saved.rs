@@ -208,10 +208,29 @@ impl SaveSlot {
 
     /// The saved game, `Ok(None)` when there is none, also when the
     /// records directory is not a directory or cannot be reached (saving
-    /// the record says so). One that
-    /// cannot be used is moved aside and reported.
+    /// the record says so). One that cannot be used is moved aside and
+    /// reported: under the records directory's lock, and only if it is
+    /// still unusable then, since another game may have been saving there
+    /// meanwhile. Where the lock cannot be had, it stays where it is.
     pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
+        let first = self.occupant();
+        if !matches!(first, Occupant::Unusable { .. }) {
+            return self.loaded(first);
+        }
+        let lock = DirLock::acquire(self.dir(), LockWait::Usual);
         match self.occupant() {
+            Occupant::Unusable { why, .. } if lock.is_err() => Err(BadSave {
+                path: self.path.clone(),
+                why,
+                set_aside: None,
+            }),
+            occupant => self.loaded(occupant),
+        }
+    }
+
+    /// What [`SaveSlot::load`] makes of `occupant`.
+    fn loaded(&self, occupant: Occupant) -> Result<Option<SavedGame>, BadSave> {
+        match occupant {
             Occupant::Nothing => Ok(None),
             Occupant::Game(game) => Ok(Some(game)),
             Occupant::Unusable { why, .. } => Err(self.set_aside(why)),
@@ -920,6 +939,25 @@ mod tests {
         let message = bad.to_string();
         assert!(!message.chars().any(char::is_control), "{message:?}");
         assert!(message.contains("a.game.bad"), "{message}");
+    }
+
+    /// A damaged save is moved aside only under the directory's lock:
+    /// while another game holds it (saving there, perhaps over the damaged
+    /// file), the file stays where it is, and is reported.
+    #[test]
+    fn a_bad_save_is_moved_aside_only_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        fs::write(slot.path(), "damaged").unwrap();
+        let held = DirLock::acquire(dir.path(), LockWait::Usual).unwrap();
+        let bad = slot.load().unwrap_err();
+        assert_eq!(bad.set_aside, None);
+        assert_eq!(fs::read_to_string(slot.path()).unwrap(), "damaged");
+        drop(held);
+        let bad = slot.load().unwrap_err();
+        let aside = bad.set_aside.expect("moved aside");
+        assert_eq!(fs::read_to_string(aside).unwrap(), "damaged");
+        assert!(!slot.path().exists());
     }
 
     #[test]
