@@ -312,6 +312,11 @@ impl App {
     /// The terminal changed size: lay the board out again and repaint.
     pub fn resize(&mut self, cols: usize, rows: usize) {
         self.size = (cols, rows);
+        // A click held back during a move was aimed at the screen it was
+        // made on: on the new one its place may be another cell.
+        self.input
+            .queued
+            .retain(|action| !matches!(action, Action::Click { .. }));
         let rules = self.game.rules();
         self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
         if self.layout.is_err() {
@@ -1010,6 +1015,37 @@ mod tests {
         // The queued key ran after the animation.
         assert_eq!(app.input.cursor, Pos::new(1, 0));
         assert_eq!(app.deadline(at(750)), None);
+    }
+
+    /// A click made during a move waits for it; but a resize meanwhile
+    /// voids it, as its place on the new screen may be another cell.
+    #[test]
+    fn a_click_held_back_by_a_move_is_void_after_a_resize() {
+        let (mut app, now) = app_with(&SOME_CHIPS, 100, 50);
+        let before = app.layout.clone().unwrap();
+        let after = Layout::fit(app.style.cells, 60, 30, 9, 9).unwrap();
+        let chips: Vec<Pos> = app.game.board().chips().map(|chip| chip.pos).collect();
+        let (row, col) = (0..50)
+            .flat_map(|row| (0..100).map(move |col| (row, col)))
+            .find(|&(row, col)| {
+                let now_empty = before
+                    .cell_at(row, col)
+                    .is_none_or(|pos| !chips.contains(&pos));
+                let then_chip = after
+                    .cell_at(row, col)
+                    .is_some_and(|pos| chips.contains(&pos));
+                now_empty && then_chip
+            })
+            .expect("a place that a resize moves onto a chip");
+        // The chip at (8, 8) walks to (7, 8).
+        app.act(Action::Click { row: 41, col: 41 }, now);
+        app.act(Action::Click { row: 41, col: 36 }, now);
+        assert!(app.animating());
+        app.act(Action::Click { row, col }, now);
+        app.resize(60, 30);
+        app.advance(now + Duration::from_secs(10));
+        assert!(!app.animating());
+        assert_eq!(app.input.selected, None, "no chip selected by the click");
     }
 
     #[test]
