@@ -429,6 +429,11 @@ impl App {
         if self.requests.ending.is_some() {
             return;
         }
+        // The cursor hidden by a click shows again at any key, also one
+        // that never reaches the board (F1, Ctrl-L, a key closing a box).
+        if !matches!(action, Action::Click { .. }) {
+            self.input.cursor_hidden = false;
+        }
         match action {
             Action::Interrupt => self.end(Ending::Quit),
             Action::Quit if self.overlay == Overlay::None => self.end(Ending::Quit),
@@ -979,6 +984,15 @@ mod tests {
         assert!(app.input.cursor_hidden);
         app.act(Action::Cursor(Dir::Right), now);
         assert!(!app.input.cursor_hidden);
+        // Also at a key that never reaches the board: F1, Ctrl-L.
+        for key in [Action::Help, Action::Repaint] {
+            app.act(Action::Click { row: 2, col: 2 }, now);
+            assert!(app.input.cursor_hidden);
+            app.act(key, now);
+            assert!(!app.input.cursor_hidden, "{key:?}");
+            app.act(Action::Other, now);
+            assert_eq!(app.overlay, Overlay::None);
+        }
     }
 
     #[test]
