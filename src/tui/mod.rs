@@ -871,12 +871,8 @@ mod tests {
     #[test]
     fn a_window_resized_while_stopped_is_drawn_at_its_new_size() {
         let mut app = app(100, 50);
-        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
-            KeyCode::Char('z'),
-            KeyModifiers::CONTROL,
-        )));
         let script = vec![
-            (1, vec![ctrl_z]),
+            (1, vec![ctrl_z()]),
             (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
         ];
         let (_, frames, suspends, _) = run_in_shell(
@@ -915,18 +911,27 @@ mod tests {
         assert_eq!(frames.len(), 1);
     }
 
+    /// Ctrl-Z typed.
+    fn ctrl_z() -> Message {
+        Message::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )))
+    }
+
+    /// Ctrl-Z, then SIGTSTP, then a hang-up, each after a frame.
+    fn ctrl_z_sigtstp_hangup() -> Vec<(usize, Vec<Message>)> {
+        vec![
+            (1, vec![ctrl_z()]),
+            (2, vec![Message::Suspend]),
+            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+        ]
+    }
+
     #[test]
     fn suspend_then_repaint_everything() {
         let mut app = app(100, 50);
-        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
-            KeyCode::Char('z'),
-            KeyModifiers::CONTROL,
-        )));
-        let script = vec![
-            (1, vec![ctrl_z]),
-            (2, vec![Message::Suspend]),
-            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
-        ];
+        let script = ctrl_z_sigtstp_hangup();
         let (ending, frames, suspends) = run_script(&mut app, script);
         assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
         assert_eq!(suspends, 2);
@@ -940,15 +945,7 @@ mod tests {
     #[test]
     fn ctrl_z_beeps_where_no_shell_could_continue_the_game() {
         let mut app = app(100, 50);
-        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
-            KeyCode::Char('z'),
-            KeyModifiers::CONTROL,
-        )));
-        let script = vec![
-            (1, vec![ctrl_z]),
-            (2, vec![Message::Suspend]),
-            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
-        ];
+        let script = ctrl_z_sigtstp_hangup();
         let alone = Window {
             job: false,
             ..IN_A_JOB
@@ -966,12 +963,8 @@ mod tests {
     #[test]
     fn continued_in_the_background_the_game_stops_again() {
         let mut app = app(100, 50);
-        let ctrl_z = Message::Input(Event::Key(KeyEvent::new(
-            KeyCode::Char('z'),
-            KeyModifiers::CONTROL,
-        )));
         let script = vec![
-            (1, vec![ctrl_z]),
+            (1, vec![ctrl_z()]),
             (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
         ];
         let bg_twice = Window {

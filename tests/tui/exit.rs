@@ -90,6 +90,19 @@ fn quitting_with_a_chip_selected_restores_the_terminal() {
     check_exit(&mut term, 0);
 }
 
+/// Moves the cursor of `view` one cell along its row and expects the
+/// screen to show it (`what`): the game reads keys and draws.
+fn cursor_moves(term: &mut Term, view: &View, what: &str) {
+    let (x, y) = view.cursor.expect("the cursor is shown");
+    let moved = if x + 1 < view.game.width {
+        x + 1
+    } else {
+        x - 1
+    };
+    term.key(if moved > x { Key::Right } else { Key::Left });
+    expect_view(term, &view.with_cursor(Some((moved, y))), what);
+}
+
 /// Suspends the game with `suspend`, checks the terminal is handed back
 /// and the process stopped, resumes it with SIGCONT and expects the board
 /// repainted in full.
@@ -118,18 +131,7 @@ fn ctrl_z_with_no_shell_to_return_to_beeps_and_plays_on() {
     let bells = term.bells();
     term.send(&[0x1a]);
     assert!(term.wait_for_bells(bells + 1, TIMEOUT), "no beep");
-    let (x, y) = view.cursor.expect("the cursor is shown");
-    let moved = if x + 1 < view.game.width {
-        x + 1
-    } else {
-        x - 1
-    };
-    term.key(if moved > x { Key::Right } else { Key::Left });
-    expect_view(
-        &term,
-        &view.with_cursor(Some((moved, y))),
-        "the cursor moved: the game plays on",
-    );
+    cursor_moves(&mut term, &view, "the cursor moved: the game plays on");
     quit_and_check(&mut term, 0);
 }
 
@@ -244,18 +246,7 @@ fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
     term.signal(libc::SIGCONT);
     expect_view(&term, &view, "the board repainted after SIGCONT");
     // Raw mode again: a key arrives at once and is not echoed.
-    let (x, y) = view.cursor.expect("the cursor is shown");
-    let moved = if x + 1 < view.game.width {
-        x + 1
-    } else {
-        x - 1
-    };
-    term.key(if moved > x { Key::Right } else { Key::Left });
-    expect_view(
-        &term,
-        &view.with_cursor(Some((moved, y))),
-        "the cursor moved, nothing echoed",
-    );
+    cursor_moves(&mut term, &view, "the cursor moved, nothing echoed");
     quit_and_check(&mut term, 0);
 }
 
