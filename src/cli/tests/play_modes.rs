@@ -120,14 +120,7 @@ fn preview_from_flags_and_config() {
     );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.toml");
-    let env = Environment {
-        config: Some(ConfigLocation {
-            path: file.clone(),
-            required: true,
-        }),
-        no_color: false,
-    };
-    fs::write(&file, "preview = \"colors\"\n").unwrap();
+    let env = with_config(dir.path(), "preview = \"colors\"\n");
     assert_eq!(preview_in(&[], &env), Ok(Preview::Colors));
     assert_eq!(preview_in(&["-l"], &env), Ok(Preview::Colors));
     assert_eq!(preview_in(&["-p", "off"], &env), Ok(Preview::Off));
@@ -149,14 +142,7 @@ fn cells_from_flag_and_config() {
     refused(&["--cells", "big"], &["--cells big", "square", "wide"]);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.toml");
-    let env = Environment {
-        config: Some(ConfigLocation {
-            path: file.clone(),
-            required: true,
-        }),
-        no_color: false,
-    };
-    fs::write(&file, "cells = \"wide\"\n").unwrap();
+    let env = with_config(dir.path(), "cells = \"wide\"\n");
     assert_eq!(cells(&[], &env), Ok(CellShape::Wide));
     assert_eq!(cells(&["--cells", "square"], &env), Ok(CellShape::Square));
     fs::write(&file, "cells = 3\n").unwrap();
