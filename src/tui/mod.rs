@@ -430,9 +430,6 @@ trait JobControl {
     /// Whether a shell with job control runs the game as a job, and so
     /// can continue it once stopped.
     fn in_a_job(&self) -> bool;
-    /// Whether the game's process group has the terminal (see
-    /// [`sys::in_foreground`]).
-    fn in_foreground(&self) -> bool;
     /// Takes the terminal again once continued.
     fn resume(&mut self) -> io::Result<()>;
     /// The terminal's size now, if it can be told: a window resized while
@@ -449,10 +446,6 @@ impl JobControl for terminal::Guard {
         sys::in_a_job()
     }
 
-    fn in_foreground(&self) -> bool {
-        sys::in_foreground()
-    }
-
     fn resume(&mut self) -> io::Result<()> {
         terminal::Guard::resume(self)
     }
@@ -460,30 +453,6 @@ impl JobControl for terminal::Guard {
     fn size(&self) -> Option<(u16, u16)> {
         crossterm::terminal::size().ok()
     }
-}
-
-/// The process was continued (SIGCONT): takes the terminal again, the
-/// screen to be repainted at its size now, since the shell has used it
-/// meanwhile. Continued in the background instead (`bg`, or the SIGCONT
-/// that `kill %1` sends after its SIGTERM), it stops again: taking the
-/// terminal there would stop the game inside the call (SIGTTOU), where no
-/// signal could end it, while here every message before the SIGCONT has
-/// been handled. Whether the game is still stopped, drawing nothing.
-fn take_terminal_back(
-    app: &mut App,
-    terminal: &mut dyn JobControl,
-    renderer: &mut Renderer,
-) -> io::Result<bool> {
-    if !terminal.in_foreground() {
-        terminal.suspend()?;
-        return Ok(true);
-    }
-    terminal.resume()?;
-    if let Some((cols, rows)) = terminal.size() {
-        app.resize(usize::from(cols), usize::from(rows));
-    }
-    renderer.invalidate();
-    Ok(false)
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
@@ -542,10 +511,15 @@ fn event_loop<W: Write>(
             None => {}
         }
         if app.take_continued() {
-            match take_terminal_back(app, terminal, renderer) {
-                Ok(still_stopped) => stopped = still_stopped,
-                Err(_) => return Ok(Ending::TerminalLost),
+            if terminal.resume().is_err() {
+                return Ok(Ending::TerminalLost);
             }
+            stopped = false;
+            if let Some((cols, rows)) = terminal.size() {
+                app.resize(usize::from(cols), usize::from(rows));
+            }
+            // The shell has used the screen meanwhile.
+            renderer.invalidate();
         }
         if app.take_repaint() {
             renderer.invalidate();
@@ -683,8 +657,6 @@ mod tests {
         sender: Sender<Message>,
         suspends: usize,
         window: Window,
-        /// Continuations in the background so far.
-        backgrounded: std::cell::Cell<usize>,
     }
 
     /// Where the game runs.
@@ -696,16 +668,12 @@ mod tests {
         size_after_stop: Option<(u16, u16)>,
         /// Whether a shell runs the game as a job.
         job: bool,
-        /// How many of the first continuations come in the background
-        /// (`bg`), the others in the foreground (`fg`).
-        in_background: usize,
     }
 
     /// Run by a shell, in a window never resized.
     const IN_A_JOB: Window = Window {
         size_after_stop: None,
         job: true,
-        in_background: 0,
     };
 
     impl JobControl for Shell {
@@ -717,13 +685,6 @@ mod tests {
 
         fn in_a_job(&self) -> bool {
             self.window.job
-        }
-
-        fn in_foreground(&self) -> bool {
-            let background = self.backgrounded.get() < self.window.in_background;
-            self.backgrounded
-                .set(self.backgrounded.get() + usize::from(background));
-            !background
         }
 
         fn resume(&mut self) -> io::Result<()> {
@@ -788,7 +749,6 @@ mod tests {
             sender: sender.clone(),
             suspends: 0,
             window,
-            backgrounded: Default::default(),
         };
         let mut screen = Screen {
             pending: Vec::new(),
@@ -881,7 +841,7 @@ mod tests {
             None,
             Window {
                 size_after_stop: Some((20, 8)),
-                ..IN_A_JOB
+                job: true,
             },
         );
         assert_eq!((suspends, frames.len()), (1, 2));
@@ -947,38 +907,14 @@ mod tests {
         let mut app = app(100, 50);
         let script = ctrl_z_sigtstp_hangup();
         let alone = Window {
+            size_after_stop: None,
             job: false,
-            ..IN_A_JOB
         };
         let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, alone);
         assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
         assert_eq!(suspends, 1, "by SIGTSTP only");
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], b"\x07", "a beep, the screen unchanged");
-    }
-
-    /// Continued in the background (`bg`), the game leaves the terminal
-    /// alone and stops again, drawing nothing, until continued in the
-    /// foreground (`fg`).
-    #[test]
-    fn continued_in_the_background_the_game_stops_again() {
-        let mut app = app(100, 50);
-        let script = vec![
-            (1, vec![ctrl_z()]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
-        ];
-        let bg_twice = Window {
-            in_background: 2,
-            ..IN_A_JOB
-        };
-        let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, bg_twice);
-        assert_eq!(
-            ending.unwrap(),
-            Ending::Signal(signal_hook::consts::SIGTERM)
-        );
-        assert_eq!(suspends, 3, "Ctrl-Z, then once for each bg");
-        assert_eq!(frames.len(), 2);
-        assert_eq!(frames[1], frames[0], "repainted once, in the foreground");
     }
 
     #[test]

@@ -3,7 +3,6 @@
 #![allow(unsafe_code)]
 
 use std::io;
-use std::os::fd::AsRawFd;
 
 /// Stops every process in this process group, this one included, and
 /// returns once continued (SIGCONT). Suspending this way, rather than
@@ -20,19 +19,6 @@ pub fn stop_process_group() -> io::Result<()> {
     } else {
         Err(io::Error::last_os_error())
     }
-}
-
-/// Whether this process group is the terminal's foreground group, or the
-/// terminal cannot say (not our controlling terminal, or gone): whether
-/// its modes are ours to set. A group in the background that set them
-/// would be stopped (SIGTTOU) inside the call, again after every SIGCONT,
-/// where no signal's handling could reach it.
-pub fn in_foreground() -> bool {
-    let terminal = io::stdout().as_raw_fd();
-    // SAFETY: tcgetpgrp and getpgrp take and return plain integers; a
-    // descriptor that is not a terminal only makes tcgetpgrp fail (-1).
-    let (foreground, group) = unsafe { (libc::tcgetpgrp(terminal), libc::getpgrp()) };
-    foreground == -1 || foreground == group
 }
 
 /// Whether this process group is a job of a shell with job control: one

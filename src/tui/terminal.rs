@@ -74,10 +74,7 @@ impl Drop for Guard {
 /// Puts the terminal back as it was, once; later calls do nothing. Errors
 /// are ignored: there is nothing better to do on a terminal that is gone.
 pub fn restore() {
-    // In the background (continued by `bg`, or stopped from outside and
-    // then continued), the terminal is the shell's: its modes and screen
-    // are left alone.
-    if ACTIVE.swap(false, Ordering::SeqCst) && sys::in_foreground() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = io::stdout().lock();
         let _ = out.write_all(LEAVE_MODES);
         let _ = out.flush();

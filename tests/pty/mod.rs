@@ -476,7 +476,9 @@ impl Term {
 
     /// Sends the signal `signal` (`libc::SIGTERM`, …) to the program.
     pub fn signal(&self, signal: i32) {
-        send_signal(self.pid(), signal);
+        // SAFETY: kill has no memory-safety preconditions.
+        let result = unsafe { libc::kill(self.pid(), signal) };
+        assert_eq!(result, 0, "kill({}, {signal}) failed", self.pid());
     }
 
     /// Types raw bytes.
@@ -859,7 +861,23 @@ impl Term {
     /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,
     /// SIGSTOP, …): true if it is.
     pub fn wait_stopped(&self, timeout: Duration) -> bool {
-        wait_stopped(self.pid(), timeout)
+        let deadline = Instant::now() + timeout;
+        loop {
+            let stat =
+                std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap_or_default();
+            // "PID (COMM) STATE ...": the state follows the last ')'.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if state == Some("T") {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Each thread of the program: its name, state letter and the kernel
@@ -1137,32 +1155,4 @@ pub fn run_piped(program: impl AsRef<Path>, args: &[&str], input: &str) -> std::
     drop(watchdog);
     writer.join().expect("the stdin writer thread");
     output
-}
-
-/// Waits up to `timeout` for the process `pid` to be stopped (by SIGTSTP,
-/// SIGSTOP, …): true if it is.
-pub fn wait_stopped(pid: i32, timeout: Duration) -> bool {
-    let deadline = Instant::now() + timeout;
-    loop {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid)).unwrap_or_default();
-        // "PID (COMM) STATE ...": the state follows the last ')'.
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|rest| rest.split_whitespace().next());
-        if state == Some("T") {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Sends the signal `signal` (`libc::SIGTERM`, …) to the process `pid`.
-pub fn send_signal(pid: i32, signal: i32) {
-    // SAFETY: kill has no memory-safety preconditions.
-    let result = unsafe { libc::kill(pid, signal) };
-    assert_eq!(result, 0, "kill({pid}, {signal}) failed");
 }
