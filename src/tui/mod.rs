@@ -49,7 +49,9 @@ pub use help::lines as help_lines;
 use input::actions_for;
 use layout::Layout;
 use player::PlayerThread;
-use session::{Session, close, end_session, record_before_new_game, save_game, slot_of};
+use session::{
+    RecordProblem, Session, close, end_session, record_before_new_game, save_game, slot_of,
+};
 
 /// Everything a terminal game needs.
 #[derive(Clone, Debug)]
@@ -224,9 +226,16 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut new_game = |app: &mut App| {
         let lost = record_before_new_game(&session, app.game().is_over())?;
         seed = seed.wrapping_add(1);
-        next_game(app, &config, &session, owned_save.take(), seed);
+        next_game(
+            app,
+            &config,
+            &session,
+            owned_save.take(),
+            seed,
+            lost.as_ref(),
+        );
         if let Some(problem) = lost {
-            app.record_lost_at_game_over(&problem);
+            app.record_lost_at_game_over(&problem.why);
         }
         Ok(seed)
     };
@@ -257,17 +266,20 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
 }
 
 /// Puts the game of `seed` in place of the one on screen, whose record is
-/// saved ([`record_before_new_game`]); the save it went on from (`owned`),
-/// if still there, goes.
+/// saved ([`record_before_new_game`]), or `lost`; the save it went on from
+/// (`owned`), if still there, goes, without waiting again for a lock that
+/// kept the record out.
 fn next_game(
     app: &mut App,
     config: &PlayConfig,
     session: &Session,
     owned: Option<SavedGame>,
     seed: u64,
+    lost: Option<&RecordProblem>,
 ) {
     if let (Ok(slot), Some(owned)) = (&config.saves, owned) {
-        let _ = slot.remove_if_unchanged(&owned, LockWait::Usual);
+        let wait = lost.map_or(LockWait::Usual, |lost| lost.lock_wait_in(slot.dir()));
+        let _ = slot.remove_if_unchanged(&owned, wait);
     }
     let (game, opening) = Game::with_preview(config.rules, config.preview, seed);
     let records = board_records(&session.records).filter(|_| config.new_games_keep_records);

@@ -105,9 +105,9 @@ struct Settled {
 
 /// Why a record could not be saved.
 #[derive(Debug, PartialEq, Eq)]
-struct RecordProblem {
+pub(super) struct RecordProblem {
     /// As the player is told it.
-    why: String,
+    pub(super) why: String,
     /// The records directory, when another process held its lock past the
     /// wait: saving the game there instead would wait as long again for
     /// the same lock, and the player is waiting to leave.
@@ -125,7 +125,7 @@ impl RecordProblem {
 
     /// How long saving in `dir` may wait for its lock: not again for the
     /// lock the record waited for in vain, only taken if freed since.
-    fn lock_wait_in(&self, dir: &Path) -> LockWait {
+    pub(super) fn lock_wait_in(&self, dir: &Path) -> LockWait {
         match self.locked.as_deref() == Some(dir) {
             true => LockWait::None,
             false => LockWait::Usual,
@@ -213,16 +213,16 @@ const SEEDED: &str = "No record kept: this game was started with --seed.";
 /// Saves the record of the game on screen before a new game replaces it,
 /// as if it had been quit. Where it earned a record that could not be
 /// saved: `Err` with the reason when the game is not `over`, as it must
-/// stay so that its score is not lost; `Ok` with the reason, to be told,
+/// stay so that its score is not lost; `Ok` with the problem, to be told,
 /// when it is over, as its score is lost however it ends.
 pub(super) fn record_before_new_game(
     session: &Session,
     over: bool,
-) -> Result<Option<String>, String> {
+) -> Result<Option<RecordProblem>, String> {
     match keep_record(session) {
         (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
             if over {
-                Ok(Some(problem.why))
+                Ok(Some(problem))
             } else {
                 Err(problem.why)
             }
@@ -502,7 +502,7 @@ mod tests {
             "{refused}"
         );
         let told = record_before_new_game(&damaged, true).unwrap();
-        assert_eq!(told.as_deref(), Some(refused.as_str()));
+        assert_eq!(told.map(|told| told.why), Some(refused.clone()));
         let off = session(40, RecordKeeping::Unavailable("no home".into()));
         assert_eq!(record_before_new_game(&off, false), Ok(None));
         let mut next = app(100, 50);
