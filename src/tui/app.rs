@@ -312,13 +312,16 @@ impl App {
     /// The terminal changed size: lay the board out again and repaint.
     pub fn resize(&mut self, cols: usize, rows: usize) {
         self.size = (cols, rows);
-        // A click held back during a move was aimed at the screen it was
-        // made on: on the new one its place may be another cell.
-        self.input
-            .queued
-            .retain(|action| !matches!(action, Action::Click { .. }));
         let rules = self.game.rules();
-        self.layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
+        let layout = Layout::fit(self.style.cells, cols, rows, rules.width, rules.height);
+        if layout != self.layout {
+            // A click held back during a move was aimed at the screen it
+            // was made on: on the new one its place may be another cell.
+            self.input
+                .queued
+                .retain(|action| !matches!(action, Action::Click { .. }));
+        }
+        self.layout = layout;
         if self.layout.is_err() {
             // The too-small screen cannot show the new-game question or the
             // help without covering its own message, and a key must not
@@ -1056,6 +1059,9 @@ mod tests {
         app.act(Action::Click { row: 41, col: 36 }, now);
         assert!(app.animating());
         app.act(Action::Click { row, col }, now);
+        // A resize to the same size (as after every stop) keeps it.
+        app.resize(100, 50);
+        assert!(app.input.queued.contains(&Action::Click { row, col }));
         app.resize(60, 30);
         app.advance(now + Duration::from_secs(10));
         assert!(!app.animating());
