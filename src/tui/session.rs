@@ -126,9 +126,10 @@ impl RecordProblem {
     /// How long saving in `dir` may wait for its lock: not again for the
     /// lock the record waited for in vain, only taken if freed since.
     pub(super) fn lock_wait_in(&self, dir: &Path) -> LockWait {
-        match self.locked.as_deref() == Some(dir) {
-            true => LockWait::None,
-            false => LockWait::Usual,
+        if self.locked.as_deref() == Some(dir) {
+            LockWait::None
+        } else {
+            LockWait::Usual
         }
     }
 }
