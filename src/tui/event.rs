@@ -15,8 +15,8 @@ use signal_hook::consts::{
     SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM,
     SIGXCPU, SIGXFSZ,
 };
-use signal_hook::iterator::Signals;
 
+use super::sys::SignalSet;
 use crate::ai::Move;
 
 /// The built-in player's answer to the request numbered `id`.
@@ -59,27 +59,36 @@ pub const QUIT_SIGNALS: [i32; 10] = [
 ];
 
 /// Starts the thread that feeds `sender` the signals that end, suspend or
-/// continue the game; it sleeps until one arrives. Started before the terminal is
-/// switched, so that no signal finds it raw with nobody to restore it.
-/// Returns a handle that stops the thread.
-pub fn spawn_signals(sender: Sender<Message>) -> io::Result<signal_hook::iterator::Handle> {
-    let mut signals = Signals::new(QUIT_SIGNALS.iter().chain(&[SIGTSTP, SIGCONT]))?;
-    let handle = signals.handle();
+/// continue the game; it sleeps until one arrives. Started before the
+/// terminal is switched, so that no signal finds it raw with nobody to
+/// restore it, and before any other thread: the signals are blocked in the
+/// calling thread and so in every thread started after, and this one takes
+/// them in the kernel's order. A handler would run on whichever thread the
+/// kernel picked, so that two signals sent together (a SIGTERM and the
+/// SIGCONT after it) could reach the loop in either order.
+pub fn spawn_signals(sender: Sender<Message>) -> io::Result<()> {
+    let watched: Vec<i32> = QUIT_SIGNALS
+        .iter()
+        .chain(&[SIGTSTP, SIGCONT])
+        .copied()
+        .collect();
+    let signals = SignalSet::of(&watched)?;
+    signals.block()?;
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            for signal in signals.forever() {
+            while let Ok(signal) = signals.wait() {
                 let message = match signal {
                     SIGTSTP => Message::Suspend,
                     SIGCONT => Message::Continued,
                     _ => Message::Signal(signal),
                 };
-                if sender.send(message).is_err() {
-                    break;
-                }
+                // Once the loop has ended, signals are only taken, not
+                // acted on: nothing may cut short the saving of the game.
+                let _ = sender.send(message);
             }
         })?;
-    Ok(handle)
+    Ok(())
 }
 
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a

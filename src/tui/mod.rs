@@ -202,7 +202,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         end_session(&for_panic, Ending::Panic);
     });
     let (sender, receiver) = mpsc::channel();
-    let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
+    event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
     let mut guard = terminal::Guard::enter()?;
     #[cfg(debug_assertions)]
     crate::runtime::panic_if_asked("game");
@@ -259,7 +259,6 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
             save: &mut save,
         },
     );
-    signals.close();
     drop(guard);
     let owned = owned_save.borrow();
     close(&config, &app, &session, result, owned.as_ref(), seeded)

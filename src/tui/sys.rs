@@ -1,5 +1,6 @@
-//! The system calls of job control that no safe API offers: stopping the
-//! whole process group, and telling whether a shell could continue it.
+//! The system calls of job control and signals that no safe API offers:
+//! stopping the whole process group, telling whether a shell could continue
+//! it, and taking signals in the order they came.
 #![allow(unsafe_code)]
 
 use std::io;
@@ -33,4 +34,56 @@ pub fn in_a_job() -> bool {
     // (-1) the game would stop as it did before.
     let (group, session) = unsafe { (libc::getpgrp(), libc::getsid(0)) };
     group != session
+}
+
+/// A set of signals, blocked in every thread and taken by one
+/// ([`SignalSet::wait`]), so that none is handled anywhere else and they
+/// are taken in the kernel's order.
+pub struct SignalSet {
+    set: libc::sigset_t,
+}
+
+impl SignalSet {
+    /// The set of `signals`.
+    pub fn of(signals: &[i32]) -> io::Result<SignalSet> {
+        // SAFETY: a sigset_t is plain integers, for which all zeros is a
+        // value.
+        let mut set = unsafe { std::mem::zeroed() };
+        // SAFETY: sigemptyset and sigaddset only write into the set they
+        // are given.
+        let made = unsafe {
+            libc::sigemptyset(&mut set) == 0
+                && signals
+                    .iter()
+                    .all(|&signal| libc::sigaddset(&mut set, signal) == 0)
+        };
+        if !made {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(SignalSet { set })
+    }
+
+    /// Blocks the set in the calling thread, and so in every thread it
+    /// starts afterwards: a signal of the set then stays pending, whatever
+    /// thread it was sent to, until [`SignalSet::wait`] takes it.
+    pub fn block(&self) -> io::Result<()> {
+        // SAFETY: the set is initialised; a null old set is allowed.
+        match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &self.set, std::ptr::null_mut()) } {
+            0 => Ok(()),
+            code => Err(io::Error::from_raw_os_error(code)),
+        }
+    }
+
+    /// Waits until a signal of the set is pending, and takes it. Of several
+    /// pending at once, Linux gives the lowest-numbered first, so that a
+    /// SIGTERM sent with a SIGCONT (`kill %1` to a stopped job) comes first.
+    pub fn wait(&self) -> io::Result<i32> {
+        let mut signal = 0;
+        // SAFETY: the set is initialised and `signal` is a valid place for
+        // the answer.
+        match unsafe { libc::sigwait(&self.set, &mut signal) } {
+            0 => Ok(signal),
+            code => Err(io::Error::from_raw_os_error(code)),
+        }
+    }
 }
