@@ -466,6 +466,42 @@ impl JobControl for terminal::Guard {
     }
 }
 
+/// The loop's job control: stops the game when asked to (Ctrl-Z, SIGTSTP),
+/// and takes the terminal again once the game is continued. `stopped` says
+/// whether the game has been stopped since it last had the terminal.
+/// Returns how the game ends if the terminal is lost.
+fn job_control(
+    app: &mut App,
+    terminal: &mut dyn JobControl,
+    renderer: &mut Renderer,
+    stopped: &mut bool,
+) -> Option<Ending> {
+    match app.take_suspend() {
+        // Stopped, a game that no shell runs as a job would stay
+        // stopped; the one who sent SIGTSTP can continue it.
+        Some(Stop::Key) if !terminal.in_a_job() => app.cannot_stop(),
+        Some(_) => {
+            if terminal.suspend().is_err() {
+                return Some(Ending::TerminalLost);
+            }
+            *stopped = true;
+        }
+        None => {}
+    }
+    if app.take_continued() {
+        if terminal.resume().is_err() {
+            return Some(Ending::TerminalLost);
+        }
+        *stopped = false;
+        if let Some((cols, rows)) = terminal.size() {
+            app.resize(usize::from(cols), usize::from(rows));
+        }
+        // The shell has used the screen meanwhile.
+        renderer.invalidate();
+    }
+    None
+}
+
 /// Draws, sleeps until something happens, handles it; until the game ends.
 /// `player` answers the game's requests through `receiver`; `terminal`
 /// stops the process until it is continued (job control) and takes the
@@ -509,28 +545,8 @@ fn event_loop<W: Write>(
         if let Some(request) = app.take_request() {
             player.ask(request)?;
         }
-        match app.take_suspend() {
-            // Stopped, a game that no shell runs as a job would stay
-            // stopped; the one who sent SIGTSTP can continue it.
-            Some(Stop::Key) if !terminal.in_a_job() => app.cannot_stop(),
-            Some(_) => {
-                if terminal.suspend().is_err() {
-                    return Ok(Ending::TerminalLost);
-                }
-                stopped = true;
-            }
-            None => {}
-        }
-        if app.take_continued() {
-            if terminal.resume().is_err() {
-                return Ok(Ending::TerminalLost);
-            }
-            stopped = false;
-            if let Some((cols, rows)) = terminal.size() {
-                app.resize(usize::from(cols), usize::from(rows));
-            }
-            // The shell has used the screen meanwhile.
-            renderer.invalidate();
+        if let Some(ending) = job_control(app, terminal, renderer, &mut stopped) {
+            return Ok(ending);
         }
         if app.take_repaint() {
             renderer.invalidate();
