@@ -6,6 +6,7 @@
 //! knows another.
 
 use std::io;
+use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::Duration;
@@ -65,19 +66,21 @@ pub const QUIT_SIGNALS: [i32; 10] = [
 /// calling thread and so in every thread started after, and this one takes
 /// them in the kernel's order. A handler would run on whichever thread the
 /// kernel picked, so that two signals sent together (a SIGTERM and the
-/// SIGCONT after it) could reach the loop in either order.
-pub fn spawn_signals(sender: Sender<Message>) -> io::Result<()> {
+/// SIGCONT after it) could reach the loop in either order. Returns the set
+/// of signals taken, for telling whether one is still on its way.
+pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
     let watched: Vec<i32> = QUIT_SIGNALS
         .iter()
         .chain(&[SIGTSTP, SIGCONT])
         .copied()
         .collect();
-    let signals = SignalSet::of(&watched)?;
+    let signals = Arc::new(SignalSet::of(&watched)?);
     signals.block()?;
+    let taken = Arc::clone(&signals);
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            while let Ok(signal) = signals.wait() {
+            while let Ok(signal) = taken.wait() {
                 let message = match signal {
                     SIGTSTP => Message::Suspend,
                     SIGCONT => Message::Continued,
@@ -88,7 +91,7 @@ pub fn spawn_signals(sender: Sender<Message>) -> io::Result<()> {
                 let _ = sender.send(message);
             }
         })?;
-    Ok(())
+    Ok(signals)
 }
 
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a

@@ -34,7 +34,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crate::cli::{Appearance, Warning};
@@ -52,6 +52,7 @@ use player::PlayerThread;
 use session::{
     RecordProblem, Session, close, end_session, record_before_new_game, save_game, slot_of,
 };
+use sys::SignalSet;
 
 /// Everything a terminal game needs.
 #[derive(Clone, Debug)]
@@ -202,8 +203,9 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         end_session(&for_panic, Ending::Panic);
     });
     let (sender, receiver) = mpsc::channel();
-    event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
-    let mut guard = terminal::Guard::enter()?;
+    let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
+    let terminal = terminal::Guard::enter()?;
+    let mut job = Job { terminal, signals };
     #[cfg(debug_assertions)]
     crate::runtime::panic_if_asked("game");
     // Frames go straight to the terminal, one write each, bypassing the
@@ -213,7 +215,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     event::spawn_input(sender).map_err(Error::Thread)?;
     // A resize since the size was read, before the game listened for one,
     // sent no event.
-    let now = guard.size().map(|(c, r)| (usize::from(c), usize::from(r)));
+    let now = job.size().map(|(c, r)| (usize::from(c), usize::from(r)));
     if let Some((c, r)) = now.filter(|&size| size != (cols, rows)) {
         app.resize(c, r);
     }
@@ -253,13 +255,13 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         &mut player,
         &mut renderer,
         &mut out,
-        &mut guard,
+        &mut job,
         &mut SessionHooks {
             new_game: &mut new_game,
             save: &mut save,
         },
     );
-    drop(guard);
+    drop(job);
     let owned = owned_save.borrow();
     close(&config, &app, &session, result, owned.as_ref(), seeded)
 }
@@ -441,6 +443,12 @@ trait JobControl {
     /// Whether a shell with job control runs the game as a job, and so
     /// can continue it once stopped.
     fn in_a_job(&self) -> bool;
+    /// Whether the game's process group has the terminal (see
+    /// [`sys::in_foreground`]).
+    fn in_foreground(&self) -> bool;
+    /// Whether a signal has been sent that the loop has not been told of
+    /// yet, nor will be before the signal thread takes it.
+    fn signal_pending(&self) -> bool;
     /// Takes the terminal again once continued.
     fn resume(&mut self) -> io::Result<()>;
     /// The terminal's size now, if it can be told: a window resized while
@@ -448,17 +456,32 @@ trait JobControl {
     fn size(&self) -> Option<(u16, u16)>;
 }
 
-impl JobControl for terminal::Guard {
+/// The game's job control: the terminal in the game's modes, and the
+/// signals that reach the game.
+struct Job {
+    terminal: terminal::Guard,
+    signals: Arc<SignalSet>,
+}
+
+impl JobControl for Job {
     fn suspend(&mut self) -> io::Result<()> {
-        terminal::Guard::suspend(self)
+        self.terminal.suspend()
     }
 
     fn in_a_job(&self) -> bool {
         sys::in_a_job()
     }
 
+    fn in_foreground(&self) -> bool {
+        sys::in_foreground()
+    }
+
+    fn signal_pending(&self) -> bool {
+        self.signals.any_pending()
+    }
+
     fn resume(&mut self) -> io::Result<()> {
-        terminal::Guard::resume(self)
+        self.terminal.resume()
     }
 
     fn size(&self) -> Option<(u16, u16)> {
@@ -466,31 +489,56 @@ impl JobControl for terminal::Guard {
     }
 }
 
+/// What the event loop does next, once [`job_control`] has done its part.
+enum Pass {
+    /// Draw the frame, then wait for the next message.
+    Draw,
+    /// Wait for the next message without drawing: the terminal is not the
+    /// game's.
+    Wait,
+    /// Go round again: the game has been stopped, or a message handled.
+    Again,
+    /// End the game.
+    Ended(Ending),
+}
+
 /// The loop's job control: stops the game when asked to (Ctrl-Z, SIGTSTP),
-/// and takes the terminal again once the game is continued. `stopped` says
-/// whether the game has been stopped since it last had the terminal.
-/// Returns how the game ends if the terminal is lost.
+/// and takes the terminal again once the game is continued in the
+/// foreground. `stopped` says whether the game has been stopped since it
+/// last had the terminal.
+///
+/// Continued in the background (`bg`, or the SIGCONT that `kill %1` sends
+/// after its SIGTERM), the game leaves the terminal to the shell: taking it
+/// would stop the game inside the call (SIGTTOU), again after every
+/// SIGCONT, where no signal could end it. It stops again once the signals
+/// sent with the SIGCONT are handled. The signal thread takes pending
+/// signals lowest-numbered first, each sent to the channel before the next
+/// is taken: with none pending, all but the last taken are in the channel.
+/// Only one numbered above SIGCONT, sent with it, can still be on its way,
+/// to be handled at the next SIGCONT.
 fn job_control(
     app: &mut App,
+    receiver: &Receiver<Message>,
     terminal: &mut dyn JobControl,
     renderer: &mut Renderer,
     stopped: &mut bool,
-) -> Option<Ending> {
+) -> io::Result<Pass> {
     match app.take_suspend() {
         // Stopped, a game that no shell runs as a job would stay
         // stopped; the one who sent SIGTSTP can continue it.
         Some(Stop::Key) if !terminal.in_a_job() => app.cannot_stop(),
         Some(_) => {
             if terminal.suspend().is_err() {
-                return Some(Ending::TerminalLost);
+                return Ok(Pass::Ended(Ending::TerminalLost));
             }
             *stopped = true;
         }
         None => {}
     }
-    if app.take_continued() {
+    let foreground = terminal.in_foreground();
+    if app.take_continued() && foreground {
         if terminal.resume().is_err() {
-            return Some(Ending::TerminalLost);
+            return Ok(Pass::Ended(Ending::TerminalLost));
         }
         *stopped = false;
         if let Some((cols, rows)) = terminal.size() {
@@ -499,7 +547,23 @@ fn job_control(
         // The shell has used the screen meanwhile.
         renderer.invalidate();
     }
-    None
+    if foreground {
+        return Ok(Pass::Draw);
+    }
+    if terminal.signal_pending() {
+        return Ok(Pass::Wait);
+    }
+    match receiver.try_recv() {
+        Ok(message) => handle(app, message)?,
+        Err(TryRecvError::Empty) => {
+            if terminal.suspend().is_err() {
+                return Ok(Pass::Ended(Ending::TerminalLost));
+            }
+            *stopped = true;
+        }
+        Err(TryRecvError::Disconnected) => return Ok(Pass::Ended(Ending::Quit)),
+    }
+    Ok(Pass::Again)
 }
 
 /// Draws, sleeps until something happens, handles it; until the game ends.
@@ -519,8 +583,8 @@ fn event_loop<W: Write>(
     terminal: &mut dyn JobControl,
     hooks: &mut SessionHooks,
 ) -> io::Result<Ending> {
-    // From a suspension until the SIGCONT that ends it, the terminal is the
-    // shell's: nothing is drawn.
+    // From a suspension until the SIGCONT that ends it in the foreground,
+    // the terminal is the shell's: nothing is drawn.
     let mut stopped = false;
     loop {
         let now = Instant::now();
@@ -545,14 +609,18 @@ fn event_loop<W: Write>(
         if let Some(request) = app.take_request() {
             player.ask(request)?;
         }
-        if let Some(ending) = job_control(app, terminal, renderer, &mut stopped) {
-            return Ok(ending);
-        }
-        if app.take_repaint() {
-            renderer.invalidate();
-        }
-        if !stopped && renderer.draw(app.frame(now), app.take_bell(), out).is_err() {
-            return Ok(Ending::TerminalLost);
+        match job_control(app, receiver, terminal, renderer, &mut stopped)? {
+            Pass::Ended(ending) => return Ok(ending),
+            Pass::Again => continue,
+            Pass::Wait => {}
+            Pass::Draw => {
+                if app.take_repaint() {
+                    renderer.invalidate();
+                }
+                if !stopped && renderer.draw(app.frame(now), app.take_bell(), out).is_err() {
+                    return Ok(Ending::TerminalLost);
+                }
+            }
         }
         let message = match app.deadline(now) {
             None => receiver.recv().ok(),
@@ -678,12 +746,17 @@ mod tests {
         )
     }
 
-    /// A shell's job control stand-in: counts suspensions and, like `fg`,
-    /// continues the process at once (the SIGCONT message).
+    /// A shell's job control stand-in: counts suspensions and, like `fg`
+    /// or `bg`, continues the process at once (the SIGCONT message).
     struct Shell {
         sender: Sender<Message>,
         suspends: usize,
         window: Window,
+        /// Whether the last continuation came in the background.
+        background: bool,
+        /// Whether the signal of [`Window::signal_on_its_way`] is still to
+        /// come.
+        signal_to_come: std::cell::Cell<bool>,
     }
 
     /// Where the game runs.
@@ -695,23 +768,48 @@ mod tests {
         size_after_stop: Option<(u16, u16)>,
         /// Whether a shell runs the game as a job.
         job: bool,
+        /// How many of the first continuations come in the background
+        /// (`bg`), the others in the foreground (`fg`).
+        in_background: usize,
+        /// A signal that is pending when the game first asks, in the
+        /// background, and reaches the loop just after.
+        signal_on_its_way: Option<i32>,
     }
 
     /// Run by a shell, in a window never resized.
     const IN_A_JOB: Window = Window {
         size_after_stop: None,
         job: true,
+        in_background: 0,
+        signal_on_its_way: None,
     };
 
     impl JobControl for Shell {
         fn suspend(&mut self) -> io::Result<()> {
             self.suspends += 1;
+            self.background = self.suspends <= self.window.in_background;
             self.sender.send(Message::Continued).unwrap();
             Ok(())
         }
 
         fn in_a_job(&self) -> bool {
             self.window.job
+        }
+
+        fn in_foreground(&self) -> bool {
+            !self.background
+        }
+
+        fn signal_pending(&self) -> bool {
+            let signal = self
+                .window
+                .signal_on_its_way
+                .filter(|_| self.signal_to_come.get());
+            if let Some(signal) = signal {
+                self.signal_to_come.set(false);
+                self.sender.send(Message::Signal(signal)).unwrap();
+            }
+            signal.is_some()
         }
 
         fn resume(&mut self) -> io::Result<()> {
@@ -776,6 +874,8 @@ mod tests {
             sender: sender.clone(),
             suspends: 0,
             window,
+            background: false,
+            signal_to_come: std::cell::Cell::new(true),
         };
         let mut screen = Screen {
             pending: Vec::new(),
@@ -868,7 +968,7 @@ mod tests {
             None,
             Window {
                 size_after_stop: Some((20, 8)),
-                job: true,
+                ..IN_A_JOB
             },
         );
         assert_eq!((suspends, frames.len()), (1, 2));
@@ -934,14 +1034,60 @@ mod tests {
         let mut app = app(100, 50);
         let script = ctrl_z_sigtstp_hangup();
         let alone = Window {
-            size_after_stop: None,
             job: false,
+            ..IN_A_JOB
         };
         let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, alone);
         assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
         assert_eq!(suspends, 1, "by SIGTSTP only");
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], b"\x07", "a beep, the screen unchanged");
+    }
+
+    /// Continued in the background (`bg`), the game leaves the terminal
+    /// alone and stops again, drawing nothing, until continued in the
+    /// foreground (`fg`).
+    #[test]
+    fn continued_in_the_background_the_game_stops_again() {
+        let mut app = app(100, 50);
+        let script = vec![
+            (1, vec![ctrl_z()]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+        ];
+        let bg_twice = Window {
+            in_background: 2,
+            ..IN_A_JOB
+        };
+        let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, bg_twice);
+        assert_eq!(
+            ending.unwrap(),
+            Ending::Signal(signal_hook::consts::SIGTERM)
+        );
+        assert_eq!(suspends, 3, "Ctrl-Z, then once for each bg");
+        assert_eq!(frames.len(), 2, "drawn before Ctrl-Z and after fg only");
+    }
+
+    /// A signal sent with the SIGCONT that continued the game in the
+    /// background, still pending, is handled before the game stops again.
+    #[test]
+    fn a_signal_pending_in_the_background_is_handled_before_stopping_again() {
+        let mut app = app(100, 50);
+        let script = vec![
+            (1, vec![ctrl_z()]),
+            (2, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+        ];
+        let killed_in_the_background = Window {
+            in_background: 1,
+            signal_on_its_way: Some(signal_hook::consts::SIGTERM),
+            ..IN_A_JOB
+        };
+        let (ending, frames, suspends, _) =
+            run_in_shell(&mut app, script, None, killed_in_the_background);
+        assert_eq!(
+            ending.unwrap(),
+            Ending::Signal(signal_hook::consts::SIGTERM)
+        );
+        assert_eq!((suspends, frames.len()), (1, 1), "not stopped again");
     }
 
     #[test]

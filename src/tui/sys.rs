@@ -1,9 +1,11 @@
 //! The system calls of job control and signals that no safe API offers:
 //! stopping the whole process group, telling whether a shell could continue
-//! it, and taking signals in the order they came.
+//! it and whether it has the terminal, and taking signals in the order they
+//! came.
 #![allow(unsafe_code)]
 
 use std::io;
+use std::os::fd::AsRawFd;
 
 /// Stops every process in this process group, this one included, and
 /// returns once continued (SIGCONT). Suspending this way, rather than
@@ -36,11 +38,26 @@ pub fn in_a_job() -> bool {
     group != session
 }
 
+/// Whether this process group is the terminal's foreground group, or the
+/// terminal cannot say (standard output is not this process's controlling
+/// terminal, or the terminal is gone): whether the terminal is the game's
+/// to draw on. A group in the background that set the terminal's modes
+/// would be stopped (SIGTTOU) inside the call, and again after every
+/// SIGCONT, where no signal could end it.
+pub fn in_foreground() -> bool {
+    let terminal = io::stdout().as_raw_fd();
+    // SAFETY: tcgetpgrp and getpgrp take and return plain integers; a
+    // descriptor that is not a terminal only makes tcgetpgrp fail (-1).
+    let (foreground, group) = unsafe { (libc::tcgetpgrp(terminal), libc::getpgrp()) };
+    foreground == -1 || foreground == group
+}
+
 /// A set of signals, blocked in every thread and taken by one
 /// ([`SignalSet::wait`]), so that none is handled anywhere else and they
 /// are taken in the kernel's order.
 pub struct SignalSet {
     set: libc::sigset_t,
+    signals: Vec<i32>,
 }
 
 impl SignalSet {
@@ -60,7 +77,10 @@ impl SignalSet {
         if !made {
             return Err(io::Error::last_os_error());
         }
-        Ok(SignalSet { set })
+        Ok(SignalSet {
+            set,
+            signals: signals.to_vec(),
+        })
     }
 
     /// Blocks the set in the calling thread, and so in every thread it
@@ -85,5 +105,96 @@ impl SignalSet {
             0 => Ok(signal),
             code => Err(io::Error::from_raw_os_error(code)),
         }
+    }
+
+    /// Whether a signal of the set is pending: sent, and not yet taken by
+    /// [`SignalSet::wait`].
+    pub fn any_pending(&self) -> bool {
+        // SAFETY: a sigset_t is plain integers, for which all zeros is a
+        // value.
+        let mut pending = unsafe { std::mem::zeroed() };
+        // SAFETY: sigpending writes the pending set into `pending`, and
+        // sigismember only reads it.
+        unsafe {
+            libc::sigpending(&mut pending) == 0
+                && self
+                    .signals
+                    .iter()
+                    .any(|&signal| libc::sigismember(&pending, signal) == 1)
+        }
+    }
+}
+
+/// Runs `f` with SIGTTOU blocked in the calling thread, so that what it
+/// writes to the terminal goes through from the background, even under
+/// `stty tostop`, instead of stopping the game inside the write.
+pub fn with_sigttou_blocked<T>(f: impl FnOnce() -> T) -> T {
+    let Ok(sigttou) = SignalSet::of(&[libc::SIGTTOU]) else {
+        return f();
+    };
+    // SAFETY: a sigset_t is plain integers, for which all zeros is a value.
+    let mut before = unsafe { std::mem::zeroed() };
+    // SAFETY: pthread_sigmask reads the initialised set and writes the mask
+    // it replaces into `before`, which the second call puts back.
+    let blocked = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &sigttou.set, &mut before) } == 0;
+    let result = f();
+    if blocked {
+        // SAFETY: as above.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut()) };
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sends `signal` to the calling thread alone, so that no other thread
+    /// of the test process can take it.
+    fn send_to_this_thread(signal: i32) {
+        // SAFETY: pthread_kill takes the calling thread's own handle and a
+        // plain signal number.
+        let failed = unsafe { libc::pthread_kill(libc::pthread_self(), signal) };
+        assert_eq!(failed, 0);
+    }
+
+    #[test]
+    fn signals_sent_together_are_taken_lowest_numbered_first() {
+        // A thread of its own: the mask it changes goes with it.
+        std::thread::spawn(|| {
+            let set = SignalSet::of(&[libc::SIGTERM, libc::SIGCONT, libc::SIGXCPU]).unwrap();
+            set.block().unwrap();
+            assert!(!set.any_pending());
+            for signal in [libc::SIGXCPU, libc::SIGCONT, libc::SIGTERM] {
+                send_to_this_thread(signal);
+            }
+            assert!(set.any_pending());
+            let taken: Vec<i32> = (0..3).map(|_| set.wait().unwrap()).collect();
+            assert_eq!(taken, [libc::SIGTERM, libc::SIGCONT, libc::SIGXCPU]);
+            assert!(!set.any_pending());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn sigttou_is_blocked_inside_and_the_mask_put_back_after() {
+        std::thread::spawn(|| {
+            let blocked = || {
+                // SAFETY: as in `with_sigttou_blocked`; a null new set only
+                // reads the mask.
+                let mut mask = unsafe { std::mem::zeroed() };
+                // SAFETY: as above.
+                unsafe {
+                    libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut mask);
+                    libc::sigismember(&mask, libc::SIGTTOU) == 1
+                }
+            };
+            let before = blocked();
+            assert!(with_sigttou_blocked(blocked));
+            assert_eq!(blocked(), before, "the mask as it was");
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -73,12 +73,23 @@ impl Drop for Guard {
 
 /// Puts the terminal back as it was, once; later calls do nothing. Errors
 /// are ignored: there is nothing better to do on a terminal that is gone.
+///
+/// In the background (stopped from outside while in the game's modes, then
+/// sent there by `bg`, or ended by `kill %1`), the screen's modes are still
+/// undone, the write let through even under `stty tostop`, but the line
+/// modes are left as they are: the shell has set its own since the game was
+/// stopped, and would have them taken from under it.
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
-        let mut out = io::stdout().lock();
-        let _ = out.write_all(LEAVE_MODES);
-        let _ = out.flush();
-        let _ = crossterm::terminal::disable_raw_mode();
+        let foreground = sys::in_foreground();
+        sys::with_sigttou_blocked(|| {
+            let mut out = io::stdout().lock();
+            let _ = out.write_all(LEAVE_MODES);
+            let _ = out.flush();
+            if foreground {
+                let _ = crossterm::terminal::disable_raw_mode();
+            }
+        });
     }
 }
 

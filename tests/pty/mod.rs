@@ -476,9 +476,7 @@ impl Term {
 
     /// Sends the signal `signal` (`libc::SIGTERM`, …) to the program.
     pub fn signal(&self, signal: i32) {
-        // SAFETY: kill has no memory-safety preconditions.
-        let result = unsafe { libc::kill(self.pid(), signal) };
-        assert_eq!(result, 0, "kill({}, {signal}) failed", self.pid());
+        send_signal(self.pid(), signal);
     }
 
     /// Types raw bytes.
@@ -861,23 +859,7 @@ impl Term {
     /// Waits up to `timeout` for the program to be stopped (by SIGTSTP,
     /// SIGSTOP, …): true if it is.
     pub fn wait_stopped(&self, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let stat =
-                std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap_or_default();
-            // "PID (COMM) STATE ...": the state follows the last ')'.
-            let state = stat
-                .rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().next());
-            if state == Some("T") {
-                return true;
-            }
-            if Instant::now() >= deadline {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_stopped(self.pid(), timeout)
     }
 
     /// Each thread of the program: its name, state letter and the kernel
@@ -1155,4 +1137,75 @@ pub fn run_piped(program: impl AsRef<Path>, args: &[&str], input: &str) -> std::
     drop(watchdog);
     writer.join().expect("the stdin writer thread");
     output
+}
+
+/// Waits up to `timeout` for the process `pid` to be stopped (by SIGTSTP,
+/// SIGSTOP, …): true if it is.
+pub fn wait_stopped(pid: i32, timeout: Duration) -> bool {
+    wait_stopped_after(pid, None, timeout)
+}
+
+/// Waits up to `timeout` for the process `pid`, stopped when its main
+/// thread had given up the processor `switches` times (see
+/// [`voluntary_switches`]), to be stopped again once continued: true if it
+/// is. A stop shows as soon as it happens; a continuation followed at once
+/// by another stop may never show in the process's state, but the second
+/// stop counts a switch.
+pub fn wait_stopped_again(pid: i32, switches: u64, timeout: Duration) -> bool {
+    wait_stopped_after(pid, Some(switches), timeout)
+}
+
+fn wait_stopped_after(pid: i32, switches: Option<u64>, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid)).unwrap_or_default();
+        // "PID (COMM) STATE ...": the state follows the last ')'.
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next());
+        let since = switches.is_none_or(|before| voluntary_switches(pid) != before);
+        if state == Some("T") && since {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// How many times the main thread of the process `pid` has given up the
+/// processor: to sleep, or to stop. 0 if it cannot be told.
+pub fn voluntary_switches(pid: i32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|count| count.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Sends the signal `signal` (`libc::SIGTERM`, …) to the process `pid`.
+pub fn send_signal(pid: i32, signal: i32) {
+    // SAFETY: kill has no memory-safety preconditions.
+    let result = unsafe { libc::kill(pid, signal) };
+    assert_eq!(result, 0, "kill({pid}, {signal}) failed");
+}
+
+/// Waits up to `timeout` for a file named `*.extension` to appear in
+/// `dir`: true if one does.
+pub fn wait_for_file(dir: &Path, extension: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let found = std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|entry| entry.path().extension() == Some(extension.as_ref()))
+        });
+        if found || Instant::now() >= deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }

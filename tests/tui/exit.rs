@@ -168,6 +168,152 @@ fn ctrl_z_under_a_wrapper_stops_the_whole_job() {
     assert!(status.success(), "the shell's exit status {status:?}");
 }
 
+/// How a game is stopped and sent to the background in
+/// [`background_then_sigterm`].
+struct Background {
+    /// Set `stty tostop` first, so that the game's writing to the terminal
+    /// from the background stops it.
+    tostop: bool,
+    /// Select a chip first: its jump wakes the game up to draw as soon as
+    /// it is continued.
+    jumping: bool,
+    /// Stops the game, given the shell's terminal and the game's pid.
+    stop: fn(&mut Term, i32),
+    /// Send it to the background (`bg`) once stopped, before `kill %1`.
+    bg: bool,
+}
+
+/// A game stopped, and sent to the background (`bg`) if asked, stops
+/// again there, the game's screen modes undone; `kill %1` (SIGTERM, then
+/// SIGCONT) ends it there as in the foreground: the game saved, its closing
+/// lines printed, and the shell's line modes left as the shell set them.
+fn background_then_sigterm(how: Background) {
+    let sandbox = pty::Sandbox::new();
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    if how.tostop {
+        term.send(b"stty tostop\n");
+        term.expect_screen("the next prompt", |screen| {
+            screen.contents().matches("ready$ ").count() == 2
+        });
+    }
+    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    if how.jumping {
+        let chip = view.game.chips()[0];
+        let (col, row) = view.point(chip);
+        term.click(col, row);
+        let jumping = View {
+            cursor: None,
+            selected: Some((chip, Pose::JumpGlyph)),
+            ..view.clone()
+        };
+        expect_view(&term, &jumping, "the chip jumping");
+    }
+    let shell = term.pid();
+    let children = format!("/proc/{shell}/task/{shell}/children");
+    let listed = std::fs::read_to_string(children).expect("the shell's children");
+    let pid: i32 = listed
+        .trim()
+        .parse()
+        .expect("the game, the shell's one child");
+    (how.stop)(&mut term, pid);
+    assert!(pty::wait_stopped(pid, TIMEOUT), "the game did not stop");
+    // Only a job the shell knows is stopped gets the SIGCONT after the
+    // SIGTERM: the shell says so.
+    term.expect_text("Stopped");
+    if how.bg {
+        let switches = pty::voluntary_switches(pid);
+        term.send(b"bg\n");
+        assert!(
+            pty::wait_stopped_again(pid, switches, TIMEOUT),
+            "the game did not stop again in the background"
+        );
+        term.expect_screen("the main screen, the cursor shown", |screen| {
+            !screen.alternate_screen() && !screen.hide_cursor()
+        });
+        let stopped = term.contents().matches("Stopped").count();
+        term.send(b"\n");
+        term.expect_screen("the shell told of the job stopped again", |screen| {
+            screen.contents().matches("Stopped").count() == stopped + 1
+        });
+    }
+    term.send(b"kill %1\n");
+    if how.tostop {
+        // Saved, it stops again to print its closing lines, until fg.
+        let saved = pty::wait_for_file(&sandbox.score_dir(), "game", TIMEOUT);
+        assert!(saved, "the game was not saved");
+        term.send(b"fg\n");
+    }
+    // Printed once the game is saved, before the game exits.
+    term.expect_text("Scores earned : 0");
+    let shown = term.contents();
+    assert!(shown.contains("Game saved: "), "{shown}");
+    let saves = std::fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count();
+    assert_eq!(saves, 1, "the game saved");
+    term.expect_screen("the main screen, the cursor shown", |screen| {
+        !screen.alternate_screen() && !screen.hide_cursor()
+    });
+    // With the line modes set back under the shell, the kernel would echo
+    // the command as well as the shell.
+    term.send(b"echo mark\n");
+    term.expect_screen("the command's output", |screen| {
+        screen.contents().lines().any(|line| line == "mark")
+    });
+    let shown = term.contents();
+    assert_eq!(shown.matches("echo mark").count(), 1, "{shown}");
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+#[test]
+fn a_game_suspended_then_in_the_background_ends_on_sigterm() {
+    background_then_sigterm(Background {
+        tostop: false,
+        jumping: false,
+        stop: |term, _| term.send(&[0x1a]),
+        bg: true,
+    });
+}
+
+/// Stopped from outside, the game still holds the terminal in its modes,
+/// and in the background must undo the screen's without setting the line
+/// modes back.
+#[test]
+fn a_game_stopped_from_outside_ends_on_sigterm_in_the_background() {
+    background_then_sigterm(Background {
+        tostop: false,
+        jumping: false,
+        stop: |_, pid| pty::send_signal(pid, libc::SIGSTOP),
+        bg: false,
+    });
+}
+
+/// Under `stty tostop`, a frame drawn in the background, or the screen's
+/// modes undone there, would stop the game inside the write, where no
+/// signal could end it; a jumping chip wakes the game up to draw as soon
+/// as it is continued.
+#[test]
+fn a_game_stopped_from_outside_then_in_the_background_ends_on_sigterm_under_tostop() {
+    background_then_sigterm(Background {
+        tostop: true,
+        jumping: true,
+        stop: |_, pid| pty::send_signal(pid, libc::SIGSTOP),
+        bg: true,
+    });
+}
+
 #[test]
 fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
     let (mut term, view) = start(100, 50, 94, &[], &[]);
