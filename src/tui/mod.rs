@@ -263,7 +263,10 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     );
     drop(job);
     let owned = owned_save.borrow();
-    close(&config, &app, &session, result, owned.as_ref(), seeded)
+    // Ended in the background (`kill %1`), the game still finishes: its
+    // closing lines go through even under `stty tostop`, rather than stop
+    // it until `fg`.
+    sys::with_sigttou_blocked(|| close(&config, &app, &session, result, owned.as_ref(), seeded))
 }
 
 /// Puts the game of `seed` in place of the one on screen, whose record is
