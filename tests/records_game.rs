@@ -384,13 +384,12 @@ fn sigint_saves_the_record() {
 }
 
 /// Signals that would kill an unprepared program end the game as SIGINT
-/// does: a CPU-time or file-size limit's SIGXCPU and SIGXFSZ, a stray
-/// SIGUSR1, SIGUSR2, SIGALRM or SIGVTALRM.
+/// does: a CPU-time limit's SIGXCPU, a stray SIGUSR1, SIGUSR2, SIGALRM or
+/// SIGVTALRM.
 #[test]
 fn other_ending_signals_save_the_record() {
     for signal in [
         libc::SIGXCPU,
-        libc::SIGXFSZ,
         libc::SIGUSR1,
         libc::SIGUSR2,
         libc::SIGALRM,
@@ -693,6 +692,43 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
     check_exit(&mut term, &[], 0);
     assert!(!after_leaving(&term).contains("Game saved"));
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
+}
+
+/// `s` under a file-size limit (`ulimit -f 0`): the save's write fails, and
+/// the limit's SIGXFSZ does not end the game; a box says why it could not
+/// be saved, and the game goes on.
+#[test]
+fn the_save_key_under_a_file_size_limit_keeps_the_game() {
+    let sandbox = Sandbox::new();
+    let options = Options::new(100, 50).sandbox(&sandbox).args([
+        "-c",
+        "ulimit -f 0 && exec \"$0\" \"$@\"",
+        CLINES,
+        "--seed",
+        "2",
+    ]);
+    let mut term = Term::spawn("sh", options);
+    term.expect_frame("the opening board", |screen| {
+        read_board(screen, cell_size(100, 50)).and_then(|seen| match seen.chips() {
+            0 => Err("no chips yet".into()),
+            _ => Ok(seen),
+        })
+    });
+    term.key(Key::Char('s'));
+    term.expect_text("Any key goes back to it.");
+    let shown = term.contents();
+    assert!(
+        shown.contains("The game could not be saved:") && shown.contains("File too"),
+        "{shown}"
+    );
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| {
+        !s.contents().contains("could not be saved")
+    });
+    assert!(!term.closed(), "the game goes on");
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], 0);
+    assert!(!after_leaving(&term).contains("Game saved"));
 }
 
 /// A records directory behind a symbolic link that leads nowhere (a moved

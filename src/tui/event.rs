@@ -17,7 +17,7 @@ use signal_hook::consts::{
     SIGXCPU, SIGXFSZ,
 };
 
-use super::sys::SignalSet;
+use super::sys::{self, SignalSet};
 use crate::ai::Move;
 
 /// The built-in player's answer to the request numbered `id`.
@@ -54,9 +54,10 @@ pub enum Message {
 /// (a CPU-time limit's SIGXCPU, a stray SIGUSR1 or alarm), which would leave
 /// the terminal raw and the record unsaved. SIGHUP and SIGTERM cut the game
 /// short, and it is saved to go on with; the others end it as `q` does.
-/// SIGPROF is left to profilers.
-pub const QUIT_SIGNALS: [i32; 10] = [
-    SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ,
+/// SIGPROF is left to profilers, and SIGXFSZ is ignored (see
+/// [`spawn_signals`]).
+pub const QUIT_SIGNALS: [i32; 9] = [
+    SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU,
 ];
 
 /// Starts the thread that feeds `sender` the signals that end, suspend or
@@ -68,7 +69,13 @@ pub const QUIT_SIGNALS: [i32; 10] = [
 /// kernel picked, so that two signals sent together (a SIGTERM and the
 /// SIGCONT after it) could reach the loop in either order. Returns the set
 /// of signals taken, for telling whether one is still on its way.
+///
+/// SIGXFSZ is ignored instead: a file-size limit raises it against the
+/// thread whose write went past the limit, where the signal thread could
+/// not take it, and the write fails anyway (EFBIG), to be reported as any
+/// failed write; the game goes on.
 pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
+    sys::ignore(SIGXFSZ)?;
     let watched: Vec<i32> = QUIT_SIGNALS
         .iter()
         .chain(&[SIGTSTP, SIGCONT])
