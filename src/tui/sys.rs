@@ -98,12 +98,18 @@ impl SignalSet {
     /// pending at once, Linux gives the lowest-numbered first, so that a
     /// SIGTERM sent with a SIGCONT (`kill %1` to a stopped job) comes first.
     pub fn wait(&self) -> io::Result<i32> {
-        let mut signal = 0;
-        // SAFETY: the set is initialised and `signal` is a valid place for
-        // the answer.
-        match unsafe { libc::sigwait(&self.set, &mut signal) } {
-            0 => Ok(signal),
-            code => Err(io::Error::from_raw_os_error(code)),
+        loop {
+            let mut signal = 0;
+            // SAFETY: the set is initialised and `signal` is a valid place
+            // for the answer.
+            match unsafe { libc::sigwait(&self.set, &mut signal) } {
+                // Some systems end the wait for a signal that a handler
+                // took (EINTR), or answer 0 then with no signal: wait on.
+                libc::EINTR => {}
+                0 if signal == 0 => {}
+                0 => return Ok(signal),
+                code => return Err(io::Error::from_raw_os_error(code)),
+            }
         }
     }
 
@@ -139,20 +145,27 @@ pub fn ignore(signal: i32) -> io::Result<()> {
 /// writes to the terminal goes through from the background, even under
 /// `stty tostop`, instead of stopping the game inside the write.
 pub fn with_sigttou_blocked<T>(f: impl FnOnce() -> T) -> T {
+    /// The calling thread's signal mask before SIGTTOU was blocked, put
+    /// back when dropped, even by a panic.
+    struct Restore(libc::sigset_t);
+
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: the mask was written by pthread_sigmask.
+            unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, std::ptr::null_mut()) };
+        }
+    }
+
     let Ok(sigttou) = SignalSet::of(&[libc::SIGTTOU]) else {
         return f();
     };
     // SAFETY: a sigset_t is plain integers, for which all zeros is a value.
     let mut before = unsafe { std::mem::zeroed() };
     // SAFETY: pthread_sigmask reads the initialised set and writes the mask
-    // it replaces into `before`, which the second call puts back.
+    // it replaces into `before`.
     let blocked = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &sigttou.set, &mut before) } == 0;
-    let result = f();
-    if blocked {
-        // SAFETY: as above.
-        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut()) };
-    }
-    result
+    let _restore = blocked.then_some(Restore(before));
+    f()
 }
 
 #[cfg(test)]

@@ -1158,13 +1158,15 @@ pub fn wait_stopped_again(pid: i32, switches: u64, timeout: Duration) -> bool {
 fn wait_stopped_after(pid: i32, switches: Option<u64>, timeout: Duration) -> bool {
     let deadline = Instant::now() + timeout;
     loop {
+        // The count first: once it has changed, the process has run since
+        // its last stop, and a stop read after it is a new one.
+        let since = switches.is_none_or(|before| voluntary_switches(pid) != before);
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid)).unwrap_or_default();
         // "PID (COMM) STATE ...": the state follows the last ')'.
         let state = stat
             .rsplit(')')
             .next()
             .and_then(|rest| rest.split_whitespace().next());
-        let since = switches.is_none_or(|before| voluntary_switches(pid) != before);
         if state == Some("T") && since {
             return true;
         }
