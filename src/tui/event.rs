@@ -6,15 +6,15 @@
 //! knows another.
 
 use std::io;
-use std::sync::Arc;
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
 use crossterm::event;
 use signal_hook::consts::{
-    SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM,
-    SIGXCPU, SIGXFSZ,
+    SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGUSR1, SIGUSR2,
+    SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
 use super::sys::{self, SignalSet};
@@ -101,6 +101,38 @@ pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
     Ok(signals)
 }
 
+/// How many times the game has taken the terminal back after a stop,
+/// for the input thread to wait on while the game is in the background.
+#[derive(Debug, Default)]
+pub struct Foreground {
+    taken: Mutex<u64>,
+    changed: Condvar,
+}
+
+impl Foreground {
+    /// Times the terminal has been taken back so far.
+    pub fn taken(&self) -> u64 {
+        *self.taken.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Notes that the game has taken the terminal back.
+    pub fn take(&self) {
+        *self.taken.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        self.changed.notify_all();
+    }
+
+    /// Sleeps until the terminal has been taken back more than `since`
+    /// times.
+    pub fn wait_past(&self, since: u64) {
+        let taken = self.taken.lock().unwrap_or_else(PoisonError::into_inner);
+        drop(
+            self.changed
+                .wait_while(taken, |taken| *taken <= since)
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+    }
+}
+
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a
 /// blocking read until one arrives. Started once the terminal is raw.
 ///
@@ -109,16 +141,36 @@ pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
 /// first frame on a busy machine, and a resize in between would be lost
 /// (SIGWINCH is ignored by default). Any failure to make it is the
 /// thread's first read's to report.
-pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
+///
+/// Reading the terminal from the background would stop the whole game
+/// (SIGTTIN), even while it ends, saving itself, after `kill %1`; so the
+/// thread blocks SIGTTIN, and a read there fails instead. The thread then
+/// waits for the game to take the terminal back (`foreground`), and a
+/// terminal that fails in the foreground, twice in a row, is taken for
+/// lost: the first failure may have come from the background, just before
+/// `fg`.
+pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::Result<()> {
     let _ = event::poll(Duration::ZERO);
     thread::Builder::new().name("input".into()).spawn(move || {
+        let unread = SignalSet::of(&[SIGTTIN]).and_then(|set| set.block());
+        let mut failed_before = false;
         loop {
+            let taken = foreground.taken();
             // A panic here must still end the game, or the loop would wait
             // forever on the signal thread alone.
             let message = match std::panic::catch_unwind(event::read) {
                 Ok(Ok(event)) => Message::Input(event),
+                Ok(Err(_)) if unread.is_ok() && !sys::in_foreground() => {
+                    foreground.wait_past(taken);
+                    continue;
+                }
+                Ok(Err(_)) if unread.is_ok() && !failed_before => {
+                    failed_before = true;
+                    continue;
+                }
                 Ok(Err(_)) | Err(_) => Message::InputFailed,
             };
+            failed_before = false;
             let failed = matches!(message, Message::InputFailed);
             if sender.send(message).is_err() || failed {
                 break;
@@ -126,4 +178,29 @@ pub fn spawn_input(sender: Sender<Message>) -> io::Result<()> {
         }
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_input_thread_waits_until_the_terminal_is_taken_back() {
+        let foreground = Arc::new(Foreground::default());
+        let before = foreground.taken();
+        // Taken back already: no wait.
+        foreground.take();
+        foreground.wait_past(before);
+        let now = foreground.taken();
+        assert_eq!(now, before + 1);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let waiting = Arc::clone(&foreground);
+        let waiter = thread::spawn(move || {
+            waiting.wait_past(now);
+            sender.send(waiting.taken()).unwrap();
+        });
+        foreground.take();
+        assert_eq!(receiver.recv().unwrap(), now + 1);
+        waiter.join().unwrap();
+    }
 }

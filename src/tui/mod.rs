@@ -42,7 +42,7 @@ use crate::game::{Game, Preview, Rules};
 use crate::records::{LockWait, NoRecord, SaveSlot, SavedGame, Store};
 
 use app::{App, Stop};
-use event::Message;
+use event::{Foreground, Message};
 use frame::Renderer;
 pub use help::lines as help_lines;
 
@@ -205,14 +205,19 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (sender, receiver) = mpsc::channel();
     let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
     let terminal = terminal::Guard::enter()?;
-    let mut job = Job { terminal, signals };
+    let foreground = Arc::new(Foreground::default());
+    let mut job = Job {
+        terminal,
+        signals,
+        foreground: Arc::clone(&foreground),
+    };
     #[cfg(debug_assertions)]
     crate::runtime::panic_if_asked("game");
     // Frames go straight to the terminal, one write each, bypassing the
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    event::spawn_input(sender).map_err(Error::Thread)?;
+    event::spawn_input(sender, foreground).map_err(Error::Thread)?;
     // A resize since the size was read, before the game listened for one,
     // sent no event.
     let now = job.size().map(|(c, r)| (usize::from(c), usize::from(r)));
@@ -459,11 +464,12 @@ trait JobControl {
     fn size(&self) -> Option<(u16, u16)>;
 }
 
-/// The game's job control: the terminal in the game's modes, and the
-/// signals that reach the game.
+/// The game's job control: the terminal in the game's modes, the signals
+/// that reach the game, and the input thread's wait for the terminal.
 struct Job {
     terminal: terminal::Guard,
     signals: Arc<SignalSet>,
+    foreground: Arc<Foreground>,
 }
 
 impl JobControl for Job {
@@ -484,7 +490,9 @@ impl JobControl for Job {
     }
 
     fn resume(&mut self) -> io::Result<()> {
-        self.terminal.resume()
+        self.terminal.resume()?;
+        self.foreground.take();
+        Ok(())
     }
 
     fn size(&self) -> Option<(u16, u16)> {
@@ -620,7 +628,12 @@ fn event_loop<W: Write>(
                 if app.take_repaint() {
                     renderer.invalidate();
                 }
-                if !stopped && renderer.draw(app.frame(now), app.take_bell(), out).is_err() {
+                // Stopped from outside and sent to the background while the
+                // frame was made, the game writes it there: a write that
+                // stopped it (SIGTTOU, under `stty tostop`) would stop it
+                // again after every SIGCONT, where no signal could end it.
+                let draw = || renderer.draw(app.frame(now), app.take_bell(), out);
+                if !stopped && sys::with_sigttou_blocked(draw).is_err() {
                     return Ok(Ending::TerminalLost);
                 }
             }

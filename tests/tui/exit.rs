@@ -339,6 +339,61 @@ fn a_game_stopped_from_outside_then_in_the_background_ends_on_sigterm_under_tost
     });
 }
 
+/// A game ended in the background goes on to its end even when something
+/// is typed meanwhile: reading the terminal there would stop it (SIGTTIN)
+/// before it is saved. The records directory's lock, held elsewhere, keeps
+/// the game at its end for a while (the wait for the lock), and the shell
+/// runs a command that reads nothing, so what is typed waits for a reader.
+#[test]
+fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
+    let sandbox = pty::Sandbox::new();
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .sandbox(&sandbox)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    std::fs::create_dir_all(sandbox.score_dir()).expect("the records directory");
+    let holder = format!(
+        "(flock {} sh -c 'echo locked by $$; exec sleep 30' &)\n",
+        sandbox.score_dir().display()
+    );
+    term.send(holder.as_bytes());
+    let holder: i32 = term.expect("the lock held", |screen| {
+        let contents = screen.contents();
+        contents
+            .lines()
+            .filter(|line| !line.contains("echo locked by"))
+            .find_map(|line| line.split("locked by ").nth(1))
+            .and_then(|pid| pid.trim().parse().ok())
+            .ok_or_else(|| "not yet".to_string())
+    });
+    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    term.send(&[0x1a]);
+    term.expect_text("Stopped");
+    term.send(b"kill %1; sleep 30\n");
+    term.send(b"typed");
+    term.expect_text("Scores earned : 0");
+    assert!(
+        term.contents().contains("could not be saved"),
+        "{}",
+        term.contents()
+    );
+    pty::send_signal(holder, libc::SIGTERM);
+    // Ctrl-C ends the sleep, and the shell reads what was typed.
+    term.send(&[0x03]);
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(
+        status.code().is_some(),
+        "the shell's exit status {status:?}"
+    );
+}
+
 #[test]
 fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
     let (mut term, view) = start(100, 50, 94, &[], &[]);
