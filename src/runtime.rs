@@ -12,7 +12,8 @@
 //!   `sys::open_closed_standard_streams`), and whether standard output was
 //!   one of them is kept ([`stdout_was_closed`]);
 //! - SIGPIPE is ignored, so a reader that stops early (`clines --batch |
-//!   head -1`) makes a write fail rather than kill the program;
+//!   head -1`) makes a write fail rather than kill the program; and so is
+//!   SIGXFSZ, so that a write past a file-size limit fails too;
 //! - a panic on the main thread is reported as `thread 'main' panicked at
 //!   …` and the process exits with status 101;
 //! - standard output is flushed at exit;
@@ -51,7 +52,7 @@ pub unsafe fn run(
 ) -> ! {
     let [_, stdout_closed, _] = sys::open_closed_standard_streams();
     STDOUT_CLOSED.store(stdout_closed, Ordering::Relaxed);
-    sys::ignore_sigpipe();
+    sys::ignore_write_signals();
     // SAFETY: passed on from the caller's promise.
     let args = unsafe { sys::args(argc, argv) };
     name_the_main_thread_in_panics(thread::current().id());

@@ -1097,6 +1097,33 @@ fn completions_on_a_full_disk_fail() {
     );
 }
 
+/// A write past a file-size limit (`ulimit -f`) fails as on a full disk:
+/// the limit's SIGXFSZ does not kill the program.
+#[test]
+fn writing_past_a_file_size_limit_fails_as_on_a_full_disk() {
+    let home = tempfile::tempdir().unwrap();
+    let file = fs::File::create(home.path().join("version")).unwrap();
+    let output = Command::new("sh")
+        .args(["-c", "ulimit -f 0 && exec \"$0\" -v"])
+        .arg(env!("CARGO_BIN_EXE_clines"))
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{:?}: {stderr}",
+        output.status
+    );
+    assert!(
+        stderr.starts_with("clines: writing the version: File too large"),
+        "{stderr}"
+    );
+}
+
 /// Help, the version and the records that cannot be written whole are an
 /// error, as the completion script is, not silence with status 0.
 #[cfg(target_os = "linux")]

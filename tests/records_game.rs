@@ -721,6 +721,17 @@ fn the_save_key_under_a_file_size_limit_keeps_the_game() {
         shown.contains("The game could not be saved:") && shown.contains("File too"),
         "{shown}"
     );
+    // Nor is the limit's SIGXFSZ left pending on the thread that wrote,
+    // where the signal thread could never take it, and where it would
+    // read as a signal still on its way for good.
+    let status = format!("/proc/{0}/task/{0}/status", term.pid());
+    let pending = fs::read_to_string(status).expect("the main thread's status");
+    let pending = pending
+        .lines()
+        .find_map(|line| line.strip_prefix("SigPnd:"))
+        .map(|mask| u64::from_str_radix(mask.trim(), 16).expect("a mask"))
+        .expect("the thread's pending signals");
+    assert_eq!(pending & (1 << (libc::SIGXFSZ - 1)), 0, "SIGXFSZ pending");
     term.key(Key::Char('x'));
     term.expect_screen("the box closed", |s| {
         !s.contents().contains("could not be saved")

@@ -56,12 +56,17 @@ pub(super) fn open_closed_standard_streams() -> [bool; 3] {
 /// Ignores SIGPIPE, as std does before `main`: writing to a pipe whose
 /// reader is gone then fails with `BrokenPipe` instead of killing the
 /// process. Processes the program starts get the default action back
-/// (std's `Command` resets it).
-pub(super) fn ignore_sigpipe() {
-    // SAFETY: SIG_IGN is a valid disposition for SIGPIPE; no handler code
-    // of ours is installed.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+/// (std's `Command` resets it). SIGXFSZ, which a file-size limit (`ulimit
+/// -f`) sends to a thread writing past it, is ignored too: the write then
+/// fails (`File too large`) and is reported as any failed write, where the
+/// signal would kill the program, leaving a terminal in the game's modes.
+pub(super) fn ignore_write_signals() {
+    for signal in [libc::SIGPIPE, libc::SIGXFSZ] {
+        // SAFETY: SIG_IGN is a valid disposition for both; no handler code
+        // of ours is installed.
+        unsafe {
+            libc::signal(signal, libc::SIG_IGN);
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 use crossterm::event;
 use signal_hook::consts::{
     SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGUSR1, SIGUSR2,
-    SIGVTALRM, SIGXCPU, SIGXFSZ,
+    SIGVTALRM, SIGXCPU,
 };
 
 use super::sys::{self, SignalSet};
@@ -54,8 +54,10 @@ pub enum Message {
 /// (a CPU-time limit's SIGXCPU, a stray SIGUSR1 or alarm), which would leave
 /// the terminal raw and the record unsaved. SIGHUP and SIGTERM cut the game
 /// short, and it is saved to go on with; the others end it as `q` does.
-/// SIGPROF is left to profilers, and SIGXFSZ is ignored (see
-/// [`spawn_signals`]).
+/// SIGPROF is left to profilers. SIGXFSZ is ignored from the start
+/// (`runtime`): a file-size limit sends it to the thread whose write went
+/// past the limit, where the signal thread could not take it, and the
+/// write fails anyway, to be reported as any failed write.
 pub const QUIT_SIGNALS: [i32; 9] = [
     SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU,
 ];
@@ -69,13 +71,7 @@ pub const QUIT_SIGNALS: [i32; 9] = [
 /// kernel picked, so that two signals sent together (a SIGTERM and the
 /// SIGCONT after it) could reach the loop in either order. Returns the set
 /// of signals taken, for telling whether one is still on its way.
-///
-/// SIGXFSZ is ignored instead: a file-size limit raises it against the
-/// thread whose write went past the limit, where the signal thread could
-/// not take it, and the write fails anyway (EFBIG), to be reported as any
-/// failed write; the game goes on.
 pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
-    sys::ignore(SIGXFSZ)?;
     let watched: Vec<i32> = QUIT_SIGNALS
         .iter()
         .chain(&[SIGTSTP, SIGCONT])

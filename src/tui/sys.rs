@@ -131,16 +131,6 @@ impl SignalSet {
     }
 }
 
-/// Has the kernel discard `signal` wherever it is sent.
-pub fn ignore(signal: i32) -> io::Result<()> {
-    // SAFETY: SIG_IGN installs no handler of ours; signal only changes the
-    // signal's disposition.
-    if unsafe { libc::signal(signal, libc::SIG_IGN) } == libc::SIG_ERR {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
 /// Runs `f` with SIGTTOU blocked in the calling thread, so that what it
 /// writes to the terminal goes through from the background, even under
 /// `stty tostop`, instead of stopping the game inside the write.
