@@ -144,11 +144,14 @@ impl Foreground {
 /// waits for the game to take the terminal back (`foreground`), and a
 /// terminal that fails in the foreground, twice in a row, is taken for
 /// lost: the first failure may have come from the background, just before
-/// `fg`.
+/// `fg`. The foreground is told from standard output, the terminal drawn
+/// on; keys read from another terminal (standard output a terminal other
+/// than the controlling one) fail twice there and end the game, where they
+/// stopped it before.
 pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::Result<()> {
     let _ = event::poll(Duration::ZERO);
     thread::Builder::new().name("input".into()).spawn(move || {
-        let unread = SignalSet::of(&[SIGTTIN]).and_then(|set| set.block());
+        let sigttin_blocked = SignalSet::of(&[SIGTTIN]).and_then(|set| set.block());
         let mut failed_before = false;
         loop {
             let taken = foreground.taken();
@@ -156,11 +159,12 @@ pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::
             // forever on the signal thread alone.
             let message = match std::panic::catch_unwind(event::read) {
                 Ok(Ok(event)) => Message::Input(event),
-                Ok(Err(_)) if unread.is_ok() && !sys::in_foreground() => {
+                Ok(Err(_)) if sigttin_blocked.is_ok() && !sys::in_foreground() => {
+                    failed_before = false;
                     foreground.wait_past(taken);
                     continue;
                 }
-                Ok(Err(_)) if unread.is_ok() && !failed_before => {
+                Ok(Err(_)) if sigttin_blocked.is_ok() && !failed_before => {
                     failed_before = true;
                     continue;
                 }
@@ -181,7 +185,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_input_thread_waits_until_the_terminal_is_taken_back() {
+    fn a_wait_for_the_terminal_ends_once_it_is_taken_back() {
         let foreground = Arc::new(Foreground::default());
         let before = foreground.taken();
         // Taken back already: no wait.
@@ -195,8 +199,12 @@ mod tests {
             waiting.wait_past(now);
             sender.send(waiting.taken()).unwrap();
         });
+        // Not taken back yet: still waiting.
+        let early = receiver.recv_timeout(Duration::from_millis(50));
+        assert!(early.is_err(), "{early:?}");
         foreground.take();
-        assert_eq!(receiver.recv().unwrap(), now + 1);
+        let answer = receiver.recv_timeout(Duration::from_secs(30));
+        assert_eq!(answer, Ok(now + 1));
         waiter.join().unwrap();
     }
 }

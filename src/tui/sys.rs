@@ -154,7 +154,7 @@ pub fn with_sigttou_blocked<T>(f: impl FnOnce() -> T) -> T {
     // SAFETY: pthread_sigmask reads the initialised set and writes the mask
     // it replaces into `before`.
     let blocked = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &sigttou.set, &mut before) } == 0;
-    let _restore = blocked.then_some(Restore(before));
+    let _restore = blocked.then(|| Restore(before));
     f()
 }
 

@@ -1211,3 +1211,15 @@ pub fn wait_for_file(dir: &Path, extension: &str, timeout: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// The process of this id, killed (SIGTERM) when dropped, even by a test
+/// that fails.
+pub struct Killed(pub i32);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        // SAFETY: kill has no memory-safety preconditions; a process gone
+        // already only makes it fail.
+        unsafe { libc::kill(self.0, libc::SIGTERM) };
+    }
+}
