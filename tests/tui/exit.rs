@@ -375,9 +375,15 @@ fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     term.expect("the opening board", |screen| view.locate_cursor(screen));
     term.send(&[0x1a]);
     term.expect_text("Stopped");
-    // One write: what is typed is in the terminal's queue as the shell runs
-    // the line, for the game to find.
-    term.send(b"kill %1; sleep 1000\ntyped");
+    // One write: what is typed (`true`) is in the terminal's queue as the
+    // shell runs the line, for the game to find. The shell's command reads
+    // nothing, and ends once told to by a file.
+    let done = sandbox.home().join("done");
+    let command = format!(
+        "kill %1; until [ -e {} ]; do sleep 0.1; done\ntrue",
+        done.display()
+    );
+    term.send(command.as_bytes());
     term.expect_text("Scores earned : 0");
     assert!(
         term.contents().contains("could not be saved"),
@@ -387,9 +393,9 @@ fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     // The lock's holder writes to the terminal too: it must go for the
     // terminal to close.
     drop(holder);
-    // Ctrl-C ends the sleep, and the terminal drops what was typed.
-    term.send(&[0x03]);
-    term.send(b"exit\n");
+    std::fs::write(&done, "").expect("the file that ends the command");
+    // What was typed is a command of its own, which does nothing.
+    term.send(b"\nexit\n");
     let status = term.wait_exit(TIMEOUT);
     assert!(
         status.code().is_some(),
