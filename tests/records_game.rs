@@ -683,14 +683,7 @@ fn the_save_key_keeps_the_game_when_it_cannot_be_saved() {
     term.key(Key::Char('s'));
     term.expect_text("The game could not be saved:");
     term.expect_text("Any key goes back to it.");
-    term.key(Key::Char('x'));
-    term.expect_screen("the box closed", |s| {
-        !s.contents().contains("could not be saved")
-    });
-    assert!(!term.closed(), "the game goes on");
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], 0);
-    assert!(!after_leaving(&term).contains("Game saved"));
+    closed_then_quit_unsaved(&mut term);
     assert_eq!(fs::read(&file).expect("the file"), b"", "the file changed");
 }
 
@@ -732,14 +725,7 @@ fn the_save_key_under_a_file_size_limit_keeps_the_game() {
         .map(|mask| u64::from_str_radix(mask.trim(), 16).expect("a mask"))
         .expect("the thread's pending signals");
     assert_eq!(pending & (1 << (libc::SIGXFSZ - 1)), 0, "SIGXFSZ pending");
-    term.key(Key::Char('x'));
-    term.expect_screen("the box closed", |s| {
-        !s.contents().contains("could not be saved")
-    });
-    assert!(!term.closed(), "the game goes on");
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], 0);
-    assert!(!after_leaving(&term).contains("Game saved"));
+    closed_then_quit_unsaved(&mut term);
 }
 
 /// A records directory behind a symbolic link that leads nowhere (a moved
@@ -831,6 +817,19 @@ fn a_relative_score_dir_variable_is_refused_at_exit() {
     );
     assert!(!after_leaving(&term).contains("saved!"));
     assert!(!sandbox.home().join("rel").exists(), "records written");
+}
+
+/// Closes the box saying why the game could not be saved, checks that the
+/// game goes on, quits it with `q`, and checks that nothing was saved.
+fn closed_then_quit_unsaved(term: &mut Term) {
+    term.key(Key::Char('x'));
+    term.expect_screen("the box closed", |s| {
+        !s.contents().contains("could not be saved")
+    });
+    assert!(!term.closed(), "the game goes on");
+    term.key(Key::Char('q'));
+    check_exit(term, &[], 0);
+    assert!(!after_leaving(term).contains("Game saved"));
 }
 
 /// Waits for a box that any key closes back to the game, checks that each

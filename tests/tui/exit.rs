@@ -73,10 +73,8 @@ fn closing_the_terminal_ends_the_game() {
     }
 }
 
-/// Quitting while a selected chip jumps, its timer running.
-#[test]
-fn quitting_with_a_chip_selected_restores_the_terminal() {
-    let (mut term, view) = start(80, 24, 51, &[], &[]);
+/// Clicks the first chip of `view`'s game and waits for it to jump.
+fn select_the_first_chip(term: &mut Term, view: &View) {
     let chip = view.game.chips()[0];
     let (col, row) = view.point(chip);
     term.click(col, row);
@@ -85,7 +83,14 @@ fn quitting_with_a_chip_selected_restores_the_terminal() {
         selected: Some((chip, Pose::JumpGlyph)),
         ..view.clone()
     };
-    expect_view(&term, &jumping, "the chip jumping");
+    expect_view(term, &jumping, "the chip jumping");
+}
+
+/// Quitting while a selected chip jumps, its timer running.
+#[test]
+fn quitting_with_a_chip_selected_restores_the_terminal() {
+    let (mut term, view) = start(80, 24, 51, &[], &[]);
+    select_the_first_chip(&mut term, &view);
     term.key(Key::Char('q'));
     check_exit(&mut term, 0);
 }
@@ -168,6 +173,20 @@ fn ctrl_z_under_a_wrapper_stops_the_whole_job() {
     assert!(status.success(), "the shell's exit status {status:?}");
 }
 
+/// An interactive bash with job control, at its first prompt (`ready$ `),
+/// on a 100 × 50 terminal, in `sandbox`.
+fn bash_in(sandbox: &pty::Sandbox) -> Term {
+    let term = Term::spawn(
+        "bash",
+        Options::new(100, 50)
+            .sandbox(sandbox)
+            .args(["--norc", "--noprofile", "-i"])
+            .env("PS1", "ready$ "),
+    );
+    term.expect_text("ready$ ");
+    term
+}
+
 /// How a game is stopped and sent to the background in
 /// [`background_then_sigterm`].
 struct Background {
@@ -191,14 +210,7 @@ struct Background {
 fn background_then_sigterm(how: Background) {
     let sandbox = pty::Sandbox::new();
     let view = View::new(batch(&[], 93, &[]), 100, 50);
-    let mut term = Term::spawn(
-        "bash",
-        Options::new(100, 50)
-            .sandbox(&sandbox)
-            .args(["--norc", "--noprofile", "-i"])
-            .env("PS1", "ready$ "),
-    );
-    term.expect_text("ready$ ");
+    let mut term = bash_in(&sandbox);
     if how.tostop {
         term.send(b"stty tostop\n");
         term.expect_screen("the next prompt", |screen| {
@@ -208,15 +220,7 @@ fn background_then_sigterm(how: Background) {
     term.send(format!("{CLINES} --seed=93\n").as_bytes());
     term.expect("the opening board", |screen| view.locate_cursor(screen));
     if how.jumping {
-        let chip = view.game.chips()[0];
-        let (col, row) = view.point(chip);
-        term.click(col, row);
-        let jumping = View {
-            cursor: None,
-            selected: Some((chip, Pose::JumpGlyph)),
-            ..view.clone()
-        };
-        expect_view(&term, &jumping, "the chip jumping");
+        select_the_first_chip(&mut term, &view);
     }
     let shell = term.pid();
     let children = format!("/proc/{shell}/task/{shell}/children");
@@ -348,14 +352,7 @@ fn a_game_stopped_from_outside_then_in_the_background_ends_on_sigterm_under_tost
 fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     let sandbox = pty::Sandbox::new();
     let view = View::new(batch(&[], 93, &[]), 100, 50);
-    let mut term = Term::spawn(
-        "bash",
-        Options::new(100, 50)
-            .sandbox(&sandbox)
-            .args(["--norc", "--noprofile", "-i"])
-            .env("PS1", "ready$ "),
-    );
-    term.expect_text("ready$ ");
+    let mut term = bash_in(&sandbox);
     std::fs::create_dir_all(sandbox.score_dir()).expect("the records directory");
     let holder = format!(
         "(flock {} sh -c 'echo locked by $$; exec sleep 1000' &)\n",
