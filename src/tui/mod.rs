@@ -204,7 +204,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     });
     let (sender, receiver) = mpsc::channel();
     let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
-    let terminal = terminal::Guard::enter()?;
+    let terminal = terminal::Guard::enter_in_the_foreground()?;
     let foreground = Arc::new(Foreground::default());
     let mut job = Job {
         terminal,

@@ -36,6 +36,20 @@ impl Guard {
         out.flush()?;
         Ok(guard)
     }
+
+    /// Enters the game's modes as [`Guard::enter`] does, only if the game
+    /// has the terminal. Started in the background (`clines &`), the game
+    /// would be stopped inside the call (SIGTTOU), again after every
+    /// SIGCONT, where no signal could end it; so it leaves the terminal
+    /// alone there, and [`Guard::resume`] takes it once the game is brought
+    /// to the foreground (`fg`).
+    pub fn enter_in_the_foreground() -> io::Result<Guard> {
+        if sys::in_foreground() {
+            Guard::enter()
+        } else {
+            Ok(Guard(()))
+        }
+    }
 }
 
 impl Guard {

@@ -400,6 +400,51 @@ fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     );
 }
 
+/// Started in the background (`clines &`), the game leaves the terminal
+/// alone and stops until `fg` brings it, drawn; `kill %1` ends it there,
+/// saved, where setting the terminal's modes would have stopped it for good.
+#[test]
+fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
+    let sandbox = pty::Sandbox::new();
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = bash_in(&sandbox);
+    for (started, end) in [(1, "fg"), (2, "kill %1")] {
+        term.send(format!("{CLINES} --seed=93 &\n").as_bytes());
+        // The shell says "[1] <pid>" once per game started.
+        let pid: i32 = term.expect("the game's process id", |screen| {
+            let contents = screen.contents();
+            let ids: Vec<&str> = contents
+                .lines()
+                .filter_map(|line| line.strip_prefix("[1] "))
+                .collect();
+            match ids[..] {
+                [.., last] if ids.len() == started => {
+                    last.trim().parse().map_err(|e| format!("{last:?}: {e}"))
+                }
+                _ => Err("not yet".to_string()),
+            }
+        });
+        assert!(pty::wait_stopped(pid, TIMEOUT), "the game did not stop");
+        until_the_shell_knows_the_job_stopped(&mut term);
+        term.send(format!("{end}\n").as_bytes());
+        if end == "fg" {
+            term.expect("the opening board", |screen| view.locate_cursor(screen));
+            term.key(Key::Char('q'));
+        }
+        term.expect_screen("the game ended", |screen| {
+            screen.contents().matches("Scores earned : 0").count() == started
+        });
+    }
+    assert!(
+        term.contents().contains("Game saved: "),
+        "{}",
+        term.contents()
+    );
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
 #[test]
 fn sigstop_from_outside_then_sigcont_restores_raw_mode_and_screen() {
     let (mut term, view) = start(100, 50, 94, &[], &[]);
