@@ -57,7 +57,6 @@ pub fn in_foreground() -> bool {
 /// are taken in the kernel's order.
 pub struct SignalSet {
     set: libc::sigset_t,
-    signals: Vec<i32>,
 }
 
 impl SignalSet {
@@ -77,10 +76,7 @@ impl SignalSet {
         if !made {
             return Err(io::Error::last_os_error());
         }
-        Ok(SignalSet {
-            set,
-            signals: signals.to_vec(),
-        })
+        Ok(SignalSet { set })
     }
 
     /// Blocks the set in the calling thread, and so in every thread it
@@ -120,13 +116,14 @@ impl SignalSet {
         // value.
         let mut pending = unsafe { std::mem::zeroed() };
         // SAFETY: sigpending writes the pending set into `pending`, and
-        // sigismember only reads it.
+        // sigismember only reads the two sets. The standard signals (1 to
+        // 31) are every one a set is made of here.
         unsafe {
             libc::sigpending(&mut pending) == 0
-                && self
-                    .signals
-                    .iter()
-                    .any(|&signal| libc::sigismember(&pending, signal) == 1)
+                && (1..32).any(|signal| {
+                    libc::sigismember(&self.set, signal) == 1
+                        && libc::sigismember(&pending, signal) == 1
+                })
         }
     }
 }

@@ -1195,23 +1195,6 @@ pub fn send_signal(pid: i32, signal: i32) {
     assert_eq!(result, 0, "kill({pid}, {signal}) failed");
 }
 
-/// Waits up to `timeout` for a file named `*.extension` to appear in
-/// `dir`: true if one does.
-pub fn wait_for_file(dir: &Path, extension: &str, timeout: Duration) -> bool {
-    let deadline = Instant::now() + timeout;
-    loop {
-        let found = std::fs::read_dir(dir).is_ok_and(|entries| {
-            entries
-                .flatten()
-                .any(|entry| entry.path().extension() == Some(extension.as_ref()))
-        });
-        if found || Instant::now() >= deadline {
-            return found;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// The process of this id, killed (SIGTERM) when dropped, even by a test
 /// that fails.
 pub struct Killed(pub i32);
