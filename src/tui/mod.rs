@@ -186,15 +186,8 @@ impl From<io::Error> for Error {
 /// terminal too small for the board is reported before any terminal mode
 /// changes, and nothing is saved or printed then.
 pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
-    check_terminal()?;
-    let (cols, rows) = crossterm::terminal::size()?;
-    let (cols, rows) = (usize::from(cols), usize::from(rows));
+    let (cols, rows) = starting_size(&config)?;
     let rules = config.rules;
-    let shape = config.appearance.cells;
-    if let Err(too_small) = Layout::fit(shape, cols, rows, rules.width, rules.height) {
-        // The first size that is short, as the original says.
-        return Err(Error::TooSmall(too_small.lines[0].clone()));
-    }
     let color = view::use_color(config.appearance.mode);
     let (mut app, went_on_from) = first_game(&config, color, (cols, rows));
     let session = Arc::new(Session::start(&config, app.live(), went_on_from.is_some()));
@@ -272,6 +265,21 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // closing lines go through even under `stty tostop`, rather than stop
     // it until `fg`.
     sys::with_sigttou_blocked(|| close(&config, &app, &session, result, owned.as_ref(), seeded))
+}
+
+/// The terminal's size before play, once it is known to be a terminal the
+/// game can draw on and large enough for the board.
+fn starting_size(config: &PlayConfig) -> Result<(usize, usize), Error> {
+    check_terminal()?;
+    let (cols, rows) = crossterm::terminal::size()?;
+    let (cols, rows) = (usize::from(cols), usize::from(rows));
+    let rules = config.rules;
+    let shape = config.appearance.cells;
+    if let Err(too_small) = Layout::fit(shape, cols, rows, rules.width, rules.height) {
+        // The first size that is short, as the original says.
+        return Err(Error::TooSmall(too_small.lines[0].clone()));
+    }
+    Ok((cols, rows))
 }
 
 /// Puts the game of `seed` in place of the one on screen, whose record is
