@@ -798,21 +798,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_corrupt_or_foreign_save_is_set_aside_and_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let slot = slot(dir.path(), Preview::Off);
-        let good = toml::to_string(&file_of(&SavedGame {
-            state: played(Preview::Off).state(),
-            no_record: NoRecord::default(),
-        }))
-        .unwrap();
+    /// Saves gone wrong in every way a load tells, each with what its
+    /// message must say: made from the `good` text of a save.
+    fn corrupt_saves(good: &str) -> Vec<(String, &'static str)> {
         // The first character of the board's first row.
-        let mut bad_chip = good.clone();
+        let mut bad_chip = good.to_string();
         let row = bad_chip.find("board = [").unwrap();
         let first = row + bad_chip[row..].find('"').unwrap() + 1;
         bad_chip.replace_range(first..first + 1, "#");
-        let cases = [
+        vec![
             ("\u{0}\u{1}binary".to_string(), "not a clines saved game"),
             (
                 good.replace(FORMAT, "clines saved game 9"),
@@ -872,8 +866,19 @@ mod tests {
                 format!("{good}#x{}\n", "é".repeat(MAX_SAVE_BYTES as usize / 2)),
                 "larger than 8388608 bytes",
             ),
-        ];
-        for (text, says) in cases {
+        ]
+    }
+
+    #[test]
+    fn a_corrupt_or_foreign_save_is_set_aside_and_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Off);
+        let good = toml::to_string(&file_of(&SavedGame {
+            state: played(Preview::Off).state(),
+            no_record: NoRecord::default(),
+        }))
+        .unwrap();
+        for (text, says) in corrupt_saves(&good) {
             fs::write(slot.path(), &text).unwrap();
             let bad = slot.load().unwrap_err();
             let message = bad.to_string();
