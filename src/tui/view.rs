@@ -308,10 +308,12 @@ pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
 /// `texts` in a box (see [`draw_box`]), each broken at spaces so that the
 /// box and a column either side fit the frame. Where the lines are more
 /// than the frame's rows hold, the last text (what a key does) is kept
-/// whole and the others are cut, ending in `~` (the last text too, where it
-/// alone is taller than the rows). A character that does not
-/// take exactly one column (a path's CJK letters, say) is shown as `?`, so
-/// that the box's right edge stays straight.
+/// whole and the others are cut, ending in `~`; the last text is cut too
+/// where it alone is taller than the rows, keeping the first line of the
+/// others. On a terminal too short for two lines between the box's edges
+/// (3 or 4 rows), the edges are left out. A character that does not take
+/// exactly one column (a path's CJK letters, say) is shown as `?`, so that
+/// the box's right edge stays straight.
 pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
     let width = frame.cols().saturating_sub(4).max(1);
     let lines_of = |text: &String| {
@@ -326,26 +328,43 @@ pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
     };
     let mut lines: Vec<String> = others.iter().flat_map(lines_of).collect();
     let mut last = lines_of(last);
-    // Row 0 stays the board's; a row each for the box's edges.
-    let room = frame.rows().saturating_sub(3).max(1);
+    // Row 0 stays the board's; a row each for the box's edges, where they
+    // leave room for a question and its answer.
+    let edged = frame.rows() >= 5;
+    let edges = if edged { 2 } else { 0 };
+    let room = frame.rows().saturating_sub(1 + edges).max(1);
     if lines.len() + last.len() > room {
-        let cut_last = last.len() > room;
-        last.truncate(room);
+        let kept_of_others = usize::from(!lines.is_empty() && room >= 2);
+        let cut_last = last.len() + kept_of_others > room;
+        last.truncate(room - kept_of_others);
+        let cut_others = lines.len() + last.len() > room;
         lines.truncate(room - last.len());
-        let cut = if cut_last {
-            last.last_mut()
-        } else {
-            lines.last_mut()
-        };
-        if let Some(cut) = cut {
-            if cut.chars().count() == width {
-                cut.pop();
-            }
-            cut.push(CUT_MARK);
+        if cut_others {
+            mark_cut(lines.last_mut(), width);
+        }
+        if cut_last {
+            mark_cut(last.last_mut(), width);
         }
     }
     lines.append(&mut last);
-    draw_box(&lines, ink, frame);
+    if edged {
+        draw_box(&lines, ink, frame);
+    } else {
+        let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (i, line) in lines.iter().enumerate() {
+            frame.text(1 + i, 1, &format!("|{line:inner$}|"), ink);
+        }
+    }
+}
+
+/// Ends `line`, if any, with [`CUT_MARK`], within `width` characters.
+fn mark_cut(line: Option<&mut String>, width: usize) {
+    if let Some(line) = line {
+        if line.chars().count() == width {
+            line.pop();
+        }
+        line.push(CUT_MARK);
+    }
 }
 
 /// Ends a line of a box cut short, in ASCII as all the screen draws itself.
@@ -891,19 +910,68 @@ mod tests {
             "{shown:#?}"
         );
         assert!(inside[4].ends_with('~'), "{shown:#?}");
-        // Where what a key does is itself too tall, it is cut and marked.
+        // Where what a key does is itself too tall, it is cut and marked,
+        // after the first line of the rest.
         let mut frame = Frame::new(7, 7);
         draw_text_box(&texts, None, &mut frame);
         let shown = screen_rows(&frame);
         assert_eq!(
             shown[2..6],
-            [" |Any|", " |key|", " |goe|", " |s~ |"],
+            [" |Th~|", " |Any|", " |key|", " |go~|"],
             "{shown:#?}"
         );
         let mut frame = Frame::new(cols, rows);
         draw_text_box(&["家 /tmp/数据 is full".to_string()], None, &mut frame);
         let shown = screen_rows(&frame);
         assert_eq!(shown[2], " |? /tmp/?? is full|", "{shown:#?}");
+    }
+
+    /// A terminal of 3 or 4 rows (a board one cell tall) shows a text box's
+    /// question and its answer without the box's edges; on 5 rows the
+    /// edges leave room for a line of each.
+    #[test]
+    fn a_box_on_a_short_terminal_keeps_its_question_and_its_answer() {
+        let question = [
+            "New game? Press n again,".to_string(),
+            "any other key goes back.".to_string(),
+        ];
+        for rows in [3, 4] {
+            let mut frame = Frame::new(40, rows);
+            draw_text_box(&question, None, &mut frame);
+            let shown = screen_rows(&frame);
+            assert_eq!(
+                shown[1..3],
+                [" |New game? Press n again,|", " |any other key goes back.|"],
+                "{shown:#?}"
+            );
+        }
+        let warning = [
+            "Colour 1 is given twice: two colours look the same.".to_string(),
+            "Any key goes on to the game.".to_string(),
+        ];
+        let mut frame = Frame::new(19, 5);
+        draw_text_box(&warning, None, &mut frame);
+        let shown = screen_rows(&frame);
+        assert_eq!(
+            shown[1..5],
+            [
+                " +---------------+",
+                " |Colour 1 is~   |",
+                " |Any key goes o~|",
+                " +---------------+"
+            ],
+            "{shown:#?}"
+        );
+        // The game-over box stays the original's, cut by the screen's
+        // bottom as the original's is: its own line shows.
+        let board = Board::new(9, 1);
+        let layout = Layout::fit(CellShape::Square, 40, 3, 9, 1).unwrap();
+        let mut scene = scene(&layout, &board);
+        scene.game_over = true;
+        scene.new_game_key = Some('n');
+        let rows = screen_rows(&render(&scene, &style(true), 40, 3));
+        assert_eq!(rows[1][1..].trim_end(), "+-------------------------+");
+        assert_eq!(rows[2][1..].trim_end(), "|Game over, press a key...|");
     }
 
     /// The game-over box is the original's wherever it fits, to the last
