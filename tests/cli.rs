@@ -504,6 +504,45 @@ fn a_config_link_to_nothing_is_warned_of() {
     );
 }
 
+/// A file where the config directory should be (a stray `clines` file,
+/// or a link to one) holds no config file: the game plays with the
+/// defaults and names the file in the way, as a records directory under a
+/// file is told; `CLINES_CONFIG` naming a file below it is refused with
+/// the same reason.
+#[cfg(unix)]
+#[test]
+fn a_file_in_the_config_directory_s_place_is_warned_of() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config");
+    fs::create_dir_all(&config).unwrap();
+    let in_the_way = config.join("clines");
+    fs::write(&in_the_way, "").unwrap();
+    let mut command = batch_in(home.path(), &[]);
+    command.args(["-w4", "-t2", "--seed=1"]);
+    let output = output_within_deadline(command);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: no config file at {}: {} above it is not a directory; \
+             playing with the defaults\n",
+            in_the_way.join("config.toml").display(),
+            in_the_way.display()
+        )
+    );
+
+    let named = in_the_way.join("config.toml");
+    let output = output_within_deadline(batch_in(home.path(), &[("CLINES_CONFIG", &named)]));
+    assert_refused(
+        &output,
+        &[
+            "cannot read the config file (named by CLINES_CONFIG)",
+            "clines above it is not a directory",
+        ],
+    );
+}
+
 /// Standard output closed (`>&-`) is a failed write, told and exit status 1,
 /// not output silently lost: the runtime puts `/dev/null` in its place.
 /// A run that has nothing to write there is no failure.

@@ -6,7 +6,7 @@
 //! that every refusal names the file, the key and what the key accepts.
 
 use std::fs;
-use std::io;
+use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
@@ -196,16 +196,18 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<Warning>), 
     let text = match read(file) {
         Ok(text) => text,
         Err(e) if location.required => {
-            let broken = (e.kind() == io::ErrorKind::NotFound)
-                .then(|| files::broken_link(file))
-                .flatten();
-            return Err(match broken {
+            return Err(match why_not_there(file, &e) {
                 Some(why) => format!("{}; {why}", refuse(e)),
                 None => refuse(e),
             });
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let warning = files::broken_link(file).map(|why| Warning {
+        // Nothing there, or a file where a directory on the way should be,
+        // so that no config file can be there: said only when there is a
+        // reason to tell.
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            let why = why_not_there(file, &e)
+                .or_else(|| (e.kind() == ErrorKind::NotADirectory).then(|| e.to_string()));
+            let warning = why.map(|why| Warning {
                 text: format!(
                     "no config file at {}: {why}; playing with the defaults",
                     text::path(file)
@@ -235,6 +237,20 @@ pub(super) fn load(location: &ConfigLocation) -> Result<(Config, Vec<Warning>), 
         Err(e) => return Err(refuse(e)),
     };
     parse(&text, file).map(|config| (config, Vec::new()))
+}
+
+/// Why no file is at `path`, as reading it failed with `e`: a symbolic
+/// link on the way that leads nowhere, or a file where a directory on the
+/// way should be; `None` when neither.
+fn why_not_there(path: &Path, e: &io::Error) -> Option<String> {
+    match e.kind() {
+        ErrorKind::NotFound => files::broken_link(path),
+        ErrorKind::NotADirectory => {
+            let file = files::file_in_the_way(path.parent()?)?;
+            Some(format!("{} above it is not a directory", text::path(file)))
+        }
+        _ => None,
+    }
 }
 
 /// The largest config file read: a wrong file (a log named by
