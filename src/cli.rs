@@ -765,10 +765,12 @@ impl Settings {
         Ok(Duration::from_millis(ms as u64))
     }
 
-    /// The black-and-white glyphs and the mode they leave. With more colours
-    /// than the default glyphs cover and no `-F`, black and white is refused
-    /// when asked for (`-m b` or `NO_COLOR`) and colour is chosen otherwise.
-    /// When nothing `draws`, the glyphs are checked only in themselves.
+    /// The black-and-white glyphs and the mode they leave. Under `-m c` they
+    /// are never drawn, so their number does not matter. Otherwise `-F`
+    /// must cover the colours; with more colours than the default glyphs
+    /// cover and no `-F`, black and white is refused when asked for (`-m b`
+    /// or `NO_COLOR`) and colour is chosen otherwise. When nothing `draws`,
+    /// the glyphs are checked only in themselves.
     fn bw_font(
         &self,
         colors: usize,
@@ -777,19 +779,21 @@ impl Settings {
         draws: bool,
     ) -> Result<(Vec<char>, Option<ColorMode>), String> {
         let needed = 2 * colors + 1;
+        let drawn = draws && mode != Some(ColorMode::Color);
         if let Some(font) = &self.bw_font {
             let glyphs = glyphs(font).map_err(|why| font.source.refuse(&why))?;
-            if draws && glyphs.len() < needed {
+            if drawn && glyphs.len() < needed {
                 return Err(font.source.refuse(&format!(
                     "expected at least {needed} glyphs for {colors} colours (the cursor, then a \
-                     chip and its jumping glyph per colour), got {}",
+                     chip and its jumping glyph per colour), got {}; -m c draws in colour \
+                     without them",
                     glyphs.len()
                 )));
             }
             return Ok((glyphs, mode));
         }
         let default: Vec<char> = DEFAULT_BW_FONT.chars().collect();
-        if !draws || default.len() >= needed {
+        if !drawn || default.len() >= needed {
             return Ok((default, mode));
         }
         let why = match (mode, &self.mode) {

@@ -379,6 +379,18 @@ fn bw_font_at_least_two_per_colour_plus_one() {
     let glyphs = "*OoVvAa.'ZzXx";
     assert!(appearance_of(&["-c6", "-mb", "-F", glyphs]).is_ok());
     refused(&["-c6", "-mb"], &["-c 6", "-m b", "-F", "at least 13"]);
+    // Under -m c black and white is never drawn, so a -F for fewer colours
+    // (a config's, say) does not stop a game of more.
+    let five = "*OoVvAa.'Zz";
+    let colour = appearance_of(&["-c6", "-mc", "-F", five]).unwrap();
+    assert_eq!(colour.mode, Some(ColorMode::Color));
+    refused(
+        &["-c6", "-F", five],
+        &["at least 13", "got 11", "-m c draws"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_config(dir.path(), &format!("bw_font = \"{five}\"\nmode = \"c\"\n"));
+    assert!(play_in(&["-c6"], &config).is_ok());
     // Automatic mode chooses colour rather than run out of glyphs...
     let automatic = appearance_of(&["-c6"]).unwrap();
     assert_eq!(automatic.mode, Some(ColorMode::Color));
