@@ -200,14 +200,20 @@ pub struct Args {
         short = 'p',
         long = "preview",
         value_name = "MODE",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
     )]
     pub preview: Option<String>,
 
     /// Cell shape: square (sized to the terminal, the original's look) or
     /// wide (3 characters by 1 with grid lines, a 9x9 board in 37x19)
     /// [default: square]
-    #[arg(long = "cells", value_name = "SHAPE", allow_hyphen_values = true)]
+    #[arg(
+        long = "cells",
+        value_name = "SHAPE",
+        allow_hyphen_values = true,
+        value_parser = Utf8(StringValueParser::new())
+    )]
     pub cells: Option<String>,
 
     /// Start a new game even when a game of these rules was saved (the s

@@ -532,6 +532,8 @@ fn values_that_are_not_utf8_name_their_option() {
         (&[b"-F", b"\xff"], "'-F, --bw-font'"),
         (&[b"-m\xff"], "'-m, --mode'"),
         (&[b"-o", b"7,\xff"], "'-o, --palette'"),
+        (&[b"-p", b"\xff"], "'-p, --preview'"),
+        (&[b"--cells=\xff"], "'--cells'"),
         (&[b"-w", b"\xff"], "'-w, --width'"),
         (&[b"-N\xff"], "'-N, --first'"),
         (&[b"--seed", b"1\xff"], "'--seed'"),
