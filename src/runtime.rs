@@ -113,10 +113,15 @@ fn name_the_main_thread_in_panics(main: ThreadId) {
     }));
 }
 
-/// Prints a main-thread panic in std's words, with a backtrace when
-/// `RUST_BACKTRACE` asks for one. Errors are ignored: standard error may be
-/// gone.
+/// Prints a main-thread panic in std's words (see [`panic_report`]).
+/// Errors are ignored: standard error may be gone.
 fn report_main_panic(info: &PanicHookInfo) {
+    let _ = std::io::stderr().write_all(panic_report(info, "main").as_bytes());
+}
+
+/// The report of a panic on the thread `name`, in std's words, with a
+/// backtrace when `RUST_BACKTRACE` asks for one.
+pub fn panic_report(info: &PanicHookInfo, name: &str) -> String {
     let payload = info.payload();
     let message = payload
         .downcast_ref::<&str>()
@@ -126,7 +131,7 @@ fn report_main_panic(info: &PanicHookInfo) {
     let place = info
         .location()
         .map_or_else(String::new, |place| format!(" at {place}"));
-    let mut text = format!("\nthread 'main' panicked{place}:\n{message}\n");
+    let mut text = format!("\nthread '{name}' panicked{place}:\n{message}\n");
     match std::env::var_os("RUST_BACKTRACE") {
         Some(setting) if setting != "0" => {
             let backtrace = std::backtrace::Backtrace::force_capture();
@@ -137,5 +142,5 @@ fn report_main_panic(info: &PanicHookInfo) {
         ),
         _ => {}
     }
-    let _ = std::io::stderr().write_all(text.as_bytes());
+    text
 }

@@ -378,6 +378,47 @@ fn a_crash_saves_the_record() {
     assert_eq!(stored_score(&record_file(&sandbox)), score);
 }
 
+/// A panic in the built-in player (asked for through `CLINES_TEST_PANIC`
+/// in the debug build) ends the game as a closed terminal does: the game
+/// saved to go on with, the terminal restored. The panic is reported once
+/// the game has said its last, not on its screen, and the error names the
+/// player, not the terminal.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_in_the_built_in_player_saves_the_game_and_is_reported() {
+    let sandbox = Sandbox::new();
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .env("CLINES_TEST_SEED", TEST_SEED)
+        .env("CLINES_TEST_PANIC", "player");
+    let mut term = Term::spawn(CLINES, options);
+    let score = play_until_scored(&mut term, 100, 50);
+    term.key(Key::Char('?'));
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(1), "exit status {status:?}");
+    term.assert_restored();
+    let after = after_leaving(&term);
+    let mut rest = after.as_str();
+    for line in [
+        "Game saved: ",
+        &format!("Scores earned : {score}"),
+        "thread 'player' panicked at src/",
+        "CLINES_TEST_PANIC=player\r\n",
+        "clines: the built-in player failed\r\n",
+    ] {
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("{line:?} not printed, in order, after exit: {after:?}"));
+        rest = &rest[at + line.len()..];
+    }
+    assert!(!after.contains("terminal:"), "{after:?}");
+    let saves = fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count();
+    assert_eq!(saves, 1);
+}
+
 #[test]
 fn sigint_saves_the_record() {
     scoring_game_ended_by(|term| term.signal(libc::SIGINT), false);

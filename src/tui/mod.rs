@@ -151,6 +151,33 @@ pub enum Error {
     /// likely a process or memory limit refused its thread. The terminal
     /// was not touched, or restored.
     Thread(io::Error),
+    /// The built-in player's thread panicked, a bug: the game ended as on
+    /// a closed terminal, saved, and the panic was reported.
+    Player,
+}
+
+/// The game loop's error when the built-in player's thread panicked, told
+/// apart from the terminal's errors by its type.
+#[derive(Debug)]
+struct PlayerFailed;
+
+impl fmt::Display for PlayerFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the built-in player failed")
+    }
+}
+
+impl std::error::Error for PlayerFailed {}
+
+impl Error {
+    /// The error that ended the game loop, as the program tells it.
+    fn of_loop(e: io::Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<PlayerFailed>()) {
+            Error::Player
+        } else {
+            Error::Io(e)
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -159,6 +186,7 @@ impl fmt::Display for Error {
             Error::TooSmall(message) | Error::Unusable(message) => f.write_str(message),
             Error::Io(e) => write!(f, "terminal: {e}"),
             Error::Thread(e) => write!(f, "cannot start the game's signal or input handling: {e}"),
+            Error::Player => PlayerFailed.fmt(f),
         }
     }
 }
@@ -166,7 +194,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::TooSmall(_) | Error::Unusable(_) => None,
+            Error::TooSmall(_) | Error::Unusable(_) | Error::Player => None,
             Error::Io(e) | Error::Thread(e) => Some(e),
         }
     }
@@ -700,7 +728,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         Message::Suspend => app.stop_signalled(),
         Message::Continued => app.continued(),
         Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
-        Message::PlayerFailed => return Err(io::Error::other("the built-in player failed")),
+        Message::PlayerFailed => return Err(io::Error::other(PlayerFailed)),
     }
     Ok(())
 }

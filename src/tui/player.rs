@@ -113,6 +113,9 @@ fn answer(rules: Rules, requests: &Receiver<(Request, u64)>, to_loop: &Sender<Me
 fn reply(player: &mut Player, seed: u64, request: &Request) -> Message {
     let seed = ai::board_seed(&request.board, seed);
     let chosen = catch_unwind(AssertUnwindSafe(|| {
+        // A bug in the player, when a test asks for one.
+        #[cfg(debug_assertions)]
+        crate::runtime::panic_if_asked("player");
         player.choose_seeing(&request.board, &request.planned, seed)
     }));
     match chosen {

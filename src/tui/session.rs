@@ -14,6 +14,7 @@ use crate::records::{LockWait, Placed, SaveError, SaveSlot, SavedGame};
 
 use super::app::App;
 use super::live::Live;
+use super::terminal;
 use super::{Ending, Error, Outcome, PlayConfig, RecordKeeping, SEED_NOT_USED};
 
 /// What every way out of a game needs, shared with the panic hook.
@@ -85,14 +86,18 @@ pub(super) fn close(
         owned,
         record_lost,
     ));
-    match result {
+    let closed = match result {
         Ok(ending) => Ok(closing_lines(session, ending, settled)),
         Err(e) => {
             // The game still ends the usual way, so its score is not lost.
             closing_lines(session, Ending::TerminalLost, settled);
-            Err(Error::Io(e))
+            Err(Error::of_loop(e))
         }
-    }
+    };
+    // A thread that failed (the player's, the input's) ended the game; what
+    // went wrong there can be read now that the terminal is restored.
+    terminal::report_deferred_panic();
+    closed
 }
 
 /// A session's record, once saved or not.

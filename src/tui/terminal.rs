@@ -6,7 +6,10 @@
 //! Restoring twice is harmless: only the first call writes anything.
 
 use std::io::{self, Write};
+use std::panic::PanicHookInfo;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
 
 use super::sys;
 
@@ -107,17 +110,63 @@ pub fn restore() {
     }
 }
 
-/// Installs a panic hook that restores the terminal, then runs `then` (for
-/// last words such as the score), then the previous hook, which prints the
-/// panic message on the restored terminal.
+/// Installs a panic hook for the calling thread's panics, which restores
+/// the terminal, then runs `then` (for last words such as the score), then
+/// the previous hook, which prints the panic message on the restored
+/// terminal.
+///
+/// Another thread's panic leaves the terminal and the game to the game:
+/// the threads that run code which could panic (the player's, the
+/// input's) catch it and tell the game loop, which ends the game its own
+/// way (saving it). Printed while the game has the terminal, the report
+/// would be drawn over and lost with the alternate screen, so it is kept
+/// for [`report_deferred_panic`], or printed at once where the game does
+/// not have the terminal (stopped, or already closing).
 pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
     let previous = std::panic::take_hook();
+    let main = thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
+        if thread::current().id() != main {
+            defer_report(info);
+            // Kept first, then looked at: a game that has left its screen
+            // since may have printed its reports already, without this one.
+            if !ACTIVE.load(Ordering::SeqCst) {
+                report_deferred_panic();
+            }
+            return;
+        }
         let was_active = ACTIVE.load(Ordering::SeqCst);
         restore();
         if was_active {
             then();
         }
+        report_deferred_panic();
         previous(info);
     }));
+}
+
+/// The report of another thread's panic, kept until the terminal is
+/// restored.
+static DEFERRED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Keeps the report of `info`, in std's words.
+fn defer_report(info: &PanicHookInfo) {
+    let thread = thread::current();
+    let report = crate::runtime::panic_report(info, thread.name().unwrap_or("<unnamed>"));
+    let mut deferred = DEFERRED.lock().unwrap_or_else(PoisonError::into_inner);
+    // The first panic is the cause; any after it, its consequences.
+    deferred.get_or_insert(report);
+}
+
+/// Prints the report of another thread's panic on standard error, if one
+/// was kept while the game had the terminal. Errors are ignored: standard
+/// error may be gone.
+pub fn report_deferred_panic() {
+    let report = DEFERRED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    if let Some(report) = report {
+        let _ = io::stderr().write_all(report.as_bytes());
+    }
 }
