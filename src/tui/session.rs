@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::records::{LockWait, Placed, SaveError, SaveSlot, SavedGame};
+use crate::text;
 
 use super::app::App;
 use super::live::Live;
@@ -295,7 +296,7 @@ fn game_kept(
         .map_err(|e| {
             format!(
                 "clines: the saved game {} could not be removed: {e}",
-                slot.path().display()
+                text::path(slot.path())
             )
         })
 }
@@ -344,7 +345,7 @@ fn save_for_lost_record(
             .map_err(|why| {
                 format!(
                     "clines: nor could the game be saved instead in {}: {why}",
-                    slot.path().display()
+                    text::path(slot.path())
                 )
             }),
         Err(e) => not_saved(&e.cause().to_string()),
@@ -435,7 +436,7 @@ impl SaveProblem {
     /// Saving in `slot` failed for `reason`.
     fn in_slot(slot: &SaveSlot, reason: String) -> SaveProblem {
         SaveProblem {
-            place: format!(" in {}", slot.path().display()),
+            place: format!(" in {}", text::path(slot.path())),
             reason,
         }
     }
@@ -625,6 +626,20 @@ mod tests {
             }
         );
         assert_eq!(stored(dir.path()), None);
+    }
+
+    /// A save's path comes from the records directory the player names
+    /// (`CLINES_SCORE_DIR`, the config's `score_dir`): a control character
+    /// in it is shown escaped, never sent to the terminal.
+    #[test]
+    fn a_save_s_path_is_told_escaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let named = dir.path().join("scores\u{1b}]0;title\u{7}");
+        let store = Store::new(&named, "me").unwrap();
+        let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
+        let told = SaveProblem::in_slot(&slot, "the disk is full".to_string()).to_string();
+        assert!(!told.contains(['\u{1b}', '\u{7}']), "{told:?}");
+        assert!(told.contains("scores\\u{1b}]0;title\\u{7}"), "{told:?}");
     }
 
     /// A game whose record could not be saved is saved in its place, so
