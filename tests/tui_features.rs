@@ -927,6 +927,50 @@ fn a_new_game_closed_with_its_terminal_keeps_the_earlier_save() {
     quit(&mut term);
 }
 
+/// A new game in place of one that went on from a save removes that save.
+/// Where it cannot at once (another program holds the records directory's
+/// lock past the wait), the save is still the session's, removed as the
+/// session ends: the next `clines` must not go on with throws already seen.
+#[test]
+fn a_save_a_new_game_could_not_remove_goes_as_the_session_ends() {
+    let sandbox = pty::Sandbox::new();
+    let screen = MINI_COLOUR;
+    let args = ["--seed", "72"];
+    let (mut term, _, after) = one_move_played(&sandbox, screen, &args);
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(&sandbox).len(), 1);
+
+    let mut term = screen.spawn(&sandbox, &args);
+    past_the_seed_notice(&mut term);
+    screen.expect_board(&term, &after, "the saved game, resumed");
+    let mut flock = std::process::Command::new("flock")
+        .arg(sandbox.score_dir())
+        .args(["sh", "-c", "echo $$; exec sleep 1000"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("flock runs");
+    let mut said = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(flock.stdout.take().expect("its output")),
+        &mut said,
+    )
+    .expect("the lock's holder says its process id");
+    let holder = pty::Killed(said.trim().parse().expect("a process id"));
+    // The new game, once the removal has waited for the lock in vain.
+    term.key(Key::Char('n'));
+    let next = board(&["--seed", "73"], &[], 9);
+    screen.expect_board(&term, &next, "the new game, seeded 73");
+    assert_eq!(saves(&sandbox).len(), 1, "the lock kept the save");
+    drop(holder);
+    flock.wait().expect("flock ends with its command");
+    quit(&mut term);
+    assert_eq!(saves(&sandbox).len(), 0, "the save went at the end");
+    // The game that ended is the seeded one, not the save's.
+    let shown = term.contents();
+    assert!(!shown.contains("--seed was not used"), "{shown}");
+}
+
 /// A saved game that keeps no record says so before play when it goes on,
 /// `--seed` or not: a game cut short is saved without a key pressed, and
 /// its player should not play on for a record.

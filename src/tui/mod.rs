@@ -50,7 +50,7 @@ use input::actions_for;
 use layout::Layout;
 use player::PlayerThread;
 use session::{
-    RecordProblem, Session, close, end_session, record_before_new_game, save_game, slot_of,
+    Owned, RecordProblem, Session, close, end_session, record_before_new_game, save_game, slot_of,
 };
 use sys::SignalSet;
 
@@ -239,29 +239,25 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     event::spawn_input(sender, foreground).map_err(Error::Thread)?;
-    // A resize since the size was read, before the game listened for one,
-    // sent no event.
-    let now = job.size().map(|(c, r)| (usize::from(c), usize::from(r)));
-    if let Some((c, r)) = now.filter(|&size| size != (cols, rows)) {
-        app.resize(c, r);
-    }
+    catch_up_with_a_resize(&mut app, &job, (cols, rows));
     let mut renderer = Renderer::new(color);
     let mut seed = config.seed;
-    // The save the game on screen went on from: only that save is its own,
-    // to remove when it ends. Another game of the same rules, in another
-    // terminal, may have saved over it since.
-    let owned_save = RefCell::new(went_on_from);
+    // The save the game went on from: only that save is its own, to remove
+    // when it ends. Another game of the same rules, in another terminal,
+    // may have saved over it since.
+    let owned = RefCell::new(Owned {
+        on_screen: went_on_from.is_some(),
+        save: went_on_from,
+    });
     let mut new_game = |app: &mut App| {
         let lost = record_before_new_game(&session, app.game().is_over())?;
         seed = seed.wrapping_add(1);
-        next_game(
-            app,
-            &config,
-            &session,
-            owned_save.take(),
-            seed,
-            lost.as_ref(),
-        );
+        let save = owned.take().save;
+        let left = next_game(app, &config, &session, save, seed, lost.as_ref());
+        owned.replace(Owned {
+            save: left,
+            on_screen: false,
+        });
         if let Some(problem) = lost {
             app.record_lost_at_game_over(&problem.why);
         }
@@ -288,11 +284,20 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         },
     );
     drop(job);
-    let owned = owned_save.borrow();
+    let owned = owned.take();
     // Ended in the background (`kill %1`), the game still finishes: its
     // closing lines go through even under `stty tostop`, rather than stop
     // it until `fg`.
-    sys::with_sigttou_blocked(|| close(&config, &app, &session, result, owned.as_ref(), seeded))
+    sys::with_sigttou_blocked(|| close(&config, &app, &session, result, &owned, seeded))
+}
+
+/// Fits `app` to the terminal if it was resized since its size (`was`) was
+/// read, before the game listened for resizes: that resize sent no event.
+fn catch_up_with_a_resize(app: &mut App, job: &Job, was: (usize, usize)) {
+    let now = job.size().map(|(c, r)| (usize::from(c), usize::from(r)));
+    if let Some((c, r)) = now.filter(|&size| size != was) {
+        app.resize(c, r);
+    }
 }
 
 /// The terminal's size before play, once it is known to be a terminal the
@@ -313,7 +318,9 @@ fn starting_size(config: &PlayConfig) -> Result<(usize, usize), Error> {
 /// Puts the game of `seed` in place of the one on screen, whose record is
 /// saved ([`record_before_new_game`]), or `lost`; the save it went on from
 /// (`owned`), if still there, goes, without waiting again for a lock that
-/// kept the record out.
+/// kept the record out. That save when it could not go: still the
+/// session's, to remove as it ends (or to save the new game over), so that
+/// no later game goes on with throws already seen.
 fn next_game(
     app: &mut App,
     config: &PlayConfig,
@@ -321,17 +328,21 @@ fn next_game(
     owned: Option<SavedGame>,
     seed: u64,
     lost: Option<&RecordProblem>,
-) {
-    if let (Ok(slot), Some(owned)) = (&config.saves, owned) {
-        let wait = lost.map_or(LockWait::Usual, |lost| lost.lock_wait_in(slot.dir()));
-        let _ = slot.remove_if_unchanged(&owned, wait);
-    }
+) -> Option<SavedGame> {
+    let left = match (&config.saves, owned) {
+        (Ok(slot), Some(owned)) => {
+            let wait = lost.map_or(LockWait::Usual, |lost| lost.lock_wait_in(slot.dir()));
+            slot.remove_if_unchanged(&owned, wait).err().map(|_| owned)
+        }
+        _ => None,
+    };
     let (game, opening) = Game::with_preview(config.rules, config.preview, seed);
     let records = board_records(&session.records).filter(|_| config.new_games_keep_records);
     app.restart(game, opening, records, Instant::now());
     if !config.new_games_keep_records {
         app.live().mark_seeded();
     }
+    left
 }
 
 /// Suggested wherever the game cannot be drawn.

@@ -68,10 +68,10 @@ pub(super) fn close(
     app: &App,
     session: &Session,
     result: io::Result<Ending>,
-    owned: Option<&SavedGame>,
+    owned: &Owned,
     seeded: bool,
 ) -> Result<Outcome, Error> {
-    if owned.is_some() && !config.new_games_keep_records {
+    if owned.on_screen && !config.new_games_keep_records {
         let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
     }
     let ending = result
@@ -84,7 +84,7 @@ pub(super) fn close(
         app,
         ending,
         seeded,
-        owned,
+        owned.save.as_ref(),
         record_lost,
     ));
     let closed = match result {
@@ -99,6 +99,17 @@ pub(super) fn close(
     // went wrong there can be read now that the terminal is restored.
     terminal::report_deferred_panic();
     closed
+}
+
+/// The save the session went on from, while it is the session's: removed
+/// as the session ends, or saved over by a game cut short.
+#[derive(Debug, Default)]
+pub(super) struct Owned {
+    /// The save as it was loaded; `None` when there is none.
+    pub(super) save: Option<SavedGame>,
+    /// Whether the game on screen is the one that went on from it, not a
+    /// new game started since (whose start could not remove the save).
+    pub(super) on_screen: bool,
 }
 
 /// A session's record, once saved or not.
