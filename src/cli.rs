@@ -397,7 +397,7 @@ pub fn asks_only_version(args: &[std::ffi::OsString]) -> bool {
     matches!(args, [_, flag] if flag == "-v" || flag == "--version")
 }
 
-/// What `-v` prints, the same as clap prints it: `clines 0.1.0` and a
+/// What `-v` prints, the same as clap prints it: `clines <version>` and a
 /// newline.
 pub fn version_line() -> String {
     format!("clines {}\n", env!("CARGO_PKG_VERSION"))

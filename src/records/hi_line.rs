@@ -101,9 +101,10 @@ fn with_name_within(name: &str, room: usize, line: impl Fn(&str) -> String) -> O
     Some(line(&cut))
 }
 
-/// `text`, a line whose only digits are a score, in at most `room`
-/// characters: whole, or cut after the score and ending with [`CUT_MARK`],
-/// or empty, since a cut score would show a wrong one.
+/// `text`, a line whose last digits are a score (a name before it may hold
+/// digits too), in at most `room` characters: whole, or cut after the score
+/// and ending with [`CUT_MARK`], or empty, since a cut score would show a
+/// wrong one.
 fn cut_after_score(text: String, room: usize) -> String {
     if text.len() <= room {
         return text;

@@ -2,8 +2,9 @@
 //! holds up the screen or the keys.
 //!
 //! The game loop hands it a [`Request`] (the engine's board when the hint or
-//! autoplay asked, and the next throw if a preview shows it) and carries on; the answer comes back as a
-//! [`Message::Suggestion`] through the channel the loop already sleeps on.
+//! autoplay asked, and the next throw if a preview shows it) and carries on;
+//! the answer comes back as a [`Message::Suggestion`] through the channel
+//! the loop already sleeps on.
 //! The thread starts on the first request only, so a game that never asks
 //! costs nothing, and it blocks while there is nothing to compute.
 

@@ -138,7 +138,7 @@ impl Pending {
         if let Some(&(start, _)) = live.spans[at..].iter().find(|&&(s, e)| s < e) {
             return (row, col.max(start as usize));
         }
-        let (row, spans) = (row + 1..)
+        let (row, spans) = (row + 1..self.rows.len())
             .map(|r| (r, self.row(r)))
             .find(|(_, spans)| !spans.is_empty())
             .expect("a pending cell");
