@@ -12,7 +12,7 @@ use std::thread;
 use std::time::Duration;
 
 use crossterm::event;
-use signal_hook::consts::{
+use libc::{
     SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGUSR1, SIGUSR2,
     SIGVTALRM, SIGXCPU,
 };

@@ -997,13 +997,10 @@ mod tests {
         let resize = |c, r| Message::Input(Event::Resize(c, r));
         let script = vec![
             (1, vec![resize(60, 20), resize(70, 25), resize(40, 30)]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+            (2, vec![Message::Signal(libc::SIGTERM)]),
         ];
         let (ending, frames, _) = run_script(&mut app, script);
-        assert_eq!(
-            ending.unwrap(),
-            Ending::Signal(signal_hook::consts::SIGTERM)
-        );
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGTERM));
         assert_eq!(frames.len(), 2);
         assert_eq!(count(&frames[1], b"\x1b[2J"), 1);
         // Only the last size was drawn: mini mode, 2 x 2 interiors.
@@ -1023,7 +1020,7 @@ mod tests {
         let mut app = app(100, 50);
         let script = vec![
             (1, vec![ctrl_z()]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+            (2, vec![Message::Signal(libc::SIGTERM)]),
         ];
         let (_, frames, suspends, _) = run_in_shell(
             &mut app,
@@ -1074,7 +1071,7 @@ mod tests {
         vec![
             (1, vec![ctrl_z()]),
             (2, vec![Message::Suspend]),
-            (3, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+            (3, vec![Message::Signal(libc::SIGHUP)]),
         ]
     }
 
@@ -1083,7 +1080,7 @@ mod tests {
         let mut app = app(100, 50);
         let script = ctrl_z_sigtstp_hangup();
         let (ending, frames, suspends) = run_script(&mut app, script);
-        assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGHUP));
         assert_eq!(suspends, 2);
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], frames[0]);
@@ -1101,7 +1098,7 @@ mod tests {
             ..IN_A_JOB
         };
         let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, alone);
-        assert_eq!(ending.unwrap(), Ending::Signal(signal_hook::consts::SIGHUP));
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGHUP));
         assert_eq!(suspends, 1, "by SIGTSTP only");
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[1], b"\x07", "a beep, the screen unchanged");
@@ -1115,17 +1112,14 @@ mod tests {
         let mut app = app(100, 50);
         let script = vec![
             (1, vec![ctrl_z()]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+            (2, vec![Message::Signal(libc::SIGTERM)]),
         ];
         let bg_twice = Window {
             in_background: 2,
             ..IN_A_JOB
         };
         let (ending, frames, suspends, _) = run_in_shell(&mut app, script, None, bg_twice);
-        assert_eq!(
-            ending.unwrap(),
-            Ending::Signal(signal_hook::consts::SIGTERM)
-        );
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGTERM));
         assert_eq!(suspends, 3, "Ctrl-Z, then once for each bg");
         assert_eq!(frames.len(), 2, "drawn before Ctrl-Z and after fg only");
     }
@@ -1137,19 +1131,16 @@ mod tests {
         let mut app = app(100, 50);
         let script = vec![
             (1, vec![ctrl_z()]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGHUP)]),
+            (2, vec![Message::Signal(libc::SIGHUP)]),
         ];
         let killed_in_the_background = Window {
             in_background: 1,
-            signal_on_its_way: Some(signal_hook::consts::SIGTERM),
+            signal_on_its_way: Some(libc::SIGTERM),
             ..IN_A_JOB
         };
         let (ending, frames, suspends, _) =
             run_in_shell(&mut app, script, None, killed_in_the_background);
-        assert_eq!(
-            ending.unwrap(),
-            Ending::Signal(signal_hook::consts::SIGTERM)
-        );
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGTERM));
         assert_eq!((suspends, frames.len()), (1, 1), "not stopped again");
     }
 
@@ -1198,13 +1189,10 @@ mod tests {
         let mut app = app(100, 50);
         let script = vec![
             (1, vec![Message::Continued]),
-            (2, vec![Message::Signal(signal_hook::consts::SIGTERM)]),
+            (2, vec![Message::Signal(libc::SIGTERM)]),
         ];
         let (ending, frames, suspends) = run_script(&mut app, script);
-        assert_eq!(
-            ending.unwrap(),
-            Ending::Signal(signal_hook::consts::SIGTERM)
-        );
+        assert_eq!(ending.unwrap(), Ending::Signal(libc::SIGTERM));
         assert_eq!(suspends, 0);
         assert_eq!(frames.len(), 2);
         assert_eq!(frames[1], frames[0], "a full repaint");

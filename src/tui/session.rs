@@ -316,7 +316,7 @@ fn game_kept(
 /// closed, or the session is ending (SIGTERM, as a logout or a shutdown
 /// sends), and no one chose to leave the game. Such a game is saved.
 fn cuts_short(ending: Ending) -> bool {
-    use signal_hook::consts::{SIGHUP, SIGTERM};
+    use libc::{SIGHUP, SIGTERM};
     matches!(
         ending,
         Ending::TerminalLost | Ending::Signal(SIGHUP | SIGTERM)
@@ -543,12 +543,12 @@ mod tests {
             30,
             RecordKeeping::KeptIn(Store::new(dir.path(), "me").unwrap()),
         );
-        let outcome = end_session(&session, Ending::Signal(signal_hook::consts::SIGHUP));
+        let outcome = end_session(&session, Ending::Signal(libc::SIGHUP));
         assert_eq!(
             outcome,
             Outcome {
                 score: 30,
-                ending: Ending::Signal(signal_hook::consts::SIGHUP),
+                ending: Ending::Signal(libc::SIGHUP),
                 keeps_no_record: false,
             }
         );
@@ -666,7 +666,7 @@ mod tests {
         let end = |app: &App, ending, owned| {
             game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
         };
-        for ending in [Ending::Quit, Ending::Signal(signal_hook::consts::SIGTERM)] {
+        for ending in [Ending::Quit, Ending::Signal(libc::SIGTERM)] {
             assert_eq!(
                 end(&playing, ending, None),
                 Ok(Some(SAVED_FOR_RECORD)),
@@ -710,7 +710,7 @@ mod tests {
         // either, when the record was lost; nor does one that went on from
         // a save that another session has replaced since.
         save_game(Ok(&slot), &other, false).unwrap();
-        for ending in [Ending::Signal(signal_hook::consts::SIGHUP), Ending::Quit] {
+        for ending in [Ending::Signal(libc::SIGHUP), Ending::Quit] {
             assert!(end(&playing, ending, Some(&ours)).is_err(), "{ending:?}");
             assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
         }
@@ -811,8 +811,8 @@ mod tests {
         let theirs = slot.load().unwrap().expect("the other save");
         for ending in [
             Ending::TerminalLost,
-            Ending::Signal(signal_hook::consts::SIGHUP),
-            Ending::Signal(signal_hook::consts::SIGTERM),
+            Ending::Signal(libc::SIGHUP),
+            Ending::Signal(libc::SIGTERM),
         ] {
             // Into an empty slot, or over the save it went on from.
             let _ = std::fs::remove_file(slot.path());
@@ -842,7 +842,7 @@ mod tests {
         let saved = std::fs::read_to_string(slot.path()).unwrap();
         let damaged = saved.replace("board = [", "board = [\"#\", ");
         std::fs::write(slot.path(), &damaged).unwrap();
-        let ending = Ending::Signal(signal_hook::consts::SIGTERM);
+        let ending = Ending::Signal(libc::SIGTERM);
         assert_eq!(closed(ending, None), Ok(Some(SAVED)));
         assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), damaged);
@@ -892,8 +892,8 @@ mod tests {
         let nowhere = format!("clines: the game could not be saved: {why}");
         for ending in [
             Ending::TerminalLost,
-            Ending::Signal(signal_hook::consts::SIGHUP),
-            Ending::Signal(signal_hook::consts::SIGTERM),
+            Ending::Signal(libc::SIGHUP),
+            Ending::Signal(libc::SIGTERM),
         ] {
             assert_eq!(
                 game_kept(Err(why), &app, ending, false, None, None),
