@@ -564,14 +564,18 @@ impl Game {
         rules.validate().map_err(|e| e.to_string())?;
         if state.cells.len() != rules.cells() {
             return Err(format!(
-                "{} cells for a {}x{} board",
+                "{} cells, where a {}x{} board has {}",
                 state.cells.len(),
                 rules.width,
-                rules.height
+                rules.height,
+                rules.cells()
             ));
         }
         if let Some(&bad) = state.cells.iter().find(|&&c| c > rules.colors) {
-            return Err(format!("colour {bad} with {} colours", rules.colors));
+            return Err(format!(
+                "colour {bad}, where the colours are 1 to {} (0 for an empty cell)",
+                rules.colors
+            ));
         }
         // Every cell empty, or none: the turn cannot begin (the computer
         // throws on an empty board, and a full one ends the game).
@@ -579,9 +583,11 @@ impl Game {
         if !state.over && (chips == 0 || chips == state.cells.len()) {
             return Err(format!("{chips} chips on the board: no move to make"));
         }
-        if least_score(state.streak, rules.line) > u128::from(state.score) {
+        let least = least_score(state.streak, rules.line);
+        if least > u128::from(state.score) {
             return Err(format!(
-                "a streak of {} scoring moves with a score of {}",
+                "a streak of {} scoring moves with a score of {}, where such a streak \
+                 scores at least {least}",
                 state.streak, state.score
             ));
         }
@@ -782,16 +788,32 @@ fn check_plan(
         return Err("a planned throw without a preview".into());
     }
     if plan.len() != rules.next {
-        return Err(format!("{} planned chips for {}", plan.len(), rules.next));
+        return Err(format!(
+            "{} planned chips, where the rules throw {}",
+            plan.len(),
+            rules.next
+        ));
     }
     let mut cells = Vec::new();
     for planned in plan {
         if !(1..=rules.colors).contains(&planned.color) {
-            return Err(format!("planned colour {}", planned.color));
+            return Err(format!(
+                "planned colour {}, where the colours are 1 to {}",
+                planned.color, rules.colors
+            ));
         }
         if let Some(pos) = planned.pos {
-            if preview != Preview::Cells || !board.contains(pos) || cells.contains(&pos) {
-                return Err(format!("planned cell {} {}", pos.x, pos.y));
+            let wrong = if preview != Preview::Cells {
+                Some("with a preview of colours only")
+            } else if !board.contains(pos) {
+                Some("off the board")
+            } else if cells.contains(&pos) {
+                Some("planned twice")
+            } else {
+                None
+            };
+            if let Some(why) = wrong {
+                return Err(format!("planned cell {} {}, {why}", pos.x, pos.y));
             }
             cells.push(pos);
         }

@@ -207,28 +207,46 @@ mod tests {
             let error = Game::from_state(bad).unwrap_err();
             assert!(error.contains(says), "{error:?} lacks {says:?}");
         };
-        refused(&|s| s.cells.pop().map(drop).unwrap_or(()), "80 cells");
-        refused(&|s| s.cells[0] = 6, "colour 6");
+        refused(
+            &|s| s.cells.pop().map(drop).unwrap_or(()),
+            "80 cells, where a 9x9 board has 81",
+        );
+        refused(
+            &|s| s.cells[0] = 6,
+            "colour 6, where the colours are 1 to 5 (0 for an empty cell)",
+        );
         refused(&|s| s.rules.width = 0, "width");
         refused(&|s| s.plan = None, "no planned throw");
         refused(
             &|s| s.plan.as_mut().unwrap().pop().map(drop).unwrap_or(()),
-            "2 planned",
+            "2 planned chips, where the rules throw 3",
         );
         refused(
             &|s| s.plan.as_mut().unwrap()[0].color = 0,
-            "planned colour 0",
+            "planned colour 0, where the colours are 1 to 5",
         );
         refused(
             &|s| s.plan.as_mut().unwrap()[0].pos = Some(Pos::new(9, 0)),
-            "planned cell 9 0",
+            "planned cell 9 0, off the board",
+        );
+        refused(
+            &|s| {
+                let plan = s.plan.as_mut().unwrap();
+                plan[1].pos = plan[0].pos;
+            },
+            "planned twice",
+        );
+        refused(
+            &|s| s.preview = Preview::Colors,
+            "with a preview of colours only",
         );
         refused(&|s| s.preview = Preview::Off, "without a preview");
         // Three scoring moves in a row earn at least 3 × 5 chips and the
         // bonuses 0 + 1 + 4; a huge streak would overflow the score.
         refused(
             &|s| (s.score, s.streak) = (19, 3),
-            "a streak of 3 scoring moves with a score of 19",
+            "a streak of 3 scoring moves with a score of 19, where such a streak scores at \
+             least 20",
         );
         refused(
             &|s| (s.score, s.streak) = (i64::MAX as u64, u32::MAX),
