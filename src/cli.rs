@@ -283,7 +283,31 @@ pub fn completion_script(shell: CompletionShell) -> Vec<u8> {
     };
     let mut script = Vec::new();
     clap_complete::generate(generator, &mut completion_command(), "clines", &mut script);
-    script
+    match shell {
+        CompletionShell::Bash => bash_offering_no_file_names(script),
+        // Operands too: clines takes none.
+        CompletionShell::Fish => [script, b"complete -c clines -f\n".to_vec()].concat(),
+        CompletionShell::Zsh => script,
+    }
+}
+
+/// clap's bash script, made to offer no file names: without bash's own
+/// completion as a fallback (`-o bashdefault -o default`), which offered
+/// files wherever the script offers nothing, and reading the option
+/// before an `=` (`--preview=c`, which bash splits in three words) as the
+/// option whose value is completed.
+fn bash_offering_no_file_names(script: Vec<u8>) -> Vec<u8> {
+    let script = String::from_utf8_lossy(&script)
+        .replace(" -o bashdefault -o default clines", " clines")
+        .replacen(
+            "    prev=\"$3\"\n",
+            "    prev=\"$3\"\n    \
+             if [[ \"${prev}\" == \"=\" && ${COMP_CWORD} -ge 2 ]]; then\n        \
+             prev=\"${COMP_WORDS[COMP_CWORD-2]}\"\n    \
+             fi\n",
+            1,
+        );
+    script.into_bytes()
 }
 
 /// The command as the completion scripts see it: the options that take

@@ -1102,6 +1102,60 @@ fn completion_scripts_offer_no_file_names() {
     }
 }
 
+/// Run in bash, the script completes a value typed after `=` (bash splits
+/// `--preview=c` in three words) and never falls back to bash's own
+/// completion, which offered file names wherever the script offered
+/// nothing: clines takes no operands. The fish script says so too.
+#[test]
+fn completion_scripts_fall_back_to_no_file_names() {
+    let home = tempfile::tempdir().unwrap();
+    let output = clines(home.path(), &["--completions", "bash"], &[], "");
+    let script = home.path().join("clines.bash");
+    fs::write(&script, &output.stdout).unwrap();
+    fs::write(home.path().join("a-file"), "").unwrap();
+    // Each case sets the words as bash would, then calls the function with
+    // the command, the word being completed and the word before it.
+    let probe = r#"source "$1"
+complete -p clines
+COMP_WORDS=(clines --preview = c); COMP_CWORD=3; _clines clines c =
+echo "after --preview=c: ${COMPREPLY[*]}"
+COMP_WORDS=(clines -p c); COMP_CWORD=2; _clines clines c -p
+echo "after -p c: ${COMPREPLY[*]}"
+COMP_WORDS=(clines a); COMP_CWORD=1; _clines clines a clines
+echo "as an operand: ${COMPREPLY[*]}"
+"#;
+    let ran = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", probe, "probe"])
+        .arg(&script)
+        .current_dir(home.path())
+        .output()
+        .expect("bash runs");
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let (how, offered) = text(&ran.stdout).split_once('\n').unwrap();
+    assert!(
+        how.starts_with("complete ") && how.ends_with(" clines"),
+        "{how}"
+    );
+    assert!(
+        !how.contains("default"),
+        "bash falls back on its own: {how}"
+    );
+    assert_eq!(
+        offered,
+        "after --preview=c: colors cells\n\
+         after -p c: colors cells\n\
+         as an operand: \n"
+    );
+    let fish = clines(home.path(), &["--completions", "fish"], &[], "");
+    assert!(
+        text(&fish.stdout)
+            .lines()
+            .any(|line| line == "complete -c clines -f"),
+        "{}",
+        text(&fish.stdout)
+    );
+}
+
 #[test]
 fn completions_need_no_config_file() {
     let home = tempfile::tempdir().unwrap();
