@@ -768,17 +768,16 @@ impl Settings {
                 Rule::First => &self.first,
             };
             let refusal = setting.source.refuse(&error.requirement());
-            // A board too small for the default throw is most likely too
-            // small for the default opening too: name both at once.
+            // A board too small for the throw is most likely too small for
+            // the opening too: name both at once, so that fixing one does
+            // not only bring the other's refusal.
             let opening = Rules { next: 0, ..rules }.validate().err();
             match opening.filter(|e| e.rule == Rule::First && error.rule == Rule::Next) {
-                Some(first) if matches!(self.first.source, Source::Default { .. }) => {
-                    format!(
-                        "{refusal}; and {}",
-                        self.first.source.refuse(&first.requirement())
-                    )
-                }
-                _ => refusal,
+                Some(first) => format!(
+                    "{refusal}; and {}",
+                    self.first.source.refuse(&first.requirement())
+                ),
+                None => refusal,
             }
         })?;
         Ok(rules)

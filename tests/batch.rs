@@ -485,12 +485,13 @@ fn rule_flags_take_values_attached_or_separate() {
 
 #[test]
 fn a_bad_rule_value_is_one_line_naming_the_flag_and_range() {
-    let cases: [(&[&str], &str, &str); 10] = [
+    let cases: [(&[&str], &str, &str); 11] = [
         (&["-w0"], "-w 0", "1 to 1000"),
         // A board under 3 cells with -n or -N left at its default; with
-        // both, both are named at once.
+        // both wrong, both are named at once, given or not.
         (&["-w1", "-t1"], "-n 3 (the default)", "0 to 1"),
         (&["-w1", "-t1"], "and -N 3 (the default)", "1 to 1"),
+        (&["-w1", "-t1", "-N5"], "and -N 5", "1 to 1"),
         (&["-w2", "-t1", "-n1"], "-N 3 (the default)", "1 to 2"),
         (&["-t", "1001"], "-t 1001", "1 to 1000"),
         (&["-c36"], "-c 36", "1 to 35"),
