@@ -239,6 +239,11 @@ pub struct Args {
     #[arg(long = "autoplay")]
     pub autoplay: bool,
 
+    /// Start without autoplay, where the config file's autoplay = true
+    /// asks for it
+    #[arg(long = "no-autoplay", overrides_with = "autoplay")]
+    pub no_autoplay: bool,
+
     /// Milliseconds autoplay shows each move (chip selected, cursor on the
     /// target) before making it (0-10000)
     #[arg(
@@ -649,7 +654,8 @@ impl Settings {
                 .map(|v| Setting::flag("--cells", v.clone(), shown_bare(&v)))
                 .or(config.cells),
             new: args.new,
-            autoplay: args.autoplay || config.autoplay.is_some_and(|s| s.value),
+            autoplay: args.autoplay
+                || (!args.no_autoplay && config.autoplay.is_some_and(|s| s.value)),
             autoplay_delay: number(
                 "autoplay_delay",
                 "--autoplay-delay",

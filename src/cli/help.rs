@@ -1,7 +1,7 @@
 //! The texts `-h` prints around clap's list of options.
 
 /// The original's synopsis, plus the options the clone adds.
-pub(super) const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]\n       clines --completions bash|zsh|fish";
+pub(super) const SYNOPSIS: &str = "clines [-hlv] [-wN] [-tN] [-cN] [-iN] [-CS] [-fS] [-FS] [-m{c|b}] [-nN] [-NN] [-oC]\n              [-p MODE] [--cells SHAPE] [--new] [--seed S] [--autoplay] [--no-autoplay]\n              [--autoplay-delay MS]\n       clines --batch [-wN] [-tN] [-cN] [-iN] [-nN] [-NN] [-p MODE] [--seed S]\n       clines --completions bash|zsh|fish";
 
 /// Where the `directories` crate puts the configuration on this system.
 #[cfg(target_os = "macos")]

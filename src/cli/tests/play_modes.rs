@@ -57,6 +57,11 @@ fn autoplay_from_the_config() {
         autoplay_in(&["--autoplay-delay", "80"], &env),
         (true, ms(80))
     );
+    // --no-autoplay overrides the file, and the last of the two flags wins.
+    assert_eq!(autoplay_in(&["--no-autoplay"], &env), (false, ms(120)));
+    assert!(autoplay_in(&["--no-autoplay", "--autoplay"], &env).0);
+    assert!(!autoplay_in(&["--autoplay", "--no-autoplay"], &env).0);
+    assert!(!autoplay_in(&["--autoplay", "--no-autoplay"], &plain()).0);
     let env = with_config(dir.path(), "autoplay = false\n");
     assert_eq!(autoplay_in(&[], &env), (false, ms(300)));
     assert_eq!(autoplay_in(&["--autoplay"], &env), (true, ms(300)));
