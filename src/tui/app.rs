@@ -591,6 +591,11 @@ impl App {
     /// Starts or stops autoplay. Stopping drops its unanswered request and
     /// the move it was about to make; the chip stays selected.
     fn toggle_autoplay(&mut self) {
+        // A game over, its last move still drawn, has nothing left to play:
+        // started, autoplay would only cost the game its record.
+        if !self.assist.autoplay && self.game.is_over() {
+            return;
+        }
         self.assist.autoplay = !self.assist.autoplay;
         // Whatever was asked before is superseded either way.
         self.assist.forget_pending();
@@ -1451,20 +1456,40 @@ mod tests {
         app.act(Action::Act, now);
     }
 
+    /// The autoplay key typed while the move that ended the game is still
+    /// drawn starts nothing: the game keeps its record.
+    #[test]
+    fn autoplay_typed_during_the_move_that_ended_the_game_leaves_it_unhelped() {
+        let (mut app, now) = app_with(&nearly_full(), 100, 50);
+        app.advance(now);
+        act_at(&mut app, Pos::new(5, 8), now);
+        act_at(&mut app, Pos::new(6, 8), now);
+        assert!(app.game.is_over() && app.animating());
+        app.act(Action::Autoplay, now);
+        assert!(!app.assist.autoplay);
+        assert!(!app.live.assisted(), "the record is kept");
+        app.advance(now + Duration::from_secs(10));
+        assert!(app.animation.over());
+        assert_eq!(app.ending(), None, "the box waits for its own key");
+    }
+
+    /// Every cell but three, no five of a colour in a line: a quiet move
+    /// leaves three cells for the throw, which fills the board.
+    fn nearly_full() -> Vec<(usize, usize, Color)> {
+        (0..81)
+            .map(|i| (i % 9, i / 9))
+            .filter(|&(x, y)| y < 8 || x < 6)
+            .map(|(x, y)| (x, y, ((x + 2 * y) % 5 + 1) as Color))
+            .collect()
+    }
+
     /// The undo key typed while the move that ends the game is shown
     /// takes it back once shown, as during any other move, and the keys
     /// typed after it are handled; those before it are dropped. On the
     /// game-over box itself it is any key, as in the original.
     #[test]
     fn undo_typed_during_the_move_that_ended_the_game_takes_it_back() {
-        // Every cell but three, no five of a colour in a line: a quiet
-        // move leaves three cells for the throw, which fills the board.
-        let board: Vec<(usize, usize, Color)> = (0..81)
-            .map(|i| (i % 9, i / 9))
-            .filter(|&(x, y)| y < 8 || x < 6)
-            .map(|(x, y)| (x, y, ((x + 2 * y) % 5 + 1) as Color))
-            .collect();
-        let (mut app, mut now) = app_with(&board, 100, 50);
+        let (mut app, mut now) = app_with(&nearly_full(), 100, 50);
         app.advance(now);
         let before = app.game.clone();
         act_at(&mut app, Pos::new(5, 8), now);
