@@ -860,6 +860,21 @@ fn one_move_played(
     (term, opening, after)
 }
 
+/// A game of `args` on `screen` in `sandbox`, one move played, then saved
+/// with `s`: the only save there. Its opening board and the board after
+/// the move.
+fn one_move_saved(
+    sandbox: &pty::Sandbox,
+    screen: Screen,
+    args: &[&str],
+) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let (mut term, opening, after) = one_move_played(sandbox, screen, args);
+    term.key(Key::Char('s'));
+    assert!(term.wait_exit(TIMEOUT).success());
+    assert_eq!(saves(sandbox).len(), 1);
+    (opening, after)
+}
+
 #[test]
 fn the_terminal_closing_saves_the_game_and_game_over_removes_it() {
     let sandbox = pty::Sandbox::new();
@@ -908,11 +923,8 @@ fn a_new_game_closed_with_its_terminal_keeps_the_earlier_save() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;
     let args = ["--seed", "72"];
-    let (mut term, opening, after) = one_move_played(&sandbox, screen, &args);
-    term.key(Key::Char('s'));
-    assert!(term.wait_exit(TIMEOUT).success());
+    let (opening, after) = one_move_saved(&sandbox, screen, &args);
     let saved = saves(&sandbox);
-    assert_eq!(saved.len(), 1);
     let before = std::fs::read(&saved[0]).unwrap();
 
     let mut term = screen.spawn(&sandbox, &["--new", "--seed", "72"]);
@@ -936,11 +948,7 @@ fn a_save_a_new_game_could_not_remove_goes_as_the_session_ends() {
     let sandbox = pty::Sandbox::new();
     let screen = MINI_COLOUR;
     let args = ["--seed", "72"];
-    let (mut term, _, after) = one_move_played(&sandbox, screen, &args);
-    term.key(Key::Char('s'));
-    assert!(term.wait_exit(TIMEOUT).success());
-    assert_eq!(saves(&sandbox).len(), 1);
-
+    let (_, after) = one_move_saved(&sandbox, screen, &args);
     let mut term = screen.spawn(&sandbox, &args);
     past_the_seed_notice(&mut term);
     screen.expect_board(&term, &after, "the saved game, resumed");
