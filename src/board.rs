@@ -170,10 +170,17 @@ pub struct Board {
 }
 
 impl Board {
-    /// An empty board. Both sides must be at least 1.
+    /// An empty board.
+    ///
+    /// # Panics
+    /// When a side is 0, or the board has more cells than a `u32` counts:
+    /// cells are indexed by `u32` (the game's rules allow 10⁶ cells).
     pub fn new(width: usize, height: usize) -> Board {
         assert!(width > 0 && height > 0, "a board needs at least one cell");
-        let len = width * height;
+        let len = width
+            .checked_mul(height)
+            .filter(|&len| u32::try_from(len).is_ok())
+            .expect("a board of at most u32::MAX cells");
         Board {
             width,
             height,
@@ -747,8 +754,22 @@ pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+
+    /// Cells are indexed by `u32`: a larger board would wrap its indices.
+    #[test]
+    #[should_panic(expected = "at most u32::MAX cells")]
+    fn a_board_of_more_cells_than_a_u32_counts_is_refused() {
+        Board::new(70_000, 70_000);
+    }
+
+    #[test]
+    #[should_panic(expected = "at most u32::MAX cells")]
+    fn a_board_whose_size_overflows_is_refused() {
+        Board::new(usize::MAX, 2);
+    }
 
     #[test]
     fn colours_as_text_and_back() {
