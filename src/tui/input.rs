@@ -174,6 +174,37 @@ mod tests {
         Event::Key(KeyEvent::new(code, modifiers))
     }
 
+    /// The keys the help lists and the `-C` warning names are the keys
+    /// the game acts on: each does something of its own, and no other
+    /// letter of the default keys does.
+    #[test]
+    fn the_game_keys_listed_are_the_keys_acted_on() {
+        let listed: Vec<Action> = crate::cli::GAME_KEYS
+            .iter()
+            .map(|game| char_action(game.key, &DEFAULT))
+            .collect();
+        for (i, action) in listed.iter().enumerate() {
+            assert_ne!(*action, Action::Other, "{:?}", crate::cli::GAME_KEYS[i]);
+            assert!(!listed[..i].contains(action), "{action:?} listed twice");
+        }
+        let acting: Vec<char> = (' '..='~')
+            .filter(|&ch| !matches!(char_action(ch, &DEFAULT), Action::Other))
+            .filter(|&ch| {
+                ![
+                    DEFAULT.left,
+                    DEFAULT.down,
+                    DEFAULT.up,
+                    DEFAULT.right,
+                    DEFAULT.act,
+                ]
+                .contains(&ch)
+            })
+            .collect();
+        let mut keys: Vec<char> = crate::cli::GAME_KEYS.iter().map(|game| game.key).collect();
+        keys.sort_unstable();
+        assert_eq!(acting, keys);
+    }
+
     fn plain(ch: char) -> Event {
         key(KeyCode::Char(ch), KeyModifiers::NONE)
     }
