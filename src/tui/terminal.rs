@@ -20,8 +20,14 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// (1006), then the cursor hidden. Mouse motion (1002/1003) is not
 /// requested: the game ignores it, and every report would wake it up.
 const ENTER_MODES: &[u8] = b"\x1b[?1049h\x1b[?1000;1006h\x1b[?25l";
-/// Colours reset, mouse reporting off, cursor shown, alternate screen left.
-const LEAVE_MODES: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[?1049l";
+/// Colours reset, mouse reporting off, cursor shown, the cursor on the
+/// bottom row's first column (the terminal stops it at its last row), the
+/// alternate screen left. A terminal without an alternate screen (the
+/// Linux console, `vt100`) shows the board there still: what is printed
+/// after the game then goes below it, as after curses's `endwin`, not over
+/// it. One with an alternate screen puts the cursor back where it was
+/// before the game.
+const LEAVE_MODES: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[9999;1H\x1b[?1049l";
 
 /// The terminal in the game's modes; dropping it restores the terminal.
 #[derive(Debug)]

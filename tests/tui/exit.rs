@@ -15,6 +15,37 @@ fn q_quits_and_restores_the_terminal() {
     quit_test(|term| term.key(Key::Char('q')));
 }
 
+/// On a terminal without an alternate screen (the Linux console, `vt100`)
+/// the board stays on the screen after the game, and the closing lines go
+/// below it, from the bottom row, as after curses's `endwin`, not over it.
+/// Such a terminal sees the game's output without the alternate screen's
+/// switches.
+#[test]
+fn without_an_alternate_screen_the_closing_lines_go_below_the_board() {
+    let (mut term, _) = start(80, 24, 51, &[], &[]);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, 0);
+    let mut shown = term.raw_output();
+    for switch in [b"\x1b[?1049h", b"\x1b[?1049l"] {
+        while let Some(at) = shown.windows(switch.len()).position(|w| w == switch) {
+            shown.drain(at..at + switch.len());
+        }
+    }
+    let size = |n: u16| n.try_into().expect("not zero");
+    let mut screen = vt100::Parser::new(size(24), size(80), 0);
+    screen.process(&shown);
+    let rows: Vec<String> = screen.screen().rows(0, 80).collect();
+    let at = rows
+        .iter()
+        .position(|row| row.contains("Scores earned"))
+        .unwrap_or_else(|| panic!("no score line: {rows:#?}"));
+    assert_eq!(rows[at].trim_end(), "Scores earned : 0", "{rows:#?}");
+    assert!(
+        rows[..at].iter().any(|row| row.contains("|-")),
+        "the board above it: {rows:#?}"
+    );
+}
+
 #[test]
 fn ctrl_c_quits_and_restores_the_terminal() {
     quit_test(|term| term.send(&[0x03]));
