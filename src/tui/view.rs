@@ -296,13 +296,20 @@ fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// along the sides, as wide as the longest line: the game-over box's frame,
 /// used by every box drawn over the board.
 pub fn draw_box(lines: &[String], ink: Ink, frame: &mut Frame) {
-    let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let inner = draw_sides(lines, 2, ink, frame);
     let edge = format!("+{}+", "-".repeat(inner));
     frame.text(1, 1, &edge, ink);
-    for (i, line) in lines.iter().enumerate() {
-        frame.text(2 + i, 1, &format!("|{line:inner$}|"), ink);
-    }
     frame.text(2 + lines.len(), 1, &edge, ink);
+}
+
+/// `lines` from row `top`, column 1, between `|` and `|`, as wide as the
+/// longest line: a box without its top and bottom edges. That width.
+fn draw_sides(lines: &[String], top: usize, ink: Ink, frame: &mut Frame) -> usize {
+    let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (i, line) in lines.iter().enumerate() {
+        frame.text(top + i, 1, &format!("|{line:inner$}|"), ink);
+    }
+    inner
 }
 
 /// `texts` in a box (see [`draw_box`]), each broken at spaces so that the
@@ -350,10 +357,7 @@ pub fn draw_text_box(texts: &[String], ink: Ink, frame: &mut Frame) {
     if edged {
         draw_box(&lines, ink, frame);
     } else {
-        let inner = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        for (i, line) in lines.iter().enumerate() {
-            frame.text(1 + i, 1, &format!("|{line:inner$}|"), ink);
-        }
+        draw_sides(&lines, 1, ink, frame);
     }
 }
 
