@@ -386,14 +386,32 @@ fn a_crash_saves_the_record() {
 #[cfg(debug_assertions)]
 #[test]
 fn a_panic_in_the_built_in_player_saves_the_game_and_is_reported() {
+    a_panic_saves_the_game_and_is_reported("player", b"?", "the built-in player failed");
+}
+
+/// So does a panic in the thread that reads the keys, which ended the game
+/// as a closed terminal does, with the exit status of a game played out.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_reading_the_keys_saves_the_game_and_is_reported() {
+    // F12, which the game leaves alone, is the test point's key.
+    a_panic_saves_the_game_and_is_reported("input", b"\x1b[24~", "reading the keys failed");
+}
+
+/// Plays until a line is scored with the test point `point` set, sends
+/// `key` to reach it, and checks the game's end: exit status 1, the
+/// terminal restored, the game saved, the closing lines then the panic
+/// then `error` printed, in that order.
+#[cfg(debug_assertions)]
+fn a_panic_saves_the_game_and_is_reported(point: &str, key: &[u8], error: &str) {
     let sandbox = Sandbox::new();
     let options = Options::new(100, 50)
         .sandbox(&sandbox)
         .env("CLINES_TEST_SEED", TEST_SEED)
-        .env("CLINES_TEST_PANIC", "player");
+        .env("CLINES_TEST_PANIC", point);
     let mut term = Term::spawn(CLINES, options);
     let score = play_until_scored(&mut term, 100, 50);
-    term.key(Key::Char('?'));
+    term.send(key);
     let status = term.wait_exit(TIMEOUT);
     assert_eq!(status.code(), Some(1), "exit status {status:?}");
     term.assert_restored();
@@ -402,9 +420,9 @@ fn a_panic_in_the_built_in_player_saves_the_game_and_is_reported() {
     for line in [
         "Game saved: ",
         &format!("Scores earned : {score}"),
-        "thread 'player' panicked at src/",
-        "CLINES_TEST_PANIC=player\r\n",
-        "clines: the built-in player failed\r\n",
+        &format!("thread '{point}' panicked at src/"),
+        &format!("CLINES_TEST_PANIC={point}\r\n"),
+        &format!("clines: {error}\r\n"),
     ] {
         let at = rest
             .find(line)

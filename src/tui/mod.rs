@@ -42,7 +42,7 @@ use crate::game::{Game, Preview, Rules};
 use crate::records::{LockWait, NoRecord, SaveSlot, SavedGame, Store};
 
 use app::{App, Stop};
-use event::{Foreground, Message};
+use event::{Foreground, Message, Part};
 use frame::Renderer;
 pub use help::lines as help_lines;
 
@@ -151,31 +151,36 @@ pub enum Error {
     /// likely a process or memory limit refused its thread. The terminal
     /// was not touched, or restored.
     Thread(io::Error),
-    /// The built-in player's thread panicked, a bug: the game ended as on
-    /// a closed terminal, saved, and the panic was reported.
-    Player,
+    /// A thread of the game panicked, a bug: the game ended as on a closed
+    /// terminal, saved, and the panic was reported.
+    Panicked(Part),
 }
 
-/// The game loop's error when the built-in player's thread panicked, told
-/// apart from the terminal's errors by its type.
+/// The game loop's error when one of its threads panicked, told apart from
+/// the terminal's errors by its type.
 #[derive(Debug)]
-struct PlayerFailed;
+struct Panicked(Part);
 
-impl fmt::Display for PlayerFailed {
+impl fmt::Display for Panicked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the built-in player failed")
+        f.write_str(match self.0 {
+            Part::Player => "the built-in player failed",
+            Part::Input => "reading the keys failed",
+        })
     }
 }
 
-impl std::error::Error for PlayerFailed {}
+impl std::error::Error for Panicked {}
 
 impl Error {
     /// The error that ended the game loop, as the program tells it.
     fn of_loop(e: io::Error) -> Error {
-        if e.get_ref().is_some_and(|inner| inner.is::<PlayerFailed>()) {
-            Error::Player
-        } else {
-            Error::Io(e)
+        match e
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<Panicked>())
+        {
+            Some(Panicked(part)) => Error::Panicked(*part),
+            None => Error::Io(e),
         }
     }
 }
@@ -186,7 +191,7 @@ impl fmt::Display for Error {
             Error::TooSmall(message) | Error::Unusable(message) => f.write_str(message),
             Error::Io(e) => write!(f, "terminal: {e}"),
             Error::Thread(e) => write!(f, "cannot start the game's signal or input handling: {e}"),
-            Error::Player => PlayerFailed.fmt(f),
+            Error::Panicked(part) => Panicked(*part).fmt(f),
         }
     }
 }
@@ -194,7 +199,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::TooSmall(_) | Error::Unusable(_) | Error::Player => None,
+            Error::TooSmall(_) | Error::Unusable(_) | Error::Panicked(_) => None,
             Error::Io(e) | Error::Thread(e) => Some(e),
         }
     }
@@ -739,7 +744,7 @@ fn handle(app: &mut App, message: Message) -> io::Result<()> {
         Message::Suspend => app.stop_signalled(),
         Message::Continued => app.continued(),
         Message::Suggestion(suggestion) => app.suggested(suggestion, Instant::now()),
-        Message::PlayerFailed => return Err(io::Error::other(PlayerFailed)),
+        Message::Panicked(part) => return Err(io::Error::other(Panicked(part))),
     }
     Ok(())
 }
@@ -1164,7 +1169,7 @@ mod tests {
     #[test]
     fn a_failed_player_is_an_error() {
         let mut app = app(100, 50);
-        let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::PlayerFailed])]);
+        let (ending, _, _) = run_script(&mut app, vec![(1, vec![Message::Panicked(Part::Player)])]);
         assert_eq!(
             ending.unwrap_err().to_string(),
             "the built-in player failed"

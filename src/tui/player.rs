@@ -17,7 +17,7 @@ use crate::ai::{self, Player};
 use crate::board::Board;
 use crate::game::{Planned, Rules};
 
-use super::event::{Message, Suggestion};
+use super::event::{Message, Part, Suggestion};
 
 /// A question for the built-in player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl PlayerThread {
 
 /// The thread's body: answers requests until the game drops its sender or
 /// the loop is gone. A panic in the player is reported as
-/// [`Message::PlayerFailed`] rather than leaving the game waiting forever.
+/// [`Message::Panicked`] rather than leaving the game waiting forever.
 fn answer(rules: Rules, requests: &Receiver<(Request, u64)>, to_loop: &Sender<Message>) {
     let mut player = Player::new(rules);
     while let Ok((mut request, mut seed)) = requests.recv() {
@@ -102,14 +102,14 @@ fn answer(rules: Rules, requests: &Receiver<(Request, u64)>, to_loop: &Sender<Me
             (request, seed) = newer;
         }
         let message = reply(&mut player, seed, &request);
-        let failed = matches!(message, Message::PlayerFailed);
+        let failed = matches!(message, Message::Panicked(_));
         if to_loop.send(message).is_err() || failed {
             return;
         }
     }
 }
 
-/// The player's answer to `request`, or [`Message::PlayerFailed`] if it
+/// The player's answer to `request`, or [`Message::Panicked`] if it
 /// panicked.
 fn reply(player: &mut Player, seed: u64, request: &Request) -> Message {
     let seed = ai::board_seed(&request.board, seed);
@@ -124,7 +124,7 @@ fn reply(player: &mut Player, seed: u64, request: &Request) -> Message {
             id: request.id,
             chosen,
         }),
-        Err(_) => Message::PlayerFailed,
+        Err(_) => Message::Panicked(Part::Player),
     }
 }
 
