@@ -245,7 +245,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
     event::spawn_input(sender, foreground).map_err(Error::Thread)?;
     catch_up_with_a_resize(&mut app, &job, (cols, rows));
-    let mut renderer = Renderer::new(color);
+    let mut renderer = renderer_for_terminal(color);
     let mut seed = config.seed;
     // The save the game went on from: only that save is its own, to remove
     // when it ends. Another game of the same rules, in another terminal,
@@ -721,6 +721,18 @@ struct SessionHooks<'a> {
     /// Saves the game on screen to go on with later; what went wrong if it
     /// could not.
     save: &'a mut dyn FnMut(&App) -> Result<(), String>,
+}
+
+/// The renderer for this terminal: one that says it clears in its own
+/// default background (no `bce`) gets its blank cells written. One with no
+/// entry is taken to clear in the colour set, as most terminals do.
+fn renderer_for_terminal(color: bool) -> Renderer {
+    let renderer = Renderer::new(color);
+    if terminfo::terminal_back_color_erase() == Some(false) {
+        renderer.without_back_color_erase()
+    } else {
+        renderer
+    }
 }
 
 /// Applies one message from the sources to the game.

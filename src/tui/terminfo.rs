@@ -1,14 +1,14 @@
-//! How many colours the terminal has and whether it can move its cursor,
-//! read from its compiled terminfo entry the way ncurses finds it.
+//! How many colours the terminal has, whether it can move its cursor and
+//! whether it erases in the colour set, read from its compiled terminfo
+//! entry the way ncurses finds it.
 //! crossterm only guesses from `COLORTERM` and `TERM` and never answers
 //! fewer than 8, so a `vt100` or `xterm-mono` would otherwise be drawn in
 //! colour; and it sends cursor moves to any terminal, even a `dumb` one.
 //!
 //! [`search_dirs`] and [`find_capabilities`] take the environment as
-//! arguments and [`parse_colors`] and [`parse_cursor_address`] are pure,
-//! so each can be tested on its own; [`terminal_colors`] and
-//! [`terminal_cursor_address`] wire them to the real environment, whose
-//! entry is read once.
+//! arguments and the `parse_` functions are pure, so each can be tested on
+//! its own; the `terminal_` functions wire them to the real environment,
+//! whose entry is read once.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -31,6 +31,8 @@ const LEGACY_MAGIC: u16 = 0o432;
 const EXTENDED_MAGIC: u16 = 0o1036;
 /// Bytes of the header: magic and five section sizes, 16 bits each.
 const HEADER_LEN: usize = 12;
+/// Index of `back_color_erase` (`bce`) among the boolean capabilities.
+const BACK_COLOR_ERASE_INDEX: usize = 28;
 /// Index of `colors` among the numeric capabilities.
 const COLORS_INDEX: usize = 13;
 /// Index of `cursor_address` (`cup`) among the string capabilities.
@@ -52,6 +54,13 @@ pub fn terminal_cursor_address() -> Option<bool> {
     process_capabilities().cursor_address
 }
 
+/// Whether `$TERM` erases in the background colour set, as its terminfo
+/// entry says: `None` when `TERM` is unset or no readable entry for it is
+/// found.
+pub fn terminal_back_color_erase() -> Option<bool> {
+    process_capabilities().back_color_erase
+}
+
 /// What a terminal's terminfo entries say, each capability from the first
 /// entry that gives it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,10 +69,12 @@ pub struct Capabilities {
     pub colors: Option<u32>,
     /// See [`parse_cursor_address`].
     pub cursor_address: Option<bool>,
+    /// See [`parse_back_color_erase`].
+    pub back_color_erase: Option<bool>,
 }
 
 /// [`find_capabilities`] for `$TERM` in this process's environment, read
-/// once: the start-up asks for both capabilities at different moments.
+/// once: the start-up asks for each capability at a different moment.
 fn process_capabilities() -> Capabilities {
     static FOUND: OnceLock<Capabilities> = OnceLock::new();
     *FOUND.get_or_init(|| match std::env::var("TERM") {
@@ -137,7 +148,13 @@ pub fn find_capabilities(term: &str, dirs: &[PathBuf]) -> Capabilities {
         found.cursor_address = found
             .cursor_address
             .or_else(|| parse_cursor_address(&entry));
-        if found.colors.is_some() && found.cursor_address.is_some() {
+        found.back_color_erase = found
+            .back_color_erase
+            .or_else(|| parse_back_color_erase(&entry));
+        if found.colors.is_some()
+            && found.cursor_address.is_some()
+            && found.back_color_erase.is_some()
+        {
             break;
         }
     }
@@ -161,6 +178,9 @@ fn read_entry(path: &Path) -> Option<Vec<u8>> {
 
 /// Where the sections of a compiled terminfo entry are.
 struct Sections {
+    /// Where the booleans start, one byte each, and how many there are.
+    booleans_start: usize,
+    booleans: usize,
     /// Bytes per number: 2 in the legacy format, 4 in the extended one.
     number_width: usize,
     /// Where the numbers start, and how many there are.
@@ -190,6 +210,8 @@ impl Sections {
         let start = HEADER_LEN + names + booleans;
         // The numbers start on an even byte.
         Some(Sections {
+            booleans_start: HEADER_LEN + names,
+            booleans,
             number_width,
             numbers_start: start + start % 2,
             numbers,
@@ -221,6 +243,19 @@ pub fn parse_colors(entry: &[u8]) -> Option<u32> {
     };
     // -1 is absent, -2 cancelled.
     Some(u32::try_from(colors).unwrap_or(0))
+}
+
+/// Whether a compiled terminfo entry has the `bce` capability: the terminal
+/// erases (clears the screen) in the background colour set, not in its
+/// own default background. False when absent or cancelled. `None` when
+/// `entry` is not a compiled entry or is cut short before its booleans
+/// end.
+pub fn parse_back_color_erase(entry: &[u8]) -> Option<bool> {
+    let sections = Sections::of(entry)?;
+    let start = sections.booleans_start;
+    let booleans = entry.get(start..start + sections.booleans)?;
+    // 1 is set; 0 absent, -2 cancelled.
+    Some(booleans.get(BACK_COLOR_ERASE_INDEX) == Some(&1))
 }
 
 /// Whether a compiled terminfo entry has the `cup` capability (moving the
@@ -390,6 +425,33 @@ mod tests {
     }
 
     #[test]
+    fn back_colour_erase_is_read_from_the_booleans() {
+        for extended in [false, true] {
+            let with =
+                |booleans| entry(extended, "t|test", booleans, &numbers_with_colors(Some(8)));
+            let whole = with(BACK_COLOR_ERASE_INDEX + 1);
+            assert_eq!(parse_back_color_erase(&whole), Some(true));
+            assert_eq!(parse_colors(&whole), Some(8), "the numbers still read");
+            let at = HEADER_LEN + "t|test\0".len() + BACK_COLOR_ERASE_INDEX;
+            for len in 0..=at {
+                assert_eq!(
+                    parse_back_color_erase(&whole[..len]),
+                    None,
+                    "cut to {len} bytes"
+                );
+            }
+            for unset in [0, -2i8 as u8] {
+                let mut without = whole.clone();
+                without[at] = unset;
+                assert_eq!(parse_back_color_erase(&without), Some(false), "{unset}");
+            }
+            let too_few = with(BACK_COLOR_ERASE_INDEX);
+            assert_eq!(parse_back_color_erase(&too_few), Some(false));
+        }
+        assert_eq!(parse_back_color_erase(b"not an entry"), None);
+    }
+
+    #[test]
     fn each_capability_comes_from_the_first_entry_that_gives_it() {
         let root = tempfile::tempdir().unwrap();
         let (first, second) = (root.path().join("first"), root.path().join("second"));
@@ -411,6 +473,7 @@ mod tests {
         let both = Capabilities {
             colors: Some(16),
             cursor_address: Some(true),
+            back_color_erase: Some(false),
         };
         assert_eq!(find_capabilities("xterm", &dirs), both);
         assert_eq!(find_capabilities("kitty", &dirs), Capabilities::default());
@@ -531,6 +594,19 @@ mod tests {
         }
         if installed("dumb") {
             assert_eq!(find_capabilities("dumb", &dirs).cursor_address, Some(false));
+        }
+        for (term, bce) in [
+            ("xterm-256color", true),
+            ("vt100", false),
+            ("screen", false),
+        ] {
+            if installed(term) {
+                assert_eq!(
+                    find_capabilities(term, &dirs).back_color_erase,
+                    Some(bce),
+                    "{term}"
+                );
+            }
         }
     }
 }

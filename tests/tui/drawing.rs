@@ -126,6 +126,48 @@ fn terminals_of_fewer_than_eight_colours_get_black_and_white() {
     look_test(100, 50, 14, &[], &unknown, color);
 }
 
+/// A terminal that clears in its own default background, not the one set
+/// (GNU screen's entry, without `bce`), shows the black screen all the
+/// same: the game writes the blank cells, all but the bottom-right one, as
+/// curses does. A terminal with `bce` gets the clear alone.
+#[test]
+fn without_back_colour_erase_the_blank_cells_are_written_black() {
+    let (cols, rows) = (60, 30);
+    for (term_name, bce) in [("screen", false), ("xterm-256color", true)] {
+        let look = Look::color(&[7, 1, 2, 3, 4, 5]);
+        let with_term = |options: Options| options.env("TERM", term_name);
+        let (mut term, view) = start_with(cols, rows, 15, &[], &[], look, with_term);
+        // The screen such a terminal shows: on a fresh one a clear changes
+        // nothing, so the clears are taken out.
+        let mut output = term.raw_output();
+        while let Some(at) = output.windows(4).position(|w| w == b"\x1b[2J") {
+            output.drain(at..at + 4);
+        }
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+            0,
+        );
+        parser.process(&output);
+        let not_black: Vec<(u16, u16)> = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .filter(|&(r, c)| parser.screen().cell(r, c).unwrap().bgcolor() != vt100::Color::Idx(0))
+            .collect();
+        if bce {
+            assert!(
+                not_black.len() > usize::from(cols),
+                "{term_name}: {} not black",
+                not_black.len()
+            );
+        } else {
+            let first: Vec<_> = not_black.iter().take(8).collect();
+            assert_eq!(not_black.len(), 1, "{term_name}: not black: {first:?}…");
+            assert_eq!(not_black, [(rows - 1, cols - 1)], "{term_name}");
+        }
+        quit_and_check(&mut term, view.game.score);
+    }
+}
+
 #[test]
 fn colour_glyphs_from_the_command_line() {
     let mut look = Look::color(&[7, 1, 2, 3, 4, 5]);

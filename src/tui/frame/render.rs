@@ -18,6 +18,9 @@ const NEARBY_ROWS: usize = 4;
 const NEARBY_LEFT: usize = 4;
 const NEARBY_RIGHT: usize = 6;
 
+/// A cell no frame draws: stands for a cell whose background is unknown.
+const UNWRITTEN: char = '\0';
+
 /// Starts a synchronized update: the terminal shows the frame at once.
 const BEGIN_SYNC: &[u8] = b"\x1b[?2026h";
 /// Ends a synchronized update.
@@ -36,6 +39,9 @@ pub struct Renderer {
     ink: Option<Ink>,
     /// Whether colours are used at all; black-and-white mode sends none.
     color: bool,
+    /// Whether clearing the screen leaves it in the black background set
+    /// (the terminal has `bce`); if not, a repaint writes every blank cell.
+    clears_black: bool,
     /// What the last frame's encoding looked at: runs compared, cells
     /// weighed as the next to write and cells a move might rewrite. Lets
     /// tests check that the work follows the runs the screen shows and what
@@ -52,9 +58,20 @@ impl Renderer {
             cursor: None,
             ink: None,
             color,
+            clears_black: true,
             #[cfg(test)]
             visited: std::cell::Cell::new(0),
         }
+    }
+
+    /// The renderer for a terminal that clears in its default background,
+    /// not the one set (no `bce`, as GNU screen and tmux describe
+    /// themselves): a repaint in colour writes the blank cells too, as
+    /// curses does, or the cells no frame draws would keep the default
+    /// background, which may not be black.
+    pub fn without_back_color_erase(mut self) -> Renderer {
+        self.clears_black = false;
+        self
     }
 
     /// Forgets what the screen shows, so the next frame repaints it all.
@@ -117,7 +134,7 @@ impl Renderer {
             Some(old) if old.cols == frame.cols && old.rows == frame.rows => old,
             _ => {
                 self.clear(out);
-                Frame::new(frame.cols, frame.rows)
+                self.cleared(frame.cols, frame.rows)?
             }
         };
         let mut pending = Pending::between(&frame, &old)?;
@@ -269,6 +286,28 @@ impl Renderer {
         }
         out.extend_from_slice(b"\x1b[H\x1b[2J");
         self.cursor = Some((0, 0));
+    }
+
+    /// What a `cols` × `rows` screen shows once cleared, as far as the
+    /// renderer may count on: blank where the clear left it black, and
+    /// otherwise a cell no frame draws, so that every blank cell is
+    /// written. All but the bottom-right one: writing there would scroll a
+    /// terminal that wraps at once, and one cell is left the default
+    /// background rather than risk that.
+    fn cleared(&self, cols: usize, rows: usize) -> io::Result<Frame> {
+        let mut cleared = Frame::new(cols, rows);
+        if self.color && !self.clears_black {
+            for row in 0..rows {
+                let len = if row + 1 == rows {
+                    cols.saturating_sub(1)
+                } else {
+                    cols
+                };
+                cleared.fill(row, 0, len, UNWRITTEN, None);
+            }
+            cleared.tidy()?;
+        }
+        Ok(cleared)
     }
 
     /// The shortest bytes that move the terminal cursor to `row`, `col`
@@ -596,6 +635,62 @@ mod tests {
         frame.complete = true;
         let shown = screen_after(&mut parser, &draw(&mut renderer, &frame));
         assert_eq!(&shown[..2], ["board", ""]);
+    }
+
+    /// The cells of `rows` × `cols` whose background is not black once
+    /// `out` is shown on a fresh terminal that clears in its own default
+    /// background (no `bce`): its clears are taken out, since on a fresh
+    /// screen they change nothing there.
+    fn not_black_without_bce(out: &[u8], cols: u16, rows: u16) -> Vec<(u16, u16)> {
+        let mut out = out.to_vec();
+        while let Some(at) = out.windows(4).position(|w| w == b"\x1b[2J") {
+            out.drain(at..at + 4);
+        }
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+            0,
+        );
+        parser.process(&out);
+        let screen = parser.screen();
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .filter(|&(r, c)| screen.cell(r, c).unwrap().bgcolor() != vt100::Color::Idx(0))
+            .collect()
+    }
+
+    #[test]
+    fn without_back_colour_erase_a_repaint_writes_the_blank_cells() {
+        let (cols, rows) = (12, 4);
+        let mut frame = Frame::new(cols.into(), rows.into());
+        frame.text(0, 0, "|--|", Some(7));
+        frame.text(1, 0, "|O |", Some(1));
+        let mut renderer = Renderer::new(true).without_back_color_erase();
+        for _ in 0..2 {
+            let out = draw(&mut renderer, &frame);
+            // All black but the bottom-right cell, which is not written.
+            assert_eq!(
+                not_black_without_bce(&out, cols, rows),
+                [(rows - 1, cols - 1)]
+            );
+            let mut parser = vt100::Parser::new(
+                std::num::NonZeroU16::new(rows).unwrap(),
+                std::num::NonZeroU16::new(cols).unwrap(),
+                0,
+            );
+            assert_eq!(screen_after(&mut parser, &out), text_of(&frame));
+            renderer.invalidate();
+        }
+        // Where the clear leaves the screen black, blank cells are not
+        // written; in black and white there is no background to keep.
+        let with_bce = draw(&mut Renderer::new(true), &frame);
+        let not_black = not_black_without_bce(&with_bce, cols, rows);
+        assert!((2..rows).all(|r| (0..cols).all(|c| not_black.contains(&(r, c)))));
+        let mono = Renderer::new(false);
+        assert_eq!(
+            draw(&mut mono.without_back_color_erase(), &frame),
+            draw(&mut Renderer::new(false), &frame)
+        );
     }
 
     #[test]
