@@ -24,10 +24,14 @@ const ENTER_MODES: &[u8] = b"\x1b[?1049h\x1b[?1000;1006h\x1b[?25l";
 /// bottom row's first column (the terminal stops it at its last row), the
 /// alternate screen left. A terminal without an alternate screen (the
 /// Linux console, `vt100`) shows the board there still: what is printed
-/// after the game then goes below it, as after curses's `endwin`, not over
-/// it. One with an alternate screen puts the cursor back where it was
-/// before the game.
+/// next (the shell's "Stopped") then goes below it, as after curses's
+/// `endwin`, not over it. One with an alternate screen puts the cursor
+/// back where it was before the game.
 const LEAVE_MODES: &[u8] = b"\x1b[0m\x1b[?1000;1006l\x1b[?25h\x1b[9999;1H\x1b[?1049l";
+/// The screen erased in the terminal's own colours, as the original does
+/// as it ends: a terminal without an alternate screen is left blank but for
+/// the closing lines at its bottom.
+const ERASE: &[u8] = b"\x1b[0m\x1b[2J";
 
 /// The terminal in the game's modes; dropping it restores the terminal.
 #[derive(Debug)]
@@ -67,7 +71,7 @@ impl Guard {
     /// a wrapper stops too. Returns once continued; [`Guard::resume`] then
     /// takes the terminal again.
     pub fn suspend(&mut self) -> io::Result<()> {
-        restore();
+        leave(false);
         sys::stop_process_group()
     }
 
@@ -94,19 +98,30 @@ impl Drop for Guard {
     }
 }
 
-/// Puts the terminal back as it was, once; later calls do nothing. Errors
-/// are ignored: there is nothing better to do on a terminal that is gone.
+/// Puts the terminal back as it was as the game ends, once; later calls do
+/// nothing. Errors are ignored: there is nothing better to do on a terminal
+/// that is gone. The screen is erased first (see [`ERASE`]).
 ///
 /// In the background (stopped from outside while in the game's modes, then
 /// sent there by `bg`, or ended by `kill %1`), the screen's modes are still
 /// undone, the write let through even under `stty tostop`, but the line
 /// modes are left as they are: the shell has set its own since the game was
-/// stopped, and would have them taken from under it.
+/// stopped, and would have them taken from under it. Nor is the screen
+/// erased there: without an alternate screen, it is the shell's.
 pub fn restore() {
+    leave(true);
+}
+
+/// Puts the terminal back as [`restore`] does, erasing the screen first
+/// when the game is ending (`erase`), not stopping for a while.
+fn leave(erase: bool) {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let foreground = sys::in_foreground();
         sys::with_sigttou_blocked(|| {
             let mut out = io::stdout().lock();
+            if erase && foreground {
+                let _ = out.write_all(ERASE);
+            }
             let _ = out.write_all(LEAVE_MODES);
             let _ = out.flush();
             if foreground {

@@ -16,15 +16,62 @@ fn q_quits_and_restores_the_terminal() {
 }
 
 /// On a terminal without an alternate screen (the Linux console, `vt100`)
-/// the board stays on the screen after the game, and the closing lines go
-/// below it, from the bottom row, as after curses's `endwin`, not over it.
-/// Such a terminal sees the game's output without the alternate screen's
-/// switches.
+/// the game erases the screen as it ends, as the original does, and the
+/// closing lines go at its bottom, not over the board. Such a terminal
+/// sees the game's output without the alternate screen's switches.
 #[test]
-fn without_an_alternate_screen_the_closing_lines_go_below_the_board() {
+fn without_an_alternate_screen_the_closing_lines_go_on_an_erased_screen() {
     let (mut term, _) = start(80, 24, 51, &[], &[]);
     term.key(Key::Char('q'));
     check_exit(&mut term, 0);
+    let rows: Vec<String> = without_an_alternate_screen(&term, 80, 24)
+        .rows(0, 80)
+        .collect();
+    let at = rows
+        .iter()
+        .position(|row| row.contains("Scores earned"))
+        .unwrap_or_else(|| panic!("no score line: {rows:#?}"));
+    assert_eq!(rows[at].trim_end(), "Scores earned : 0", "{rows:#?}");
+    assert!(at >= 22, "at the bottom: {rows:#?}");
+    assert!(
+        rows[..at].iter().all(|row| row.trim().is_empty()),
+        "nothing above it: {rows:#?}"
+    );
+}
+
+/// Stopped (SIGTSTP, as Ctrl-Z sends), the game leaves the board on such a
+/// terminal, as curses programs do, with the cursor below it for the
+/// shell's words.
+#[test]
+fn without_an_alternate_screen_a_stop_leaves_the_board_and_goes_below_it() {
+    let (mut term, _) = start(80, 24, 52, &[], &[]);
+    term.signal(libc::SIGTSTP);
+    assert!(term.wait_stopped(TIMEOUT), "the game did not stop");
+    // What it wrote before stopping may still be on its way to the parser.
+    term.expect_screen("the main screen", |screen| !screen.alternate_screen());
+    let screen = without_an_alternate_screen(&term, 80, 24);
+    let rows: Vec<String> = screen.rows(0, 80).collect();
+    assert!(
+        rows[0].starts_with("|-"),
+        "the board still there: {rows:#?}"
+    );
+    assert_eq!(
+        screen.cursor_position(),
+        (23, 0),
+        "the cursor on the bottom row"
+    );
+    term.signal(libc::SIGCONT);
+    term.expect_screen("the board again", |screen| {
+        screen.contents().starts_with("|-")
+    });
+    term.key(Key::Char('q'));
+    check_exit(&mut term, 0);
+}
+
+/// The screen of a terminal without an alternate screen after the
+/// program's output so far: that output with the alternate screen's
+/// switches taken out, on a fresh `cols` × `rows` terminal.
+fn without_an_alternate_screen(term: &Term, cols: u16, rows: u16) -> vt100::Screen {
     let mut shown = term.raw_output();
     for switch in [b"\x1b[?1049h", b"\x1b[?1049l"] {
         while let Some(at) = shown.windows(switch.len()).position(|w| w == switch) {
@@ -32,18 +79,9 @@ fn without_an_alternate_screen_the_closing_lines_go_below_the_board() {
         }
     }
     let size = |n: u16| n.try_into().expect("not zero");
-    let mut screen = vt100::Parser::new(size(24), size(80), 0);
-    screen.process(&shown);
-    let rows: Vec<String> = screen.screen().rows(0, 80).collect();
-    let at = rows
-        .iter()
-        .position(|row| row.contains("Scores earned"))
-        .unwrap_or_else(|| panic!("no score line: {rows:#?}"));
-    assert_eq!(rows[at].trim_end(), "Scores earned : 0", "{rows:#?}");
-    assert!(
-        rows[..at].iter().any(|row| row.contains("|-")),
-        "the board above it: {rows:#?}"
-    );
+    let mut parser = vt100::Parser::new(size(rows), size(cols), 0);
+    parser.process(&shown);
+    parser.screen().clone()
 }
 
 #[test]
