@@ -83,7 +83,7 @@ fn bad_options_are_refused_before_anything_else() {
         (&["-f", "IＯo"], &["double-width"]),
         (&["-F", "*Oo"], &["-F \"*Oo\"", "at least 11"]),
         (&["-c6", "-mb"], &["-c 6", "-m b", "-F"]),
-        (&["-m", "x"], &["-m x", "c (colour) or b"]),
+        (&["-m", "x"], &["-m x", "start with c (colour) or b"]),
         (&["-o", "7,1,2,3,4"], &["-o 7,1,2,3,4", "at least 6"]),
         (&["-o", "7,0,2,3,4,5"], &["\"0\"", "1 to 255"]),
         (&["-o", "7,one,2,3,4,5"], &["\"one\""]),
@@ -710,7 +710,7 @@ fn quoted_values_are_escaped_and_cut() {
         (&["--cells", &long], "kkkk…: the cells must be"),
         // Empty or spaced values are quoted, so that the message reads.
         (&["-p", ""], r#"-p "": the preview must be"#),
-        (&["-m", "c b"], r#"-m "c b": the mode must be"#),
+        (&["-m", " c"], r#"-m " c": the mode must start with"#),
         (&["-o", ""], r#"-o "": "#),
         (&["-o", "7,\u{1b}[2J"], r#""\u{1b}[2J""#),
         (&["-f", "\u{202e}ab"], r#"-f "\u{202e}ab""#),

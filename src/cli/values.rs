@@ -23,17 +23,19 @@ pub(super) fn font(font: &Setting<String>) -> Result<Font, String> {
         .map_err(|why| font.source.refuse(&why))
 }
 
-/// The names `-m` accepts: colour, black and white.
+/// The names `-m` is written with: colour, black and white.
 pub(super) const COLOR_MODES: [&str; 2] = ["c", "b"];
 
-/// The `-m` mode: `c` or `b`.
+/// The `-m` mode: `c` or `b`. As the original reads it, the first letter
+/// decides, in either case, so that its command lines (`-m C`, `-m color`)
+/// still work.
 pub(super) fn color_mode(mode: &Setting<String>) -> Result<ColorMode, String> {
-    match mode.value.as_str() {
-        m if m == COLOR_MODES[0] => Ok(ColorMode::Color),
-        m if m == COLOR_MODES[1] => Ok(ColorMode::Mono),
+    match mode.value.chars().next() {
+        Some('c' | 'C') => Ok(ColorMode::Color),
+        Some('b' | 'B') => Ok(ColorMode::Mono),
         _ => Err(mode
             .source
-            .refuse("the mode must be c (colour) or b (black and white)")),
+            .refuse("the mode must start with c (colour) or b (black and white)")),
     }
 }
 

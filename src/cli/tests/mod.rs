@@ -134,7 +134,7 @@ fn an_attached_key_or_glyph_value_keeps_its_leading_equals_sign() {
     let keys = |args: &[&str]| appearance_of(args).map(|a| a.keys.in_order());
     assert_eq!(keys(&["-C=hjkl"]), Ok(['=', 'h', 'j', 'k', 'l']));
     // Not in another option's attached value.
-    refused(&["-mbC=hjkl"], &["bC=hjkl"]);
+    refused(&["-pC=hjkl"], &["-p C=hjkl:"]);
     refused(
         &["-C=abcde"],
         &["-C \"=abcde\"", "got 6 (the = is one of them)"],
@@ -409,18 +409,25 @@ fn bw_font_at_least_two_per_colour_plus_one() {
     assert_eq!(mode(&["-c5", "-mc"]), Some(ColorMode::Color));
 }
 
+/// The first letter decides, in either case, as in the original.
 #[test]
 fn mode_c_or_b() {
+    let mode = |value| appearance_of(&["-m", value]).unwrap().mode;
+    for value in ["c", "C", "color", "colour", "Colour", "cb"] {
+        assert_eq!(mode(value), Some(ColorMode::Color), "{value}");
+    }
+    for value in ["b", "B", "bw", "black and white", "bc"] {
+        assert_eq!(mode(value), Some(ColorMode::Mono), "{value}");
+    }
     assert_eq!(
-        appearance_of(&["-mc"]).unwrap().mode,
+        appearance_of(&["-mC"]).unwrap().mode,
         Some(ColorMode::Color)
     );
-    assert_eq!(
-        appearance_of(&["-m", "b"]).unwrap().mode,
-        Some(ColorMode::Mono)
-    );
-    for (bad, shown) in [("x", "x"), ("cb", "cb"), ("color", "color"), ("", "\"\"")] {
-        refused(&["-m", bad], &[&format!("-m {shown}:"), "c (colour) or b"]);
+    for (bad, shown) in [("x", "x"), ("mono", "mono"), (" c", "\" c\""), ("", "\"\"")] {
+        refused(
+            &["-m", bad],
+            &[&format!("-m {shown}:"), "start with c (colour) or b"],
+        );
     }
 }
 
