@@ -122,14 +122,15 @@ fn cut_after_score(text: String, room: usize) -> String {
 
 impl BoardRecords {
     /// The line to show while the player has `score`: the stored records,
-    /// overtaken live as the score passes them (a tie does not overtake),
-    /// the score counting at most what a record file holds, as it will be
-    /// kept. `None` while there is neither a record nor a score.
+    /// overtaken live as the score reaches them, the score counting at most
+    /// what a record file holds, as it will be kept. As in the original, a
+    /// player whose record or score equals the best shows the best as their
+    /// own. `None` while there is neither a record nor a score.
     pub fn hi_line(&self, score: u64) -> Option<HiLine> {
         let score = score.min(MOST_RECORDED);
         let you = self.own.unwrap_or(0).max(score);
         match &self.best {
-            Some(best) if best.user != self.user && best.score >= score => Some(HiLine::Other {
+            Some(best) if best.user != self.user && best.score > you => Some(HiLine::Other {
                 name: best.user.clone(),
                 score: best.score,
                 you,
@@ -163,12 +164,15 @@ mod tests {
         assert_eq!(other_best.hi_line(0), Some(other(40)));
         assert_eq!(other_best.hi_line(40), Some(other(40)));
         assert_eq!(other_best.hi_line(41), Some(other(41)));
-        assert_eq!(
-            other_best.hi_line(100),
-            Some(other(100)),
-            "a tie is not a win"
-        );
+        assert_eq!(other_best.hi_line(99), Some(other(99)));
+        // The original's line: its own form once the best is reached.
+        assert_eq!(other_best.hi_line(100), Some(HiLine::Own { score: 100 }));
         assert_eq!(other_best.hi_line(101), Some(HiLine::Own { score: 101 }));
+        let tied = BoardRecords {
+            own: Some(100),
+            ..other_best.clone()
+        };
+        assert_eq!(tied.hi_line(0), Some(HiLine::Own { score: 100 }));
 
         let no_own = BoardRecords {
             own: None,

@@ -1911,8 +1911,11 @@ mod tests {
             you,
         };
         assert_eq!(app.hi_line(), Some(other(15)));
-        score_shown(&mut app, 5);
-        assert_eq!(app.hi_line(), Some(other(20)));
+        score_shown(&mut app, 4);
+        assert_eq!(app.hi_line(), Some(other(19)));
+        // Reaching the best shows it as the player's, as in the original.
+        score_shown(&mut app, 1);
+        assert_eq!(app.hi_line(), Some(HiLine::Own { score: 20 }));
         score_shown(&mut app, 1);
         assert_eq!(app.hi_line(), Some(HiLine::Own { score: 21 }));
     }
