@@ -23,9 +23,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
+    let manifest_dir = env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let script = PathBuf::from(manifest_dir).join("link/order.ld");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
-    println!("cargo:rerun-if-changed=link/order.ld");
+    // By its whole path, which is the one linked with: a checkout moved
+    // elsewhere (its target directory with it) has lost that file, so this
+    // script runs again and links the script where it is now. A relative
+    // path would be looked for in the new place and found unchanged.
+    println!("cargo:rerun-if-changed={}", script.display());
     println!("cargo:rerun-if-env-changed=CLINES_LINK_ORDER");
     println!("cargo:rerun-if-env-changed=LD_PRELOAD");
     let var = |name: &str| env::var(name).unwrap_or_default();
@@ -35,8 +41,6 @@ fn main() {
     }
     let laid_out = var("CLINES_LINK_ORDER") != "off" && !scriptless_linker();
     if laid_out {
-        let manifest_dir = env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
-        let script = PathBuf::from(manifest_dir).join("link/order.ld");
         // The compiler driver's own -T, not -Wl, which would split a path
         // at its commas.
         println!("cargo:rustc-link-arg-bins=-T");
