@@ -101,16 +101,35 @@ fn run(binary: &Path, out: &Path) -> Result<usize, String> {
     let listing = functions(&profile_listing(&binary, work.path())?, &binary)?;
     let batch = functions(&profile_batch(&binary, work.path())?, &binary)?;
     let game = functions(&profile_game(&binary, work.path())?, &binary)?;
-    if listing.is_empty() || batch.is_empty() || game.is_empty() {
+    // A stripped binary's functions are named by address (`0x…`), which
+    // no pattern can match: such a profile is not empty, but names nothing.
+    if !names_a_function(&listing) || !names_a_function(&batch) || !names_a_function(&game) {
         return Err(format!(
-            "callgrind named no function of {}: is it stripped?",
+            "callgrind named no function of {}: is it stripped? (build it with CARGO_PROFILE_RELEASE_STRIP=false)",
             binary.display()
         ));
     }
     let others: Vec<String> = batch.into_iter().chain(game).collect();
     let patterns = layout(&listing, &others);
-    std::fs::write(out, script(&patterns)).map_err(|e| format!("{}: {e}", out.display()))?;
+    write_script(out, &patterns)?;
     Ok(patterns.len())
+}
+
+/// Whether any of the functions a profile saw run gets a pattern.
+fn names_a_function(ran: &[String]) -> bool {
+    ran.iter().any(|symbol| pattern(symbol).is_some())
+}
+
+/// Writes the script of `patterns` to `out`, refusing an empty layout,
+/// which would leave every build linked with none.
+fn write_script(out: &Path, patterns: &[String]) -> Result<(), String> {
+    if patterns.is_empty() {
+        return Err(format!(
+            "no function to lay out: {} left as it was",
+            out.display()
+        ));
+    }
+    std::fs::write(out, script(patterns)).map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// The arguments that run a program under callgrind, its profile written
@@ -503,6 +522,23 @@ fn=(1)
             layout(&listing, &others),
             ["list", "main", "parse", "draw", "list_not"]
         );
+    }
+
+    #[test]
+    fn a_stripped_binary_s_profile_names_no_function() {
+        let names = |s: &[&str]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(!names_a_function(&names(&["0x0000000000001050", "0x2000"])));
+        assert!(!names_a_function(&[]));
+        assert!(names_a_function(&names(&["0x1050", "main"])));
+    }
+
+    #[test]
+    fn an_empty_layout_leaves_the_script_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("order.ld");
+        std::fs::write(&out, "old script").unwrap();
+        assert!(write_script(&out, &[]).is_err());
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old script");
     }
 
     #[test]
