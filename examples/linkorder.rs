@@ -121,7 +121,10 @@ fn names_a_function(ran: &[String]) -> bool {
 }
 
 /// Writes the script of `patterns` to `out`, refusing an empty layout,
-/// which would leave every build linked with none.
+/// which would leave every build linked with none. The script goes to a
+/// temporary file in `out`'s directory, renamed over `out` once whole:
+/// `build.rs` hands `out` to every link, so an interrupted or failed run
+/// must leave the old script, never a half-written one.
 fn write_script(out: &Path, patterns: &[String]) -> Result<(), String> {
     if patterns.is_empty() {
         return Err(format!(
@@ -129,7 +132,26 @@ fn write_script(out: &Path, patterns: &[String]) -> Result<(), String> {
             out.display()
         ));
     }
-    std::fs::write(out, script(patterns)).map_err(|e| format!("{}: {e}", out.display()))
+    let failed = |e: std::io::Error| format!("{}: {e}", out.display());
+    let dir = match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failed)?;
+    // The temporary file is private (0600); the script keeps the old
+    // one's permissions, or a new file's usual 0644.
+    let permissions = match std::fs::metadata(out) {
+        Ok(old) => old.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    };
+    file.as_file()
+        .set_permissions(permissions)
+        .map_err(failed)?;
+    file.write_all(script(patterns).as_bytes())
+        .map_err(failed)?;
+    file.as_file().sync_all().map_err(failed)?;
+    file.persist(out).map_err(|e| failed(e.error))?;
+    Ok(())
 }
 
 /// The arguments that run a program under callgrind, its profile written
@@ -539,6 +561,28 @@ fn=(1)
         std::fs::write(&out, "old script").unwrap();
         assert!(write_script(&out, &[]).is_err());
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "old script");
+    }
+
+    #[test]
+    fn the_script_replaces_the_old_file_whole() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("order.ld");
+        std::fs::write(&out, "old script").unwrap();
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o640);
+        std::fs::set_permissions(&out, mode).unwrap();
+        let old = std::fs::metadata(&out).unwrap().ino();
+        write_script(&out, &["main".into()]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            script(&["main".into()])
+        );
+        // Renamed over, not truncated and rewritten in place.
+        assert_ne!(std::fs::metadata(&out).unwrap().ino(), old);
+        let mode = std::fs::metadata(&out).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o640, "the old file's permissions kept");
+        let files = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(files, 1, "no temporary file left behind");
     }
 
     #[test]
