@@ -5,48 +5,157 @@
 //! cargo run --release --example hintcost -- --width 300 --height 300 --fill 30 --colors 7
 //! ```
 //!
-//! The board is a seeded game's first throw of `fill` % of the cells. Each
-//! of `--repeats` hints (different seeds) is timed on the wall clock and
-//! by the processor time of the whole process (all the player's threads),
-//! which a busy machine inflates less.
+//! The board is a seeded game's first throw of `--fill` % of the cells
+//! (0 to 99, at least one chip; the report gives the chips left after any
+//! lines the throw made went). Each of `--repeats` hints (different seeds)
+//! is timed on the wall clock and by the processor time of the whole
+//! process (all the player's threads), which a busy machine inflates less.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clines::ai::Player;
-use clines::game::{Game, Rules};
+use clines::game::{Game, Rule, RuleError, Rules};
 
 const USAGE: &str = "usage: hintcost [--width W] [--height H] [--colors C] [--line I] [--fill PERCENT] [--repeats N] [--threads K]";
 
+/// The largest `--fill`: a full board has no move to hint.
+const MAX_FILL: usize = 99;
+
+/// What to measure.
+#[derive(Debug, PartialEq)]
+struct Options {
+    rules: Rules,
+    /// Percent of the cells the opening throw fills.
+    fill: usize,
+    /// How many hints are timed.
+    repeats: usize,
+    /// The player's threads; 0 for its default.
+    threads: usize,
+}
+
 fn main() -> ExitCode {
-    let mut rules = Rules::default();
-    let (mut fill, mut repeats, mut threads) = (30usize, 5usize, 0usize);
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let Some(value) = args.next().and_then(|v| v.parse::<usize>().ok()) else {
-            eprintln!("{flag} needs a whole number\n{USAGE}");
+    let options = match parse(std::env::args().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("hintcost: {e}\n{USAGE}");
             return ExitCode::from(2);
-        };
-        match flag.as_str() {
-            "--width" => rules.width = value,
-            "--height" => rules.height = value,
-            "--colors" => rules.colors = value.min(255) as u8,
-            "--line" => rules.line = value,
-            "--fill" => fill = value.min(100),
-            "--repeats" => repeats = value.max(1),
-            "--threads" => threads = value,
-            _ => {
-                eprintln!("unknown option {flag}\n{USAGE}");
-                return ExitCode::from(2);
-            }
+        }
+    };
+    match measure(&options) {
+        Ok(report) => {
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hintcost: {e}");
+            ExitCode::FAILURE
         }
     }
-    let first = (rules.width * rules.height * fill / 100).max(1);
-    if let Err(e) = (Rules { first, ..rules }).validate() {
-        eprintln!("{e}");
-        return ExitCode::from(2);
+}
+
+/// The options in `args`, checked; `None` for `-h` or `--help`.
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        rules: Rules::default(),
+        fill: 30,
+        repeats: 5,
+        threads: 0,
+    };
+    while let Some(flag) = args.next() {
+        if flag == "-h" || flag == "--help" {
+            return Ok(None);
+        }
+        let known = [
+            "--width",
+            "--height",
+            "--colors",
+            "--line",
+            "--fill",
+            "--repeats",
+            "--threads",
+        ];
+        if !known.contains(&flag.as_str()) {
+            return Err(format!("unknown option {flag}"));
+        }
+        let text = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = text
+            .parse::<usize>()
+            .map_err(|_| format!("{flag} {text}: not a whole number"))?;
+        set(&mut options, &flag, value)?;
     }
-    let (game, _) = Game::new(Rules { first, ..rules }, 1);
+    // The rules are checked before the fill is turned into chips, so that
+    // the number of cells, at most a million, cannot overflow.
+    let opening = Rules {
+        first: 1,
+        ..options.rules
+    };
+    opening.validate().map_err(|e| rule_error(&e))?;
+    Ok(Some(options))
+}
+
+/// Sets the option `flag` (a known one) to `value`, refusing what is out
+/// of its range rather than clamping it.
+fn set(options: &mut Options, flag: &str, value: usize) -> Result<(), String> {
+    match flag {
+        "--width" => options.rules.width = value,
+        "--height" => options.rules.height = value,
+        "--colors" => {
+            options.rules.colors = u8::try_from(value).map_err(|_| {
+                let max = Rule::Colors.max(&options.rules);
+                rule_error(&RuleError {
+                    rule: Rule::Colors,
+                    value,
+                    min: Rule::Colors.min(),
+                    max,
+                })
+            })?;
+        }
+        "--line" => options.rules.line = value,
+        "--fill" if value > MAX_FILL => {
+            return Err(format!(
+                "--fill {value}: must be from 0 to {MAX_FILL} (a full board has no move)"
+            ));
+        }
+        "--fill" => options.fill = value,
+        "--repeats" if value == 0 => return Err("--repeats 0: must be at least 1".into()),
+        "--repeats" => options.repeats = value,
+        _ => options.threads = value,
+    }
+    Ok(())
+}
+
+/// A rule out of range, named by the flag that set it.
+fn rule_error(error: &RuleError) -> String {
+    let flag = match error.rule {
+        Rule::Width => "--width",
+        Rule::Height => "--height",
+        Rule::Colors => "--colors",
+        Rule::Line => "--line",
+        // Not set by a flag: the default, too many for a tiny board.
+        Rule::Next | Rule::First => return error.to_string(),
+    };
+    format!("{flag} {}: {}", error.value, error.requirement())
+}
+
+/// Times the hints `options` asks for; the line that reports them.
+fn measure(options: &Options) -> Result<String, String> {
+    let Options {
+        rules,
+        fill,
+        repeats,
+        threads,
+    } = *options;
+    // At least one chip, so that there is something to move.
+    let first = (rules.cells() * fill / 100).max(1);
+    // The player does not read the opening's size, but checks it is valid.
+    let rules = Rules { first, ..rules };
+    let (game, _) = Game::new(rules, 1);
+    let chips = game.board().len() - game.board().free();
     let started = Instant::now();
     let mut player = Player::new(rules);
     if threads > 0 {
@@ -61,24 +170,23 @@ fn main() -> ExitCode {
         let chosen = player.choose(game.board(), seed);
         wall.push(started.elapsed().as_secs_f64() * 1000.0);
         cpu.push(process_cpu_ms() - cpu_started);
-        assert!(chosen.is_some(), "a board with chips and room has a move");
+        if chosen.is_none() {
+            return Err(format!("the player found no move among {chips} chips"));
+        }
     }
     wall.sort_by(f64::total_cmp);
     cpu.sort_by(f64::total_cmp);
-    println!(
-        "{}x{} colors={} fill={}%, {} hints: making the player {:.1} ms; hint wall median {:.1} ms (max {:.1}), CPU median {:.1} ms (max {:.1})",
+    Ok(format!(
+        "{}x{} colors={} fill={fill}% chips={chips}, {repeats} hints: making the player {:.1} ms; hint wall median {:.1} ms (max {:.1}), CPU median {:.1} ms (max {:.1})",
         rules.width,
         rules.height,
         rules.colors,
-        fill,
-        repeats,
         made.as_secs_f64() * 1000.0,
         wall[wall.len() / 2],
         wall[wall.len() - 1],
         cpu[cpu.len() / 2],
         cpu[cpu.len() - 1],
-    );
-    ExitCode::SUCCESS
+    ))
 }
 
 /// Processor time used by the whole process, in milliseconds.
@@ -92,4 +200,96 @@ fn process_cpu_ms() -> f64 {
     let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
     assert_eq!(status, 0, "the process's CPU clock is readable");
     now.tv_sec as f64 * 1000.0 + now.tv_nsec as f64 / 1e6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Option<Options>, String> {
+        parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn help_is_asked_for_not_a_missing_number() {
+        assert_eq!(parsed(&["--help"]), Ok(None));
+        assert_eq!(parsed(&["--fill", "10", "-h"]), Ok(None));
+    }
+
+    #[test]
+    fn a_fill_out_of_range_is_refused_not_clamped() {
+        assert_eq!(parsed(&["--fill", "99"]).unwrap().unwrap().fill, 99);
+        assert_eq!(parsed(&["--fill", "0"]).unwrap().unwrap().fill, 0);
+        for fill in ["100", "150"] {
+            let error = parsed(&["--fill", fill]).unwrap_err();
+            assert!(error.starts_with(&format!("--fill {fill}: ")), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_colours_reported_are_those_given() {
+        let error = parsed(&["--colors", "300"]).unwrap_err();
+        assert!(error.starts_with("--colors 300: "), "{error}");
+        assert!(!error.contains("255"), "{error}");
+        let error = parsed(&["--colors", "36"]).unwrap_err();
+        assert!(error.starts_with("--colors 36: "), "{error}");
+    }
+
+    #[test]
+    fn no_repeats_is_refused() {
+        assert!(
+            parsed(&["--repeats", "0"])
+                .unwrap_err()
+                .starts_with("--repeats 0")
+        );
+    }
+
+    #[test]
+    fn a_huge_board_is_refused_without_overflowing() {
+        let huge = "4294967296";
+        let error = parsed(&["--width", huge, "--height", huge]).unwrap_err();
+        assert!(error.starts_with("--width 4294967296: "), "{error}");
+        let max = usize::MAX.to_string();
+        assert!(parsed(&["--height", &max, "--fill", "99"]).is_err());
+    }
+
+    #[test]
+    fn an_unknown_option_is_named_whatever_its_value() {
+        assert_eq!(
+            parsed(&["--bogus", "abc"]).unwrap_err(),
+            "unknown option --bogus"
+        );
+        assert_eq!(
+            parsed(&["--width", "abc"]).unwrap_err(),
+            "--width abc: not a whole number"
+        );
+    }
+
+    #[test]
+    fn the_chips_reported_are_those_on_the_board() {
+        let options = Options {
+            fill: 0,
+            repeats: 1,
+            ..parsed(&[]).unwrap().unwrap()
+        };
+        let report = measure(&options).unwrap();
+        assert!(report.contains("fill=0% chips=1,"), "{report}");
+    }
+
+    #[test]
+    fn a_board_with_no_move_is_an_error_not_a_panic() {
+        let rules = Rules {
+            width: 1,
+            height: 1,
+            next: 0,
+            ..Rules::default()
+        };
+        let options = Options {
+            rules,
+            fill: 0,
+            repeats: 1,
+            threads: 1,
+        };
+        assert!(measure(&options).is_err());
+    }
 }
