@@ -31,6 +31,13 @@
 //! Without a path it runs the `clines` built next to the example (for
 //! `target/release/examples/termcost`, `target/release/clines`).
 //!
+//! Every run, in the pseudo-terminal or not, is in a sandbox of its own
+//! (the test suite's: a private temporary home, configuration, data and
+//! records directories, and an environment cleared of the rest), so the
+//! user's configuration, `NO_COLOR` or `CLINES_*` variables change nothing
+//! measured; and a run that ends with a non-zero status is an error, not
+//! a figure.
+//!
 //! A frame is everything up to the end of a synchronized update
 //! (`ESC [ ? 2026 l`), so the program must bracket its frames with them.
 //! Wake-ups are the context switches of all the program's threads
@@ -46,11 +53,12 @@
 #[path = "../tests/pty/mod.rs"]
 mod pty;
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use pty::{END_SYNC, Key, Options, Term};
+use pty::{END_SYNC, Key, Options, Sandbox, Term};
 
 /// How long an interval of idleness or jumping is measured.
 const WINDOW: Duration = Duration::from_secs(3);
@@ -109,30 +117,28 @@ struct ProcessCost {
     peak_kb: u64,
 }
 
-/// One measured command: the program, its arguments and the records
-/// directory it is given.
+/// One measured command: the program, its arguments and the sandbox it
+/// runs in (home, configuration, data and records directories).
 #[derive(Clone, Copy)]
 struct Run<'a> {
     program: &'a Path,
     args: &'a [&'a str],
-    scores: &'a Path,
+    sandbox: &'a Sandbox,
 }
 
-impl<'a> Run<'a> {
-    /// `program args` with the throw-away records directory.
-    fn new(program: &'a Path, args: &'a [&'a str]) -> Run<'a> {
-        Run {
-            program,
-            args,
-            scores: scratch_scores(),
+impl Run<'_> {
+    /// An error unless the run ended with status 0: a failed run (a bad
+    /// option, say) costs something else than the one meant.
+    fn succeeded(&self, status: ExitStatus) -> Result<(), String> {
+        if status.success() {
+            return Ok(());
         }
+        Err(format!(
+            "{} {}: {status}",
+            self.program.display(),
+            self.args.join(" ")
+        ))
     }
-}
-
-/// The records directory of every run but the listing's.
-fn scratch_scores() -> &'static Path {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| std::env::temp_dir().join("termcost-scores"))
 }
 
 /// Runs `run` with standard input at its end and output discarded, and
@@ -142,7 +148,7 @@ fn scratch_scores() -> &'static Path {
 // A child's own resource usage needs wait4, which std does not offer.
 #[allow(unsafe_code)]
 fn run_cost(run: Run) -> Result<ProcessCost, String> {
-    let child = sandboxed(Command::new(run.program).args(run.args), run.scores)
+    let child = sandboxed(Command::new(run.program).args(run.args), run.sandbox)
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("{}: {e}", run.program.display()))?;
@@ -155,6 +161,7 @@ fn run_cost(run: Run) -> Result<ProcessCost, String> {
     if waited != pid {
         return Err(format!("wait4 failed for {}", run.program.display()));
     }
+    run.succeeded(ExitStatus::from_raw(status))?;
     // SAFETY: wait4 succeeded, so it filled the rusage.
     let usage = unsafe { usage.assume_init() };
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
@@ -164,15 +171,15 @@ fn run_cost(run: Run) -> Result<ProcessCost, String> {
     })
 }
 
-/// `command` with a throw-away home, the score folder `scores`, input at
-/// its end and output discarded.
-fn sandboxed<'c>(command: &'c mut Command, scores: &Path) -> &'c mut Command {
-    command
-        .env("HOME", std::env::temp_dir())
-        .env("CLINES_SCORE_DIR", scores)
-        .env_remove("CLINES_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+/// `command` in `sandbox`, as the pseudo-terminal runs are, with input at
+/// its end and output discarded. The environment is cleared but for
+/// `PATH`, a UTF-8 locale and the sandbox's private home, configuration,
+/// data and records directories (`XDG_STATE_HOME` unset, so under that
+/// home): no configuration file of the user's, no `NO_COLOR`, no
+/// `CLINES_*` variable changes what is measured.
+fn sandboxed<'c>(command: &'c mut Command, sandbox: &Sandbox) -> &'c mut Command {
+    sandbox.apply(command);
+    command.stdin(Stdio::null()).stdout(Stdio::null())
 }
 
 /// The peak memory of `run` as `/usr/bin/time` reports it, whose own small
@@ -183,12 +190,15 @@ fn peak_kb(run: Run) -> Result<u64, String> {
             .args(["-f", "%M"])
             .arg(run.program)
             .args(run.args),
-        run.scores,
+        run.sandbox,
     )
     .stderr(Stdio::piped())
     .output()
     .map_err(|e| format!("/usr/bin/time: {e}"))?;
     let text = String::from_utf8_lossy(&output.stderr);
+    // /usr/bin/time exits as the program did, and still prints the peak.
+    run.succeeded(output.status)
+        .map_err(|e| format!("{e}: {}", text.trim_end()))?;
     text.lines()
         .last()
         .and_then(|line| line.trim().parse().ok())
@@ -227,12 +237,11 @@ fn median_costs(a: Run, b: Option<Run>) -> Result<(ProcessCost, Option<ProcessCo
 /// How many records the listing is measured with.
 const LISTED_RECORDS: usize = 1000;
 
-/// A records directory holding [`LISTED_RECORDS`] users' records in this
-/// program's format, made afresh.
-fn listed_scores() -> Result<PathBuf, String> {
-    let dir = std::env::temp_dir().join("termcost-listed-scores");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// A sandbox whose records directory holds [`LISTED_RECORDS`] users'
+/// records in this program's format.
+fn listed_scores() -> Result<Sandbox, String> {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.score_dir();
     for user in 0..LISTED_RECORDS {
         let score = user * 7919 % 5000;
         std::fs::write(
@@ -241,17 +250,18 @@ fn listed_scores() -> Result<PathBuf, String> {
         )
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    Ok(dir)
+    Ok(sandbox)
 }
 
 /// How many lines `run` prints (the original's `-l` reads the records of
 /// its own data directory, whatever this harness prepares).
 fn lines_printed(run: Run) -> Result<usize, String> {
-    let output = sandboxed(Command::new(run.program).args(run.args), run.scores)
+    let output = sandboxed(Command::new(run.program).args(run.args), run.sandbox)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .output()
         .map_err(|e| format!("{}: {e}", run.program.display()))?;
+    run.succeeded(output.status)?;
     Ok(output
         .stdout
         .split(|&b| b == b'\n')
@@ -355,15 +365,19 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
             mb(ours.peak_kb)
         );
     };
-    let version = median_costs(
-        Run::new(program, &["-v"]),
-        original.map(|o| Run::new(o, &["-v"])),
-    )?;
+    // One sandbox for every run but the listing's, which has its own records.
+    let scratch = Sandbox::new();
+    let run = |program, args| Run {
+        program,
+        args,
+        sandbox: &scratch,
+    };
+    let version = median_costs(run(program, &["-v"]), original.map(|o| run(o, &["-v"])))?;
     row("`-v`", version.0, version.1);
     // The original has no headless mode: its `-v` is the nearest start-up.
     let batch = median_costs(
-        Run::new(program, &["--batch"]),
-        original.map(|o| Run::new(o, &["-v"])),
+        run(program, &["--batch"]),
+        original.map(|o| run(o, &["-v"])),
     )?;
     row(
         "`--batch` at end of input (original: `-v`)",
@@ -371,14 +385,14 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
         batch.1,
     );
     let big: &[&str] = &["--batch", "-w1000", "-t1000", "-c1", "-N1000000"];
-    let opening = median_costs(Run::new(program, big), None)?;
+    let opening = median_costs(run(program, big), None)?;
     row("`--batch -w1000 -t1000 -c1 -N1000000`", opening.0, None);
-    let scores = listed_scores()?;
+    let listed = listed_scores()?;
     let ours = Run {
-        scores: &scores,
-        ..Run::new(program, &["-l"])
+        sandbox: &listed,
+        ..run(program, &["-l"])
     };
-    let theirs = original.map(|o| Run::new(o, &["-l"]));
+    let theirs = original.map(|o| run(o, &["-l"]));
     let listing = median_costs(ours, theirs)?;
     let theirs_listed = match theirs {
         Some(run) => format!("; original: {} lines", lines_printed(run)?),
@@ -848,4 +862,52 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
         selected_syscalls_per_s,
         peak_memory_kb,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_run_is_an_error_not_a_cost() {
+        let sandbox = Sandbox::new();
+        let run = Run {
+            program: Path::new("false"),
+            args: &[],
+            sandbox: &sandbox,
+        };
+        assert!(run_cost(run).is_err());
+        assert!(peak_kb(run).is_err());
+        assert!(lines_printed(run).is_err());
+        let run = Run {
+            program: Path::new("true"),
+            ..run
+        };
+        assert!(run_cost(run).is_ok());
+        assert!(lines_printed(run).is_ok());
+    }
+
+    #[test]
+    fn a_run_sees_only_its_sandbox() {
+        let sandbox = Sandbox::new();
+        let mut command = Command::new("env");
+        let output = sandboxed(&mut command, &sandbox)
+            .stdout(Stdio::piped())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(output.stdout).unwrap();
+        let mut names: Vec<&str> = text.lines().filter_map(|l| l.split('=').next()).collect();
+        names.sort();
+        let expected = [
+            "CLINES_SCORE_DIR",
+            "HOME",
+            "LANG",
+            "PATH",
+            "XDG_CONFIG_HOME",
+            "XDG_DATA_HOME",
+        ];
+        assert_eq!(names, expected);
+        let home = format!("HOME={}", sandbox.home().display());
+        assert!(text.lines().any(|l| l == home), "{text}");
+    }
 }
