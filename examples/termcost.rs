@@ -53,6 +53,7 @@
 #[path = "../tests/pty/mod.rs"]
 mod pty;
 
+use std::ffi::OsString;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
@@ -71,9 +72,48 @@ const SIDE: usize = 9;
 /// The seed of the measured game, so every run sees the same board.
 const SEED: u64 = 1;
 
+const USAGE: &str = "usage: termcost [PATH/TO/clines [ORIGINAL]]";
+
+/// The paths given: the program, then the original; `None` for `-h` or
+/// `--help`.
+type Paths = (Option<PathBuf>, Option<PathBuf>);
+
+/// The paths in `args`; an error for an option or a third path.
+fn parse(args: impl Iterator<Item = OsString>) -> Result<Option<Paths>, String> {
+    let mut paths = Vec::new();
+    for arg in args {
+        if arg == "-h" || arg == "--help" {
+            return Ok(None);
+        }
+        if arg.to_string_lossy().starts_with('-') {
+            return Err(format!("unknown option {}", arg.to_string_lossy()));
+        }
+        paths.push(PathBuf::from(arg));
+    }
+    if paths.len() > 2 {
+        return Err(format!(
+            "{} paths given, at most 2 (the program and the original)",
+            paths.len()
+        ));
+    }
+    let mut paths = paths.into_iter();
+    Ok(Some((paths.next(), paths.next())))
+}
+
 fn main() -> ExitCode {
-    let program = match std::env::args_os().nth(1) {
-        Some(path) => PathBuf::from(path),
+    let (program, original) = match parse(std::env::args_os().skip(1)) {
+        Ok(Some(paths)) => paths,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("termcost: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let program = match program {
+        Some(path) => path,
         None => {
             let exe = std::env::current_exe().expect("the example's own path");
             let dir = exe
@@ -90,7 +130,6 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let original = std::env::args_os().nth(2).map(PathBuf::from);
     let result = measure(&program).and_then(|report| {
         report.print(&program);
         print_costs(&program, original.as_deref())?;
@@ -867,6 +906,25 @@ fn measure(program: &std::path::Path) -> Result<Report, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Option<Paths>, String> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn help_is_asked_for_not_a_program() {
+        assert_eq!(parsed(&["--help"]), Ok(None));
+        assert_eq!(parsed(&["clines", "-h"]), Ok(None));
+    }
+
+    #[test]
+    fn options_and_extra_paths_are_refused() {
+        assert_eq!(parsed(&[]), Ok(Some((None, None))));
+        let both = Some((Some("a".into()), Some("b".into())));
+        assert_eq!(parsed(&["a", "b"]), Ok(both));
+        assert!(parsed(&["a", "b", "c"]).is_err());
+        assert_eq!(parsed(&["--bogus"]), Err("unknown option --bogus".into()));
+    }
 
     #[test]
     fn a_failed_run_is_an_error_not_a_cost() {
