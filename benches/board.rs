@@ -5,6 +5,9 @@
 //! Before timing, each path query's peak heap use is measured once with a
 //! counting allocator and printed, as memory is part of the target.
 
+#[path = "../tests/pty/mod.rs"]
+mod pty;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::VecDeque;
 use std::hint::black_box;
@@ -17,6 +20,7 @@ use std::process::{Command, Stdio};
 use clines::board::{Board, Pos};
 use clines::game::{Game, Preview, Rules};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_main};
+use pty::Sandbox;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -320,16 +324,15 @@ fn full_opening(c: &mut Criterion) {
     group.finish();
 }
 
-/// Runs `clines` with `args` and `input` on standard input to the end.
-fn run_clines(args: &[&str], input: &[u8]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clines"))
+/// Runs `clines` with `args` and `input` on standard input to the end, in
+/// `sandbox` as the tests run it: the environment cleared but for `PATH`,
+/// a locale and the sandbox's private directories, so that no
+/// configuration file or variable of the user's changes what is timed.
+fn run_clines(sandbox: &Sandbox, args: &[&str], input: &[u8]) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
+    sandbox.apply(&mut command);
+    let mut child = command
         .args(args)
-        .env("HOME", std::env::temp_dir())
-        .env(
-            "CLINES_SCORE_DIR",
-            std::env::temp_dir().join("clines-bench-scores"),
-        )
-        .env_remove("CLINES_CONFIG")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -346,13 +349,18 @@ fn run_clines(args: &[&str], input: &[u8]) {
 /// Whole processes: `clines -v`, and `--batch` reading an empty input, as a
 /// script would start them (the binary of this profile).
 fn start_up(c: &mut Criterion) {
+    // Made once, outside the timed runs.
+    let sandbox = Sandbox::new();
     let mut group = c.benchmark_group("start-up");
-    group.bench_function("clines -v", |b| b.iter(|| run_clines(&["-v"], b"")));
+    group.bench_function("clines -v", |b| {
+        b.iter(|| run_clines(&sandbox, &["-v"], b""))
+    });
     group.bench_function("clines --batch at end of input", |b| {
-        b.iter(|| run_clines(&["--batch"], b""))
+        b.iter(|| run_clines(&sandbox, &["--batch"], b""))
     });
     group.bench_function("clines --batch -w1000 -t1000 -c1 -N1000000", |b| {
-        b.iter(|| run_clines(&["--batch", "-w1000", "-t1000", "-c1", "-N1000000"], b""))
+        let args = ["--batch", "-w1000", "-t1000", "-c1", "-N1000000"];
+        b.iter(|| run_clines(&sandbox, &args, b""))
     });
     group.finish();
 }
