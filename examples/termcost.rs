@@ -54,6 +54,7 @@
 mod pty;
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
@@ -104,8 +105,13 @@ fn main() -> ExitCode {
     let (program, original) = match parse(std::env::args_os().skip(1)) {
         Ok(Some(paths)) => paths,
         Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+            return match say(format_args!("{USAGE}")) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("termcost: {e}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Err(e) => {
             eprintln!("termcost: {e}\n{USAGE}");
@@ -131,7 +137,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let result = measure(&program).and_then(|report| {
-        report.print(&program);
+        report.print(&program)?;
         print_costs(&program, original.as_deref())?;
         print_large_screens(&program)
     });
@@ -142,6 +148,31 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `line` and a newline to standard output: an error, not a panic
+/// as `println!` gives, when it is closed or full (`termcost | head`,
+/// `termcost > /dev/full`).
+fn say(line: std::fmt::Arguments) -> Result<(), String> {
+    write_line(&mut std::io::stdout().lock(), line).map_err(|e| format!("standard output: {e}"))
+}
+
+/// Writes `line` and a newline to `out`, flushed so that a failure shows
+/// at once.
+fn write_line(out: &mut impl Write, line: std::fmt::Arguments) -> std::io::Result<()> {
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+/// [`say`] with `println!`'s arguments, returning its error from the
+/// function it is in.
+macro_rules! say {
+    () => {
+        say(format_args!(""))?
+    };
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))?
+    };
 }
 
 /// How many times each start-up is measured; the median is reported.
@@ -387,9 +418,9 @@ fn mb(kb: u64) -> String {
 
 /// CPU time and peak memory of whole runs: `-v`, `--batch`, `-l`.
 fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), String> {
-    println!();
-    println!("| process | ours: CPU, peak | original: CPU, peak | ratio of CPU |");
-    println!("|---|---|---|---|");
+    say!();
+    say!("| process | ours: CPU, peak | original: CPU, peak | ratio of CPU |");
+    say!("|---|---|---|---|");
     let row = |what: &str, ours: ProcessCost, theirs: Option<ProcessCost>| {
         let (other, ratio) = match theirs {
             Some(t) => (
@@ -398,11 +429,12 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
             ),
             None => ("-".into(), "-".into()),
         };
-        println!(
+        say!(
             "| {what} | {}, {} | {other} | {ratio} |",
             ms(ours.cpu),
             mb(ours.peak_kb)
         );
+        Ok::<(), String>(())
     };
     // One sandbox for every run but the listing's, which has its own records.
     let scratch = Sandbox::new();
@@ -412,7 +444,7 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
         sandbox: &scratch,
     };
     let version = median_costs(run(program, &["-v"]), original.map(|o| run(o, &["-v"])))?;
-    row("`-v`", version.0, version.1);
+    row("`-v`", version.0, version.1)?;
     // The original has no headless mode: its `-v` is the nearest start-up.
     let batch = median_costs(
         run(program, &["--batch"]),
@@ -422,10 +454,10 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
         "`--batch` at end of input (original: `-v`)",
         batch.0,
         batch.1,
-    );
+    )?;
     let big: &[&str] = &["--batch", "-w1000", "-t1000", "-c1", "-N1000000"];
     let opening = median_costs(run(program, big), None)?;
-    row("`--batch -w1000 -t1000 -c1 -N1000000`", opening.0, None);
+    row("`--batch -w1000 -t1000 -c1 -N1000000`", opening.0, None)?;
     let listed = listed_scores()?;
     let ours = Run {
         sandbox: &listed,
@@ -444,15 +476,15 @@ fn print_process_costs(program: &Path, original: Option<&Path>) -> Result<(), St
         ),
         listing.0,
         listing.1,
-    );
+    )?;
     Ok(())
 }
 
 /// CPU time, wall time and peak memory up to the first frame of a game.
 fn print_first_frames(program: &Path, original: Option<&Path>) -> Result<(), String> {
-    println!();
-    println!("| first frame | ours: CPU, wall, peak | original: CPU, wall, peak |");
-    println!("|---|---|---|");
+    say!();
+    say!("| first frame | ours: CPU, wall, peak | original: CPU, wall, peak |");
+    say!("|---|---|---|");
     let cases: [Screen; 2] = [
         ("9x9 at 100x50", &["--seed=1"], (100, 50), SIDE),
         (
@@ -479,7 +511,7 @@ fn print_first_frames(program: &Path, original: Option<&Path>) -> Result<(), Str
                     format!("{}, {}, {}", ms(cpu), ms(wall), mb(peak))
                 })
         };
-        println!(
+        say!(
             "| {what} | {} | {} |",
             median(&mut ours),
             median(&mut theirs)
@@ -529,11 +561,11 @@ fn print_large_screens(program: &Path) -> Result<(), String> {
             wall.as_secs_f64() * 1e3
         )
     };
-    println!();
-    println!(
+    say!();
+    say!(
         "| huge terminal | first frame: CPU, wall, bytes | Ctrl-L repaint: CPU, wall, bytes | peak |"
     );
-    println!("|---|---|---|---|");
+    say!("|---|---|---|---|");
     let cases: [Screen; 4] = [
         (
             "300x300 at 602x602",
@@ -556,7 +588,7 @@ fn print_large_screens(program: &Path) -> Result<(), String> {
             .collect::<Result<Vec<_>, _>>()?;
         runs.sort_by_key(|run| run.1.0);
         let (first, repaint, peak_kb) = runs[runs.len() / 2];
-        println!(
+        say!(
             "| {what} | {} | {} | {:.1} MB |",
             cost(first),
             cost(repaint),
@@ -586,23 +618,24 @@ struct Report {
 }
 
 impl Report {
-    fn print(&self, program: &std::path::Path) {
+    fn print(&self, program: &std::path::Path) -> Result<(), String> {
         let moves = self.move_bytes.len();
         let move_avg = self.move_bytes.iter().sum::<usize>() as f64 / moves as f64;
         let (min, max) = (
             self.move_bytes.iter().min().copied().unwrap_or(0),
             self.move_bytes.iter().max().copied().unwrap_or(0),
         );
-        println!(
+        say!(
             "termcost: {} at 100x50, TERM=xterm-256color",
             program.display()
         );
-        println!();
-        println!("| | original | target | ours | met |");
-        println!("|---|---|---|---|---|");
+        say!();
+        say!("| | original | target | ours | met |");
+        say!("|---|---|---|---|---|");
         let row = |what: &str, original: &str, target: &str, ours: String, met: bool| {
             let met = if met { "yes" } else { "NO" };
-            println!("| {what} | {original} | {target} | {ours} | {met} |");
+            say!("| {what} | {original} | {target} | {ours} | {met} |");
+            Ok::<(), String>(())
         };
         row(
             "first frame",
@@ -610,14 +643,14 @@ impl Report {
             "<= 2 643 B",
             format!("{} B", self.first_frame_bytes),
             self.first_frame_bytes <= 2643,
-        );
+        )?;
         row(
             "one cursor move",
             "131 B",
             "<= 131 B (aim 65)",
             format!("{move_avg:.1} B (avg of {moves}, {min}-{max})"),
             move_avg <= 131.0,
-        );
+        )?;
         row(
             "chip selected",
             "455-476 B/s, 75 syscalls/s",
@@ -629,14 +662,14 @@ impl Report {
                 per_second(self.selected_syscalls_per_s)
             ),
             self.selected_bytes_per_s <= 455.0,
-        );
+        )?;
         row(
             "Ctrl-L repaint",
             "2 300 B",
             "<= 2 300 B",
             format!("{} B", self.repaint_bytes),
             self.repaint_bytes <= 2300,
-        );
+        )?;
         row(
             "idle, nothing selected",
             "15 syscalls/s",
@@ -648,7 +681,7 @@ impl Report {
                 self.idle_bytes_per_s
             ),
             self.idle_wakeups_per_s == 0.0 && self.idle_syscalls_per_s.is_none_or(|n| n == 0.0),
-        );
+        )?;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let times = &self.first_frame_times;
         let median = times[times.len() / 2];
@@ -665,14 +698,14 @@ impl Report {
                 ms(self.exec_baseline)
             ),
             times[0] <= Duration::from_millis(5),
-        );
+        )?;
         row(
             "peak memory (VmHWM)",
             "2.8 MB",
             "<= 5 MB",
             format!("{:.1} MB", self.peak_memory_kb as f64 / 1024.0),
             self.peak_memory_kb <= 5 * 1024,
-        );
+        )
     }
 }
 
@@ -924,6 +957,16 @@ mod tests {
         assert_eq!(parsed(&["a", "b"]), Ok(both));
         assert!(parsed(&["a", "b", "c"]).is_err());
         assert_eq!(parsed(&["--bogus"]), Err("unknown option --bogus".into()));
+    }
+
+    #[test]
+    fn a_full_output_is_an_error_not_a_panic() {
+        let mut full = [0u8; 4];
+        let error = write_line(&mut &mut full[..], format_args!("| a row |")).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::WriteZero);
+        let mut written = Vec::new();
+        write_line(&mut written, format_args!("| {} |", 1)).unwrap();
+        assert_eq!(written, b"| 1 |\n");
     }
 
     #[test]
