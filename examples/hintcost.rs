@@ -11,6 +11,7 @@
 //! is timed on the wall clock and by the processor time of the whole
 //! process (all the player's threads), which a busy machine inflates less.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -37,25 +38,38 @@ struct Options {
 fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+        Ok(None) => return print(USAGE),
         Err(e) => {
             eprintln!("hintcost: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
     match measure(&options) {
-        Ok(report) => {
-            println!("{report}");
-            ExitCode::SUCCESS
-        }
+        Ok(report) => print(&report),
         Err(e) => {
             eprintln!("hintcost: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints `text` and a newline; a closed or full standard output
+/// (`hintcost | head`, `> /dev/full`) is an error and exit 1, not the
+/// panic `println!` gives.
+fn print(text: &str) -> ExitCode {
+    match write_line(&mut std::io::stdout().lock(), text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hintcost: standard output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes `text` and a newline to `out`, flushed so that a failure shows.
+fn write_line(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    writeln!(out, "{text}")?;
+    out.flush()
 }
 
 /// The options in `args`, checked; `None` for `-h` or `--help`.
@@ -208,6 +222,16 @@ mod tests {
 
     fn parsed(args: &[&str]) -> Result<Option<Options>, String> {
         parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn a_full_output_is_an_error_not_a_panic() {
+        let mut full = [0u8; 4];
+        let error = write_line(&mut &mut full[..], "9x9 colors=5").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::WriteZero);
+        let mut written = Vec::new();
+        write_line(&mut written, "9x9").unwrap();
+        assert_eq!(written, b"9x9\n");
     }
 
     #[test]
