@@ -80,7 +80,7 @@ use position::Position;
 use search::{SampleRng, Sampling, ShownChip, Worker, refine};
 
 pub use geometry::MAX_SPAN;
-pub use weights::Weights;
+pub use weights::{MAX_WEIGHT, WeightError, Weights};
 
 /// Threads a player samples on at most, however many cores there are: more
 /// would cost memory (a position each) for little gain on 9 × 9.
@@ -289,10 +289,15 @@ impl Player {
     /// with `weights` (for tuning them).
     ///
     /// # Panics
-    /// When the rules are invalid ([`Rules::validate`]).
+    /// When the rules are invalid ([`Rules::validate`]), or the weights
+    /// ([`Weights::validate`]): with them the evaluation would not be a
+    /// number.
     pub fn with_weights(rules: Rules, budget: Budget, weights: Weights) -> Player {
         if let Err(e) = rules.validate() {
             panic!("invalid rules: {e}");
+        }
+        if let Err(e) = weights.validate() {
+            panic!("invalid weights: {e}");
         }
         let geometry = Geometry::new(&rules, weights);
         let main = Worker {

@@ -19,7 +19,7 @@ pub(super) fn power(base: f64, exponent: f64) -> f64 {
 }
 
 /// The natural logarithm of a positive normal number.
-fn ln(x: f64) -> f64 {
+pub(super) fn ln(x: f64) -> f64 {
     // x = m · 2^k with m in [√½, √2), so that the series below converges
     // fast: |s| ≤ 0.172, and each term is 34 times smaller than the last.
     let bits = x.to_bits();

@@ -660,3 +660,46 @@ fn a_shown_throw_that_completes_a_line_is_counted_on() {
         assert_eq!(player.choose_seeing(&board, &shown, seed), Some(seeing));
     }
 }
+
+#[test]
+fn weights_that_make_the_evaluation_no_number_are_refused() {
+    assert_eq!(Weights::default().validate(), Ok(()));
+    let with = |change: fn(&mut Weights)| {
+        let mut weights = Weights::default();
+        change(&mut weights);
+        weights.validate().map_err(|e| (e.name, e.to_string()))
+    };
+    // At base 1 the window reward is 0/0.
+    let refused = with(|w| w.reward_base = 1.0).expect_err("base 1");
+    assert_eq!(refused.0, "reward_base");
+    assert!(refused.1.contains("more than 1, not 1.0"), "{}", refused.1);
+    assert!(with(|w| w.reward_base = 0.5).is_err());
+    assert_eq!(with(|w| w.free = f64::NAN).map_err(|e| e.0), Err("free"));
+    assert_eq!(with(|w| w.loss = -1e300).map_err(|e| e.0), Err("loss"));
+    assert_eq!(
+        with(|w| w.learned = f64::INFINITY).map_err(|e| e.0),
+        Err("learned")
+    );
+    for steepness in [f64::NAN, 1e300, 25.0, -25.0] {
+        let weights = Weights {
+            reward_steepness: steepness,
+            ..Weights::default()
+        };
+        let refused = weights.validate().map_err(|e| e.name);
+        assert_eq!(refused, Err("reward_steepness"), "{steepness}");
+    }
+    // 4^24 is 2.8e14, 4^25 1.1e15: the steepest reward's bound.
+    assert_eq!(with(|w| w.reward_steepness = 24.0), Ok(()));
+    assert_eq!(with(|w| w.reward_steepness = 0.0), Ok(()));
+    assert_eq!(with(|w| w.potential = -1e15), Ok(()));
+}
+
+#[test]
+#[should_panic(expected = "invalid weights: the weight reward_base")]
+fn a_player_with_weights_of_no_number_panics_at_once() {
+    let weights = Weights {
+        reward_base: 1.0,
+        ..Weights::default()
+    };
+    Player::with_weights(Rules::default(), Budget::greedy(), weights);
+}

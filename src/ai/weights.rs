@@ -1,7 +1,12 @@
 //! The weights of the static evaluation, tuned by self-play.
 
+use std::fmt;
+
+use super::power::ln;
+
 /// Weights of the player's static evaluation of a position. The defaults
-/// are tuned; other values serve tuning tools (`examples/tune.rs`).
+/// are tuned; other values serve tuning tools (`examples/tune.rs`), within
+/// the bounds [`Weights::validate`] checks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Per free cell.
@@ -23,7 +28,8 @@ pub struct Weights {
     /// chips of one colour in a window of `span` cells: with
     /// [`Weights::reward_steepness`] (`s`) it sets how much a nearly
     /// complete line outweighs several budding ones (steeper builds long
-    /// lines greedily, flatter keeps more lines alive).
+    /// lines greedily, flatter keeps more lines alive). Above 1: at 1 the
+    /// reward is 0/0 ([`Weights::validate`]).
     pub reward_base: f64,
     /// Exponent `s` of the window reward per share of the window filled.
     pub reward_steepness: f64,
@@ -107,3 +113,85 @@ impl Default for Weights {
         }
     }
 }
+
+/// The largest size of a weight the evaluation accepts, and of the window
+/// reward's steepest power: far above any useful value, and far enough
+/// below `f64::MAX` that no sum of the evaluation over a board of a million
+/// cells can overflow to infinity.
+pub const MAX_WEIGHT: f64 = 1e15;
+
+impl Weights {
+    /// Every weight, by its field name, in the order of the fields.
+    pub fn named(&self) -> [(&'static str, f64); 10] {
+        [
+            ("free", self.free),
+            ("points", self.points),
+            ("potential", self.potential),
+            ("component", self.component),
+            ("outside", self.outside),
+            ("loss", self.loss),
+            ("orphan", self.orphan),
+            ("reward_base", self.reward_base),
+            ("reward_steepness", self.reward_steepness),
+            ("learned", self.learned),
+        ]
+    }
+
+    /// Checks that the evaluation can be computed with these weights: every
+    /// weight a number from −[`MAX_WEIGHT`] to [`MAX_WEIGHT`], the reward
+    /// base above 1 (at 1 the window reward is 0/0), and the reward base to
+    /// the power of the steepness, the largest window reward's growth, from
+    /// 1/[`MAX_WEIGHT`] to [`MAX_WEIGHT`]. Any other weights give a finite
+    /// evaluation, however poor the play. The error names the first weight
+    /// refused, in the order of the fields.
+    pub fn validate(&self) -> Result<(), WeightError> {
+        let refuse = |name, value, requirement: &str| WeightError {
+            name,
+            value,
+            requirement: requirement.to_string(),
+        };
+        for (name, value) in self.named() {
+            // NaN is no number in the range either.
+            if !(-MAX_WEIGHT..=MAX_WEIGHT).contains(&value) {
+                return Err(refuse(name, value, "a number from -1e15 to 1e15"));
+            }
+        }
+        if self.reward_base <= 1.0 {
+            return Err(refuse("reward_base", self.reward_base, "more than 1"));
+        }
+        if self.reward_steepness.abs() * ln(self.reward_base) > ln(MAX_WEIGHT) {
+            return Err(WeightError {
+                name: "reward_steepness",
+                value: self.reward_steepness,
+                requirement: format!(
+                    "such that reward_base ({}) to its power is from 1e-15 to 1e15",
+                    self.reward_base
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A weight that [`Weights::validate`] refuses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightError {
+    /// The weight's field name: `reward_base`.
+    pub name: &'static str,
+    /// The value given.
+    pub value: f64,
+    /// What the weight accepts, without its name or value.
+    pub requirement: String,
+}
+
+impl fmt::Display for WeightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the weight {} must be {}, not {:?}",
+            self.name, self.requirement, self.value
+        )
+    }
+}
+
+impl std::error::Error for WeightError {}
