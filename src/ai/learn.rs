@@ -13,7 +13,8 @@
 //! seeded games: the same options train the same table.
 
 use super::evaluation::with_move;
-use super::value::{Learned, MAX_PHASES, UNIT};
+use super::geometry::Geometry;
+use super::value::{self, Learned, UNIT};
 use super::{Budget, Player, Weights};
 use crate::board;
 use crate::game::{Game, Rules, points_without_bonus};
@@ -21,7 +22,8 @@ use crate::game::{Game, Rules, points_without_bonus};
 /// How a table is trained.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Training {
-    /// Games played; game `g` is seeded `seed + g`.
+    /// Games played; game `g` is seeded `seed + g` (wrapping past
+    /// `u64::MAX`).
     pub games: u64,
     /// The first game's seed.
     pub seed: u64,
@@ -192,12 +194,30 @@ pub struct Progress {
     pub turns: f64,
 }
 
+/// The most phases a table has ([`Training::phases`]).
+pub const MAX_PHASES: usize = value::MAX_PHASES;
+
+/// The phases of the table file `bytes` trained for `rules`: a table of
+/// several phases is trained on only with as many ([`Training::phases`]).
+///
+/// # Errors
+/// When the rules are invalid, or `bytes` is not a table for them.
+pub fn phases_of(rules: Rules, bytes: &[u8]) -> Result<usize, String> {
+    rules.validate().map_err(|e| e.to_string())?;
+    let geometry = Geometry::new(&rules, Weights::default());
+    Learned::from_bytes(&geometry, bytes)
+        .map(|learned| learned.phases)
+        .ok_or_else(|| "the table was not trained for these rules".to_string())
+}
+
 /// Trains a table for `rules` from `start` (a table file, or zeros when
 /// `None`), calling `report` every `every` games; returns the table file.
 ///
 /// # Errors
-/// When the rules' lines are not five cells long, or `start` is not a
-/// table for these rules.
+/// When the rules' lines are not five cells long, `start` is not a table
+/// for these rules, the rate is not a finite number above 0, or the blend
+/// is not a weight the evaluation takes ([`Weights::validate`]); all
+/// before the first game.
 pub fn train(
     rules: Rules,
     training: &Training,
@@ -206,10 +226,18 @@ pub fn train(
     mut report: impl FnMut(Progress),
 ) -> Result<Vec<u8>, String> {
     rules.validate().map_err(|e| e.to_string())?;
+    // A NaN rate would make every weight of the table NaN.
+    if !training.rate.is_finite() || training.rate <= 0.0 {
+        return Err(format!(
+            "the rate must be a finite number above 0, not {}",
+            training.rate
+        ));
+    }
     let weights = Weights {
         learned: training.blend,
         ..Weights::default()
     };
+    weights.validate().map_err(|e| format!("the blend: {e}"))?;
     let mut player = Player::with_weights(rules, training.budget, weights).with_threads(1);
     let geometry = &player.geometry;
     let learned = match start {
@@ -240,7 +268,8 @@ pub fn train(
     };
     let mut since = Progress::default();
     for g in 0..training.games {
-        let (points, turns) = trainee.play(rules, training, training.seed + g, &mut master);
+        let (points, turns) =
+            trainee.play(rules, training, training.seed.wrapping_add(g), &mut master);
         since.games += 1;
         since.points += points as f64;
         since.turns += turns as f64;

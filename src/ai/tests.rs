@@ -703,3 +703,34 @@ fn a_player_with_weights_of_no_number_panics_at_once() {
     };
     Player::with_weights(Rules::default(), Budget::greedy(), weights);
 }
+
+#[test]
+fn training_refuses_a_rate_or_blend_of_no_number_before_any_game() {
+    let rules = Rules {
+        colors: 7,
+        ..Rules::default()
+    };
+    for (rate, blend) in [(f64::NAN, 5.0), (0.0, 5.0), (-1.0, 5.0), (0.001, f64::NAN)] {
+        let training = learn::Training {
+            games: 1,
+            rate,
+            blend,
+            ..learn::Training::default()
+        };
+        let mut reports = 0;
+        let trained = learn::train(rules, &training, None, 1, |_| reports += 1);
+        assert!(trained.is_err(), "rate {rate}, blend {blend}");
+        assert_eq!(reports, 0);
+    }
+}
+
+#[test]
+fn a_table_tells_its_phases() {
+    let rules = Rules {
+        colors: 7,
+        ..Rules::default()
+    };
+    let compiled = include_bytes!("value.bin");
+    assert_eq!(learn::phases_of(rules, compiled), Ok(3));
+    assert!(learn::phases_of(Rules::default(), compiled).is_err());
+}
