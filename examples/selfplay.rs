@@ -18,7 +18,8 @@
 //! a set that `examples/tune.rs` printed; `--learned W` is
 //! `--weight learned=W`.
 //!
-//! `--trace FILE` writes every turn to FILE: the free cells before the
+//! `--trace FILE` writes every turn to FILE (created once every option is
+//! checked, and never the `--against` file): the free cells before the
 //! move and at the end of the turn (after the throw, when the move scored
 //! nothing), the empty regions left (how many, and the largest) and the
 //! points. The report then adds how the free cells drift
@@ -41,11 +42,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
-use clines::game::{Game, Preview, Rules, points_without_bonus};
+use clines::game::{Game, Preview, Rule, Rules, points_without_bonus};
 use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/rules.rs"]
+mod rules;
 #[path = "support/stats.rs"]
 mod stats;
 #[path = "support/trace.rs"]
@@ -58,7 +61,8 @@ const USAGE: &str =
                 [--preview off|colors|cells] [--width W] [--height H] [--colors C] [--line I] [--next N] [--first N]
                 [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N]
                 [--learned WEIGHT] [--weight NAME=VALUE]... [--value TABLE-FILE] [--against EARLIER-RUN]
-                [--trace FILE]";
+                [--trace FILE]
+(--refined 0 or --samples 0: no sampling, the best exact candidate)";
 
 /// What one game came to.
 struct Outcome {
@@ -103,8 +107,10 @@ struct Earlier {
     turns: u64,
 }
 
-/// The options, or `None` when help was asked for.
-fn parse() -> Result<Option<Options>, String> {
+/// The options read from `args` (the program's name left out), or `None`
+/// when help was asked for. Every option is checked before the trace file
+/// is created, so that a refused command line leaves no file behind.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         games: 10,
         seed: 1,
@@ -119,23 +125,91 @@ fn parse() -> Result<Option<Options>, String> {
         against: None,
         trace: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut trace = None;
+    let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
+        if !FLAGS.contains(&flag.as_str()) {
+            return Err(format!("unknown option {flag}\n{USAGE}"));
+        }
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-        apply(&mut options, &flag, value)?;
+        if flag == "--trace" {
+            trace = Some(value);
+        } else {
+            apply(&mut options, &flag, value)?;
+        }
     }
-    options.rules.validate().map_err(|e| e.to_string())?;
+    rules::validate(&options.rules)?;
+    options.weights.validate().map_err(|e| match e.name {
+        "learned" => format!("--learned: {e}"),
+        name => format!("--weight {name}: {e}"),
+    })?;
     if let Some(table) = &options.table {
         Player::with_budget(options.rules, options.budget)
             .with_learned_table(table)
             .map_err(|e| format!("--value: {e}"))?;
     }
+    if let Some(name) = trace {
+        let file = open_trace(&name, &options.against)?;
+        options.trace = Some((name, file));
+    }
     Ok(Some(options))
+}
+
+/// Every option that takes a value.
+const FLAGS: [&str; 22] = [
+    "--games",
+    "--seed",
+    "--max-turns",
+    "--threads",
+    "--player-threads",
+    "--preview",
+    "--width",
+    "--height",
+    "--colors",
+    "--line",
+    "--next",
+    "--first",
+    "--candidates",
+    "--refined",
+    "--samples",
+    "--replies",
+    "--depth",
+    "--learned",
+    "--weight",
+    "--value",
+    "--against",
+    "--trace",
+];
+
+/// Creates the trace file `name`, which must not be the `--against` file
+/// read: that would empty the earlier run before it is paired.
+fn open_trace(
+    name: &str,
+    against: &Option<(String, Vec<Earlier>)>,
+) -> Result<Mutex<BufWriter<File>>, String> {
+    if let Some((earlier, _)) = against {
+        if same_file(name, earlier) {
+            return Err(format!(
+                "--trace {name}: the same file as --against {earlier}, which it would empty"
+            ));
+        }
+    }
+    let file = File::create(name).map_err(|e| format!("--trace {name}: {e}"))?;
+    Ok(Mutex::new(BufWriter::new(file)))
+}
+
+/// Whether the paths `a` and `b` name one existing file, by whatever links.
+fn same_file(a: &str, b: &str) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
 }
 
 /// Sets the option `flag` to `value` in `options`.
@@ -164,10 +238,6 @@ fn apply(options: &mut Options, flag: &str, value: String) -> Result<(), String>
             }
             options.against = Some((value, games));
         }
-        "--trace" => {
-            let file = File::create(&value).map_err(|e| format!("--trace {value}: {e}"))?;
-            options.trace = Some((value, Mutex::new(BufWriter::new(file))));
-        }
         "--preview" => {
             options.preview = value
                 .parse()
@@ -180,30 +250,25 @@ fn apply(options: &mut Options, flag: &str, value: String) -> Result<(), String>
 
 /// Sets the option `flag`, which takes a whole number, to `value`.
 fn set_number(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
+    let set = budget::set(&mut options.budget, flag, value)
+        .or_else(|| rules::set(&mut options.rules, &Rule::ALL, flag, value));
+    if let Some(set) = set {
+        return set.map_err(|e| format!("{e}\n{USAGE}"));
+    }
     let number: u64 = value
         .parse()
         .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
-    let size = number as usize;
-    if let Some(field) = budget::field(&mut options.budget, flag) {
-        *field = size;
-        return Ok(());
-    }
+    let threads = || match number {
+        0 => Err(format!("{flag} 0: must be at least 1")),
+        n => Ok(n as usize),
+    };
     match flag {
         "--games" => options.games = number,
         "--seed" => options.seed = number,
         "--max-turns" => options.max_turns = number,
-        "--threads" => options.threads = size.max(1),
-        "--player-threads" => options.player_threads = size.max(1),
-        "--width" => options.rules.width = size,
-        "--height" => options.rules.height = size,
-        "--colors" => {
-            options.rules.colors =
-                u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
-        }
-        "--line" => options.rules.line = size,
-        "--next" => options.rules.next = size,
-        "--first" => options.rules.first = size,
-        _ => return Err(format!("unknown option {flag}\n{USAGE}")),
+        "--threads" => options.threads = threads()?,
+        "--player-threads" => options.player_threads = threads()?,
+        _ => unreachable!("{flag} is listed in FLAGS"),
     }
     Ok(())
 }
@@ -309,14 +374,14 @@ fn thread_cpu_micros() -> u64 {
 }
 
 fn main() -> ExitCode {
-    let options = match parse() {
+    let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
         Err(message) => {
-            eprintln!("{message}");
+            eprintln!("selfplay: {message}");
             return ExitCode::from(2);
         }
     };
@@ -356,7 +421,7 @@ fn main() -> ExitCode {
         let flushed = file.lock().expect("no thread panicked").flush();
         let error = trace_error.into_inner().expect("no thread panicked");
         if let Some(e) = error.or(flushed.err()) {
-            eprintln!("--trace {name}: {e}; the trace is incomplete");
+            eprintln!("selfplay: --trace {name}: {e}; the trace is incomplete");
             return ExitCode::FAILURE;
         }
     }
@@ -656,5 +721,79 @@ mod tests {
     #[test]
     fn one_value_has_no_error() {
         assert_eq!(mean_and_error(&[42.0]), (42.0, 0.0));
+    }
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    /// The error that `line` gets, which must be refused.
+    fn refusal(line: &str) -> String {
+        match parse(args(line)) {
+            Err(e) => e,
+            Ok(_) => panic!("{line} was taken"),
+        }
+    }
+
+    #[test]
+    fn an_unknown_option_is_unknown_whatever_its_value() {
+        for line in ["--prevue cells", "--bogus abc", "--bogus 5", "--bogus"] {
+            let error = refusal(line);
+            assert!(error.starts_with("unknown option --"), "{line}: {error}");
+            assert!(error.contains("usage: selfplay"), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn weights_the_evaluation_cannot_take_are_refused_by_their_option() {
+        for (line, start) in [
+            ("--weight reward_base=1", "--weight reward_base: "),
+            (
+                "--weight reward_steepness=NaN",
+                "--weight reward_steepness: ",
+            ),
+            ("--learned inf", "--learned: "),
+        ] {
+            let error = refusal(line);
+            assert!(error.starts_with(start), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_count_that_would_be_taken_as_another_is_refused() {
+        for flag in ["--candidates", "--replies", "--depth", "--threads"] {
+            let error = refusal(&format!("{flag} 0"));
+            assert!(error.starts_with(&format!("{flag} 0: ")), "{error}");
+        }
+        assert!(refusal("--colors 300").contains("from 1 to 35"));
+        assert!(parse(args("--samples 0 --refined 0")).is_ok());
+    }
+
+    #[test]
+    fn the_trace_is_made_only_for_a_command_line_taken() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let trace = dir.path().join("trace.txt");
+        let trace = trace.to_str().expect("a UTF-8 path");
+        for rest in ["--width 0", "--weight free=NaN", "--bogus 1"] {
+            refusal(&format!("--trace {trace} {rest}"));
+            assert!(std::fs::metadata(trace).is_err(), "{rest}");
+        }
+        // An earlier trace named again, and then refused, is kept.
+        std::fs::write(trace, "earlier").expect("written");
+        refusal(&format!("--trace {trace} --trace {trace}x --width 0"));
+        assert_eq!(std::fs::read_to_string(trace).expect("read"), "earlier");
+    }
+
+    #[test]
+    fn the_trace_cannot_empty_the_run_it_is_paired_with() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let earlier = dir.path().join("earlier.txt");
+        let line = game_line(0, &outcome(1, 100, 60, false));
+        std::fs::write(&earlier, &line).expect("written");
+        let earlier = earlier.to_str().expect("a UTF-8 path");
+        let linked = format!("{}/./earlier.txt", dir.path().display());
+        let error = refusal(&format!("--against {earlier} --trace {linked}"));
+        assert!(error.contains("the same file as --against"), "{error}");
+        assert_eq!(std::fs::read_to_string(earlier).expect("read"), line);
     }
 }

@@ -63,8 +63,8 @@ fn parse() -> Result<Option<Options>, String> {
                 .parse::<f64>()
                 .map_err(|_| format!("{flag} {value}: not a number\n{USAGE}"))
         };
-        if let Some(field) = budget::field(&mut options.training.budget, &flag) {
-            *field = whole()? as usize;
+        if let Some(set) = budget::set(&mut options.training.budget, &flag, &value) {
+            set.map_err(|e| format!("{e}\n{USAGE}"))?;
             continue;
         }
         match flag.as_str() {

@@ -108,14 +108,14 @@ fn parse() -> Result<Option<Options>, String> {
             }
             continue;
         }
+        if let Some(set) = budget::set(&mut options.budget, &flag, &value) {
+            set.map_err(|e| format!("{e}\n{USAGE}"))?;
+            continue;
+        }
         let number: u64 = value
             .parse()
             .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
         let size = number as usize;
-        if let Some(field) = budget::field(&mut options.budget, &flag) {
-            *field = size;
-            continue;
-        }
         match flag.as_str() {
             "--iterations" => options.iterations = number,
             "--games" => options.games = number.max(1),
