@@ -43,10 +43,13 @@ use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Preview, Rule, Rules, points_without_bonus};
+use output::{Output, say};
 use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/output.rs"]
+mod output;
 #[path = "support/rules.rs"]
 mod rules;
 #[path = "support/stats.rs"]
@@ -377,8 +380,9 @@ fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+            let mut out = Output::new("selfplay");
+            say!(out, "{USAGE}");
+            return out.finish();
         }
         Err(message) => {
             eprintln!("selfplay: {message}");
@@ -425,8 +429,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    report(&options, &outcomes, started.elapsed().as_secs_f64());
-    ExitCode::SUCCESS
+    let mut out = Output::new("selfplay");
+    report(
+        &mut out,
+        &options,
+        &outcomes,
+        started.elapsed().as_secs_f64(),
+    );
+    out.finish()
 }
 
 /// The line written for game `g` as it ends; [`read_game_line`] reads it
@@ -495,18 +505,19 @@ fn paired(outcomes: &[Outcome], earlier: &[Earlier]) -> Option<Paired> {
 }
 
 /// Prints the settings, then what the games came to.
-fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
-    print_settings(options, outcomes.len(), seconds);
+fn report(out: &mut Output, options: &Options, outcomes: &[Outcome], seconds: f64) {
+    print_settings(out, options, outcomes.len(), seconds);
     if outcomes.is_empty() {
         return;
     }
     let scores: Vec<u64> = outcomes.iter().map(|o| o.score).collect();
     let plain: Vec<u64> = outcomes.iter().map(|o| o.score_without_bonus).collect();
     let turns: Vec<u64> = outcomes.iter().map(|o| o.turns).collect();
-    print_summary("score (with streak bonus)", &scores);
-    print_summary("score (without bonus)    ", &plain);
-    print_summary("turns                    ", &turns);
-    println!(
+    print_summary(out, "score (with streak bonus)", &scores);
+    print_summary(out, "score (without bonus)    ", &plain);
+    print_summary(out, "turns                    ", &turns);
+    say!(
+        out,
         "games reaching the cap: {} of {}",
         outcomes.iter().filter(|o| o.reached_cap).count(),
         outcomes.len()
@@ -517,17 +528,22 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
                 games,
                 points: (points, points_error),
                 turns: (turns, turns_error),
-            }) => println!(
+            }) => say!(
+                out,
                 "against {file}, {games} games of the same seeds: without bonus {points:+.1} ± \
                  {points_error:.1}, turns {turns:+.1} ± {turns_error:.1}"
             ),
-            None => println!("against {file}: no game of the same seed"),
+            None => say!(out, "against {file}: no game of the same seed"),
         }
     }
     if options.trace.is_some() {
-        println!("free cells at the start of a turn: turns, share freeing cells, mean change");
+        say!(
+            out,
+            "free cells at the start of a turn: turns, share freeing cells, mean change"
+        );
         for row in drift(outcomes.iter().flat_map(|o| &o.steps)) {
-            println!(
+            say!(
+                out,
                 "  {:3}-{:3}: {:7} {:6.3} {:+7.3}",
                 row.from,
                 row.from + trace::BAND - 1,
@@ -538,13 +554,15 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
         }
     }
     print_times(
+        out,
         "ms per move, wall clock",
         outcomes.iter().flat_map(|o| o.move_micros.iter().copied()),
     );
     if options.player_threads > 1 {
-        println!("(CPU time below counts the choosing thread only)");
+        say!(out, "(CPU time below counts the choosing thread only)");
     }
     print_times(
+        out,
         "ms per move, CPU time  ",
         outcomes
             .iter()
@@ -553,9 +571,10 @@ fn report(options: &Options, outcomes: &[Outcome], seconds: f64) {
 }
 
 /// The rules, weights and budget played, and how many games took how long.
-fn print_settings(options: &Options, games: usize, seconds: f64) {
+fn print_settings(out: &mut Output, options: &Options, games: usize, seconds: f64) {
     let rules = options.rules;
-    println!(
+    say!(
+        out,
         "rules: {}x{} colors={} line={} next={} first={} preview={}",
         rules.width,
         rules.height,
@@ -566,9 +585,10 @@ fn print_settings(options: &Options, games: usize, seconds: f64) {
         options.preview
     );
     if options.weights != Weights::default() {
-        println!("weights: {:?}", options.weights);
+        say!(out, "weights: {:?}", options.weights);
     }
-    println!(
+    say!(
+        out,
         "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
         options.budget.candidates,
         options.budget.refined,
@@ -582,7 +602,8 @@ fn print_settings(options: &Options, games: usize, seconds: f64) {
             ""
         }
     );
-    println!(
+    say!(
+        out,
         "games: {games}{}, max turns {}, {:.1} s wall",
         match options.games {
             0 => String::new(),
@@ -597,14 +618,15 @@ fn print_settings(options: &Options, games: usize, seconds: f64) {
     );
 }
 
-fn print_times(label: &str, micros: impl Iterator<Item = u32>) {
+fn print_times(out: &mut Output, label: &str, micros: impl Iterator<Item = u32>) {
     let mut micros: Vec<u32> = micros.collect();
     if micros.is_empty() {
         return;
     }
     micros.sort_unstable();
     let at = |q: f64| f64::from(micros[((micros.len() - 1) as f64 * q) as usize]) / 1000.0;
-    println!(
+    say!(
+        out,
         "{label}: median {:.3}, p99 {:.3}, max {:.3} ({} moves)",
         at(0.5),
         at(0.99),
@@ -614,7 +636,7 @@ fn print_times(label: &str, micros: impl Iterator<Item = u32>) {
 }
 
 /// Mean ± standard error of the mean, median and range of `values`.
-fn print_summary(label: &str, values: &[u64]) {
+fn print_summary(out: &mut Output, label: &str, values: &[u64]) {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
     let reals: Vec<f64> = sorted.iter().map(|&v| v as f64).collect();
@@ -624,7 +646,8 @@ fn print_summary(label: &str, values: &[u64]) {
     } else {
         (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) as f64 / 2.0
     };
-    println!(
+    say!(
+        out,
         "{label}: mean {mean:.1} ± {error:.1}, median {median:.1}, min {}, max {}",
         sorted[0],
         sorted[sorted.len() - 1]

@@ -22,6 +22,10 @@ use clines::game::Rules;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/output.rs"]
+mod output;
+
+use output::{Output, say};
 
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
              [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--phases P] [--every N] [--width W] [--height H] [--colors C] [--next N]";
@@ -97,8 +101,9 @@ fn main() -> ExitCode {
     let options = match parse() {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+            let mut out = Output::new("train");
+            say!(out, "{USAGE}");
+            return out.finish();
         }
         Err(e) => {
             eprintln!("train: {e}");
@@ -112,23 +117,29 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("{:?}", options.training);
+    // The table is what counts: a failed report does not stop the
+    // training, and is told once it is written.
+    let mut out = Output::new("train");
+    say!(out, "{:?}", options.training);
     let trained = train(
         options.rules,
         &options.training,
         start.as_deref(),
         options.every,
         |p| {
-            println!(
+            say!(
+                out,
                 "games {:>8}  points {:>8.1}  turns {:>7.1}",
-                p.games, p.points, p.turns
+                p.games,
+                p.points,
+                p.turns
             )
         },
     );
     match trained.and_then(|table| {
         std::fs::write(&options.out, &table).map_err(|e| format!("{}: {e}", options.out))
     }) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => out.finish(),
         Err(e) => {
             eprintln!("train: {e}");
             ExitCode::FAILURE

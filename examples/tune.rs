@@ -31,10 +31,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rules, points_without_bonus};
+use output::{Output, say};
 use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/output.rs"]
+mod output;
 #[path = "support/stats.rs"]
 mod stats;
 
@@ -230,14 +233,16 @@ fn main() -> ExitCode {
     let options = match parse() {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+            let mut out = Output::new("tune");
+            say!(out, "{USAGE}");
+            return out.finish();
         }
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
         }
     };
+    let mut out = Output::new("tune");
     let mut theta = to_theta(&Weights::default());
     let mut random = options.seed;
     for k in 0..options.iterations {
@@ -264,10 +269,14 @@ fn main() -> ExitCode {
         for (t, d) in theta.iter_mut().zip(&delta) {
             *t += a * relative / (2.0 * c * d);
         }
-        println!(
+        let written = out.line(format_args!(
             "iteration {k}: up {up:.1} down {down:.1} -> {:?}",
             from_theta(&theta)
-        );
+        ));
+        if !written {
+            // Nobody reads the rest.
+            return out.finish();
+        }
     }
     let tuned = from_theta(&theta);
     let check: Vec<u64> = (0..options.check_games)
@@ -282,12 +291,13 @@ fn main() -> ExitCode {
         .map(|(t, d)| t - d)
         .collect();
     let (difference, difference_error) = mean_and_error(&differences);
-    println!(
+    say!(
+        out,
         "on {} fresh seeds: default {default:.1} ± {default_error:.1}, \
          tuned {tuned_mean:.1} ± {tuned_error:.1}, \
          tuned − default {difference:+.1} ± {difference_error:.1} (game by game)",
         check.len(),
     );
-    println!("{tuned:#?}");
-    ExitCode::SUCCESS
+    say!(out, "{tuned:#?}");
+    out.finish()
 }
