@@ -15,7 +15,10 @@
 //! `--check-games` fresh seeds (100 by default: fewer cannot tell a real
 //! gain from the noise), each side's mean and their difference game by
 //! game with its standard error, and print the tuned weights as Rust, for
-//! `src/ai/weights.rs`.
+//! `src/ai/weights.rs`. `--step` and `--perturbation` are finite numbers
+//! above 0; a run whose steps leave weights the evaluation cannot take
+//! ([`Weights::validate`]) stops with exit status 2. Its tests run with
+//! `cargo test --example tune`.
 //!
 //! Noise is the enemy: a 7-colour game's score varies by ±50 %, so each
 //! side needs many games. A run of 12 iterations of 8 games with a step
@@ -30,7 +33,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
-use clines::game::{Game, Rules, points_without_bonus};
+use clines::game::{Game, Rule, Rules, points_without_bonus};
 use output::{Output, say};
 use stats::mean_and_error;
 
@@ -38,6 +41,8 @@ use stats::mean_and_error;
 mod budget;
 #[path = "support/output.rs"]
 mod output;
+#[path = "support/rules.rs"]
+mod rules;
 #[path = "support/stats.rs"]
 mod stats;
 
@@ -76,7 +81,9 @@ struct Options {
     perturbation: f64,
 }
 
-fn parse() -> Result<Option<Options>, String> {
+/// The options read from `args` (the program's name left out), or `None`
+/// when help was asked for.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         iterations: 30,
         games: 16,
@@ -92,49 +99,81 @@ fn parse() -> Result<Option<Options>, String> {
         step: 0.05,
         perturbation: 0.15,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
+        if !FLAGS.contains(&flag.as_str()) {
+            return Err(format!("unknown option {flag}\n{USAGE}"));
+        }
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-        if flag == "--step" || flag == "--perturbation" {
-            let real: f64 = value
-                .parse()
-                .map_err(|_| format!("{flag} {value}: not a number\n{USAGE}"))?;
-            if flag == "--step" {
-                options.step = real;
-            } else {
-                options.perturbation = real;
-            }
-            continue;
-        }
-        if let Some(set) = budget::set(&mut options.budget, &flag, &value) {
-            set.map_err(|e| format!("{e}\n{USAGE}"))?;
-            continue;
-        }
-        let number: u64 = value
-            .parse()
-            .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))?;
-        let size = number as usize;
-        match flag.as_str() {
-            "--iterations" => options.iterations = number,
-            "--games" => options.games = number.max(1),
-            "--check-games" => options.check_games = number.max(1),
-            "--seed" => options.seed = number,
-            "--max-turns" => options.max_turns = number,
-            "--threads" => options.threads = size.max(1),
-            "--colors" => {
-                options.rules.colors =
-                    u8::try_from(number).map_err(|_| format!("--colors {value}: too many"))?
-            }
-            _ => return Err(format!("unknown option {flag}\n{USAGE}")),
-        }
+        apply(&mut options, &flag, &value).map_err(|e| format!("{e}\n{USAGE}"))?;
     }
-    options.rules.validate().map_err(|e| e.to_string())?;
+    rules::validate(&options.rules)?;
     Ok(Some(options))
+}
+
+/// Every option that takes a value.
+const FLAGS: [&str; 14] = [
+    "--iterations",
+    "--games",
+    "--check-games",
+    "--seed",
+    "--max-turns",
+    "--threads",
+    "--colors",
+    "--step",
+    "--perturbation",
+    "--candidates",
+    "--refined",
+    "--samples",
+    "--replies",
+    "--depth",
+];
+
+/// Sets the option `flag` to `value` in `options`.
+fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
+    let set = budget::set(&mut options.budget, flag, value)
+        .or_else(|| rules::set(&mut options.rules, &[Rule::Colors], flag, value));
+    if let Some(set) = set {
+        return set;
+    }
+    if flag == "--step" || flag == "--perturbation" {
+        // Both divide or scale steps in log space: 0 would divide by zero
+        // (--perturbation) or tune nothing (--step), and NaN or infinity
+        // would make every weight no number.
+        let real = value
+            .parse::<f64>()
+            .ok()
+            .filter(|real| real.is_finite() && *real > 0.0)
+            .ok_or_else(|| format!("{flag} {value}: must be a finite number above 0"))?;
+        if flag == "--step" {
+            options.step = real;
+        } else {
+            options.perturbation = real;
+        }
+        return Ok(());
+    }
+    let number: u64 = value
+        .parse()
+        .map_err(|_| format!("{flag} {value}: not a whole number"))?;
+    let at_least_one = || match number {
+        0 => Err(format!("{flag} 0: must be at least 1")),
+        n => Ok(n),
+    };
+    match flag {
+        "--iterations" => options.iterations = number,
+        "--games" => options.games = at_least_one()?,
+        "--check-games" => options.check_games = at_least_one()?,
+        "--seed" => options.seed = number,
+        "--max-turns" => options.max_turns = number,
+        "--threads" => options.threads = at_least_one()? as usize,
+        _ => unreachable!("{flag} is listed in FLAGS"),
+    }
+    Ok(())
 }
 
 /// The tuned coordinates of `weights`, in log space (the reward base by
@@ -230,7 +269,7 @@ fn next_random(state: &mut u64) -> u64 {
 }
 
 fn main() -> ExitCode {
-    let options = match parse() {
+    let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
             let mut out = Output::new("tune");
@@ -238,11 +277,29 @@ fn main() -> ExitCode {
             return out.finish();
         }
         Err(message) => {
-            eprintln!("{message}");
+            eprintln!("tune: {message}");
             return ExitCode::from(2);
         }
     };
     let mut out = Output::new("tune");
+    match tune(&options, &mut out) {
+        Ok(Some(tuned)) => compare(&options, &mut out, tuned),
+        // Nobody reads the rest.
+        Ok(None) => {}
+        Err(message) => {
+            eprintln!("tune: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    out.finish()
+}
+
+/// Runs the iterations, reporting each; returns the tuned weights, or
+/// `None` once the report cannot be written.
+///
+/// # Errors
+/// When a step leaves weights the evaluation cannot take.
+fn tune(options: &Options, out: &mut Output) -> Result<Option<Weights>, String> {
     let mut theta = to_theta(&Weights::default());
     let mut random = options.seed;
     for k in 0..options.iterations {
@@ -261,28 +318,46 @@ fn main() -> ExitCode {
             .collect();
         let plus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + c * d).collect();
         let minus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - c * d).collect();
-        let first = options.seed.wrapping_add(1_000 * k);
-        let seeds: Vec<u64> = (0..options.games).map(|g| first + g).collect();
-        let scores = play_games(&options, &[from_theta(&plus), from_theta(&minus)], &seeds);
+        let pushed = [weights_at(&plus, k, "up")?, weights_at(&minus, k, "down")?];
+        let first = options.seed.wrapping_add(k.wrapping_mul(1_000));
+        let seeds: Vec<u64> = (0..options.games).map(|g| first.wrapping_add(g)).collect();
+        let scores = play_games(options, &pushed, &seeds);
         let (up, down) = (mean_and_error(&scores[0]).0, mean_and_error(&scores[1]).0);
         let relative = (up - down) / ((up + down) / 2.0).max(1.0);
         for (t, d) in theta.iter_mut().zip(&delta) {
             *t += a * relative / (2.0 * c * d);
         }
-        let written = out.line(format_args!(
-            "iteration {k}: up {up:.1} down {down:.1} -> {:?}",
-            from_theta(&theta)
-        ));
-        if !written {
-            // Nobody reads the rest.
-            return out.finish();
+        let stepped = weights_at(&theta, k, "stepped")?;
+        if !out.line(format_args!(
+            "iteration {k}: up {up:.1} down {down:.1} -> {stepped:?}"
+        )) {
+            return Ok(None);
         }
     }
-    let tuned = from_theta(&theta);
+    Ok(Some(from_theta(&theta)))
+}
+
+/// The weights at `theta` in iteration `k`, `how` they were reached
+/// there; refused when the evaluation cannot take them, which only too
+/// large a step or perturbation does.
+fn weights_at(theta: &[f64], k: u64, how: &str) -> Result<Weights, String> {
+    let weights = from_theta(theta);
+    weights.validate().map_err(|e| {
+        format!(
+            "iteration {k}, weights {how}: {e}; a smaller --step or --perturbation \
+             keeps them in range"
+        )
+    })?;
+    Ok(weights)
+}
+
+/// Compares `tuned` with the default weights on fresh seeds, and prints
+/// them.
+fn compare(options: &Options, out: &mut Output, tuned: Weights) {
     let check: Vec<u64> = (0..options.check_games)
-        .map(|g| options.seed.wrapping_add(1_000_000 + g))
+        .map(|g| options.seed.wrapping_add(1_000_000).wrapping_add(g))
         .collect();
-    let scores = play_games(&options, &[Weights::default(), tuned], &check);
+    let scores = play_games(options, &[Weights::default(), tuned], &check);
     let (default, default_error) = mean_and_error(&scores[0]);
     let (tuned_mean, tuned_error) = mean_and_error(&scores[1]);
     let differences: Vec<f64> = scores[1]
@@ -299,5 +374,56 @@ fn main() -> ExitCode {
         check.len(),
     );
     say!(out, "{tuned:#?}");
-    out.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    /// The error that `line` gets, which must be refused.
+    fn refusal(line: &str) -> String {
+        match parse(args(line)) {
+            Err(e) => e,
+            Ok(_) => panic!("{line} was taken"),
+        }
+    }
+
+    #[test]
+    fn an_unknown_option_is_unknown_whatever_its_value() {
+        for line in ["--preview cells", "--width 5", "--bogus"] {
+            let error = refusal(line);
+            assert!(error.starts_with("unknown option --"), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn steps_that_make_weights_no_number_are_refused() {
+        for flag in ["--step", "--perturbation"] {
+            for value in ["0", "-0.1", "NaN", "inf"] {
+                let error = refusal(&format!("{flag} {value}"));
+                assert!(error.starts_with(&format!("{flag} {value}: ")), "{error}");
+            }
+        }
+        assert!(parse(args("--step 0.2 --perturbation 0.3")).is_ok());
+    }
+
+    #[test]
+    fn counts_of_nothing_are_refused_not_run_as_one() {
+        for flag in ["--games", "--check-games", "--threads"] {
+            let error = refusal(&format!("{flag} 0"));
+            assert!(error.starts_with(&format!("{flag} 0: ")), "{error}");
+        }
+        assert!(parse(args("--iterations 0")).is_ok());
+    }
+
+    #[test]
+    fn weights_stepped_out_of_range_are_refused_naming_the_options() {
+        let theta = vec![1e6; TUNED.len()];
+        let error = weights_at(&theta, 3, "up").expect_err("infinite weights");
+        assert!(error.contains("--step or --perturbation"), "{error}");
+    }
 }
