@@ -6,7 +6,7 @@
 //! ```
 //!
 //! Every iteration perturbs all tuned weights at once (in log space, each
-//! by `±c`), plays the same `--games` seeds with the weights pushed up and
+//! by `±c`, from the defaults at 0), plays the same `--games` seeds with the weights pushed up and
 //! pushed down, and steps along the measured difference of the mean score
 //! (without the streak bonus), relative to its size. Each iteration uses
 //! fresh seeds; the perturbations come from a generator seeded with
@@ -176,37 +176,26 @@ fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The tuned coordinates of `weights`, in log space (the reward base by
-/// its excess over 1, which must stay positive).
-fn to_theta(weights: &Weights) -> Vec<f64> {
-    TUNED
-        .iter()
-        .map(|name| match *name {
-            "free" => weights.free.ln(),
-            "potential" => weights.potential.ln(),
-            "component" => weights.component.ln(),
-            "outside" => weights.outside.ln(),
-            "orphan" => weights.orphan.ln(),
-            "reward_base" => (weights.reward_base - 1.0).ln(),
-            "reward_steepness" => weights.reward_steepness.ln(),
-            "learned" => weights.learned.ln(),
-            _ => unreachable!("every tuned name is listed"),
-        })
-        .collect()
-}
-
+/// The weights at `theta`, the tuned coordinates: each weight's log
+/// ratio to its default (the reward base's excess over 1, which must stay
+/// positive), so that the defaults are all zeros and come back exactly
+/// (e^0 is 1), with no rounding a tuning did not make.
 fn from_theta(theta: &[f64]) -> Weights {
-    let mut weights = Weights::default();
+    let default = Weights::default();
+    let mut weights = default;
     for (name, &t) in TUNED.iter().zip(theta) {
+        let ratio = t.exp();
         match *name {
-            "free" => weights.free = t.exp(),
-            "potential" => weights.potential = t.exp(),
-            "component" => weights.component = t.exp(),
-            "outside" => weights.outside = t.exp(),
-            "orphan" => weights.orphan = t.exp(),
-            "reward_base" => weights.reward_base = 1.0 + t.exp(),
-            "reward_steepness" => weights.reward_steepness = t.exp(),
-            "learned" => weights.learned = t.exp(),
+            "free" => weights.free = default.free * ratio,
+            "potential" => weights.potential = default.potential * ratio,
+            "component" => weights.component = default.component * ratio,
+            "outside" => weights.outside = default.outside * ratio,
+            "orphan" => weights.orphan = default.orphan * ratio,
+            "reward_base" => weights.reward_base = 1.0 + (default.reward_base - 1.0) * ratio,
+            "reward_steepness" => {
+                weights.reward_steepness = default.reward_steepness * ratio;
+            }
+            "learned" => weights.learned = default.learned * ratio,
             _ => unreachable!("every tuned name is listed"),
         }
     }
@@ -300,7 +289,7 @@ fn main() -> ExitCode {
 /// # Errors
 /// When a step leaves weights the evaluation cannot take.
 fn tune(options: &Options, out: &mut Output) -> Result<Option<Weights>, String> {
-    let mut theta = to_theta(&Weights::default());
+    let mut theta = vec![0.0; TUNED.len()];
     let mut random = options.seed;
     for k in 0..options.iterations {
         // The usual SPSA decay exponents (Spall).
@@ -425,5 +414,14 @@ mod tests {
         let theta = vec![1e6; TUNED.len()];
         let error = weights_at(&theta, 3, "up").expect_err("infinite weights");
         assert!(error.contains("--step or --perturbation"), "{error}");
+    }
+
+    #[test]
+    fn no_tuning_gives_the_defaults_exactly() {
+        assert_eq!(from_theta(&[0.0; TUNED.len()]), Weights::default());
+        let doubled = from_theta(&[2f64.ln(); TUNED.len()]);
+        assert!((doubled.free - 120.0).abs() < 1e-9, "{doubled:?}");
+        assert!((doubled.reward_base - 7.0).abs() < 1e-9, "{doubled:?}");
+        assert_eq!(doubled.points, 1.0);
     }
 }
