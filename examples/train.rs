@@ -14,7 +14,16 @@
 //! table (one thread, game `g` seeded `--seed + g`). `--from` continues
 //! from an earlier table. Progress, every `--every` games: mean points
 //! (without the streak bonus) and turns of the games since the last line.
+//!
+//! `--out` is checked before the first game: a temporary file is created
+//! beside it, which the table is written to and then renamed over it, so
+//! that a training lost to an unwritable path fails at once, and a write
+//! interrupted or failed (a full disk) leaves the earlier file whole: the
+//! second pass writes over the table compiled into the game.
 
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clines::ai::learn::{Training, train};
@@ -117,6 +126,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let destination = match Destination::new(Path::new(&options.out)) {
+        Ok(destination) => destination,
+        Err(e) => {
+            eprintln!("train: --out {}: {e}", options.out);
+            return ExitCode::from(2);
+        }
+    };
     // The table is what counts: a failed report does not stop the
     // training, and is told once it is written.
     let mut out = Output::new("train");
@@ -136,13 +152,111 @@ fn main() -> ExitCode {
             )
         },
     );
-    match trained.and_then(|table| {
-        std::fs::write(&options.out, &table).map_err(|e| format!("{}: {e}", options.out))
-    }) {
+    match trained.and_then(|table| destination.write(&table)) {
         Ok(()) => out.finish(),
         Err(e) => {
             eprintln!("train: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Where the table goes: a temporary file beside `--out`, created before
+/// training so that a path that cannot be written fails at once, and
+/// renamed over `--out` once the whole table is in it.
+struct Destination {
+    out: PathBuf,
+    temporary: PathBuf,
+    file: File,
+}
+
+impl Destination {
+    /// Creates the temporary file beside `out`.
+    ///
+    /// # Errors
+    /// When `out` is a directory or its directory cannot be written.
+    fn new(out: &Path) -> Result<Destination, String> {
+        if out.is_dir() {
+            return Err("a directory".to_string());
+        }
+        let name = out.file_name().ok_or("no file name")?;
+        let mut temporary_name = std::ffi::OsString::from(".");
+        temporary_name.push(name);
+        temporary_name.push(format!(".{}.tmp", std::process::id()));
+        let temporary = out.with_file_name(temporary_name);
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .map_err(|e| format!("{}: {e}", temporary.display()))?;
+        Ok(Destination {
+            out: out.to_path_buf(),
+            temporary,
+            file,
+        })
+    }
+
+    /// Writes `table` whole to the temporary file, then renames it over
+    /// `--out`. On failure `--out` is left as it was, and the temporary
+    /// file goes as the destination is dropped.
+    fn write(mut self, table: &[u8]) -> Result<(), String> {
+        self.file
+            .write_all(table)
+            .and_then(|()| self.file.sync_all())
+            .and_then(|()| std::fs::rename(&self.temporary, &self.out))
+            .map_err(|e| format!("{}: {e}; it is left as it was", self.out.display()))
+    }
+}
+
+impl Drop for Destination {
+    /// Removes the temporary file when it was not renamed (the training
+    /// or the write failed); after the rename, no file has its name.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.temporary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("a directory")
+            .map(|entry| {
+                entry
+                    .expect("an entry")
+                    .file_name()
+                    .into_string()
+                    .expect("UTF-8")
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn an_out_that_cannot_be_written_fails_before_training() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        assert!(Destination::new(&dir.path().join("none/t.bin")).is_err());
+        assert!(Destination::new(dir.path()).is_err());
+    }
+
+    #[test]
+    fn the_table_replaces_out_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let out = dir.path().join("value.bin");
+        std::fs::write(&out, "earlier").expect("written");
+        // A training that fails drops its destination unwritten.
+        let destination = Destination::new(&out).expect("a writable directory");
+        assert_eq!(listing(dir.path()).len(), 2);
+        drop(destination);
+        assert_eq!(listing(dir.path()), ["value.bin"]);
+        assert_eq!(std::fs::read(&out).expect("read"), b"earlier");
+        let destination = Destination::new(&out).expect("a writable directory");
+        destination.write(b"table").expect("written");
+        assert_eq!(listing(dir.path()), ["value.bin"]);
+        assert_eq!(std::fs::read(&out).expect("read"), b"table");
     }
 }
