@@ -20,19 +20,24 @@
 //! that a training lost to an unwritable path fails at once, and a write
 //! interrupted or failed (a full disk) leaves the earlier file whole: the
 //! second pass writes over the table compiled into the game.
+//! Every option is checked before then too, `--from` against the rules and
+//! `--phases`. Its tests run with `cargo test --example train`.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clines::ai::learn::{Training, train};
-use clines::game::Rules;
+use clines::ai::Weights;
+use clines::ai::learn::{self, MAX_PHASES, Training, train};
+use clines::game::{Rule, Rules};
 
 #[path = "support/budget.rs"]
 mod budget;
 #[path = "support/output.rs"]
 mod output;
+#[path = "support/rules.rs"]
+mod rules;
 
 use output::{Output, say};
 
@@ -47,7 +52,10 @@ struct Options {
     training: Training,
 }
 
-fn parse() -> Result<Option<Options>, String> {
+/// The options read from `args` (the program's name left out), or `None`
+/// when help was asked for. Each is checked here, naming it, rather than
+/// by the training once started.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         out: String::new(),
         from: None,
@@ -58,7 +66,7 @@ fn parse() -> Result<Option<Options>, String> {
         },
         training: Training::default(),
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
             return Ok(None);
@@ -66,48 +74,96 @@ fn parse() -> Result<Option<Options>, String> {
         let value = args
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-        let whole = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("{flag} {value}: not a whole number\n{USAGE}"))
-        };
-        let real = || {
-            value
-                .parse::<f64>()
-                .map_err(|_| format!("{flag} {value}: not a number\n{USAGE}"))
-        };
-        if let Some(set) = budget::set(&mut options.training.budget, &flag, &value) {
-            set.map_err(|e| format!("{e}\n{USAGE}"))?;
-            continue;
-        }
-        match flag.as_str() {
-            "--out" => options.out = value.clone(),
-            "--from" => options.from = Some(value.clone()),
-            "--games" => options.training.games = whole()?,
-            "--seed" => options.training.seed = whole()?,
-            "--rate" => options.training.rate = real()?,
-            "--blend" => options.training.blend = real()?,
-            "--max-turns" => options.training.max_turns = whole()?,
-            "--phases" => options.training.phases = whole()? as usize,
-            "--every" => options.every = whole()?,
-            "--width" => options.rules.width = whole()? as usize,
-            "--height" => options.rules.height = whole()? as usize,
-            "--colors" => {
-                options.rules.colors =
-                    u8::try_from(whole()?).map_err(|_| format!("--colors {value}: too many"))?
-            }
-            "--next" => options.rules.next = whole()? as usize,
-            _ => return Err(format!("unknown option {flag}\n{USAGE}")),
-        }
+        apply(&mut options, &flag, &value).map_err(|e| format!("{e}\n{USAGE}"))?;
     }
     if options.out.is_empty() {
         return Err(format!("--out is needed\n{USAGE}"));
     }
+    rules::validate(&options.rules)?;
     Ok(Some(options))
 }
 
+/// The rules this tool takes.
+const RULES: [Rule; 4] = [Rule::Width, Rule::Height, Rule::Colors, Rule::Next];
+
+/// Sets the option `flag` to `value` in `options`.
+fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
+    let set = budget::set(&mut options.training.budget, flag, value)
+        .or_else(|| rules::set(&mut options.rules, &RULES, flag, value));
+    if let Some(set) = set {
+        return set;
+    }
+    let whole = || {
+        value
+            .parse::<u64>()
+            .map_err(|_| format!("{flag} {value}: not a whole number"))
+    };
+    let real = || {
+        value
+            .parse::<f64>()
+            .map_err(|_| format!("{flag} {value}: not a number"))
+    };
+    let training = &mut options.training;
+    match flag {
+        "--out" => options.out = value.to_string(),
+        "--from" => options.from = Some(value.to_string()),
+        "--games" => training.games = whole()?,
+        "--seed" => training.seed = whole()?,
+        // A NaN rate would make every weight of the table NaN.
+        "--rate" => {
+            training.rate = Some(real()?)
+                .filter(|rate| rate.is_finite() && *rate > 0.0)
+                .ok_or_else(|| format!("--rate {value}: must be a finite number above 0"))?;
+        }
+        "--blend" => {
+            training.blend = real()?;
+            let weights = Weights {
+                learned: training.blend,
+                ..Weights::default()
+            };
+            weights
+                .validate()
+                .map_err(|e| format!("--blend {value}: {e}"))?;
+        }
+        "--max-turns" => training.max_turns = whole()?,
+        "--phases" => {
+            training.phases = Some(whole()?)
+                .filter(|phases| (1..=MAX_PHASES as u64).contains(phases))
+                .ok_or_else(|| format!("--phases {value}: must be from 1 to {MAX_PHASES}"))?
+                as usize;
+        }
+        "--every" => {
+            options.every = Some(whole()?)
+                .filter(|&every| every > 0)
+                .ok_or_else(|| format!("--every {value}: must be at least 1"))?;
+        }
+        _ => return Err(format!("unknown option {flag}")),
+    }
+    Ok(())
+}
+
+/// The table `--from` names, read and checked against the rules and
+/// `--phases`; `None` without `--from`.
+fn read_start(options: &Options) -> Result<Option<Vec<u8>>, String> {
+    let Some(from) = &options.from else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(from).map_err(|e| format!("--from {from}: {e}"))?;
+    let phases =
+        learn::phases_of(options.rules, &bytes).map_err(|e| format!("--from {from}: {e}"))?;
+    // A table of one phase is copied into as many as asked.
+    if phases > 1 && phases != options.training.phases {
+        return Err(format!(
+            "--from {from}: the table has {phases} phases, not {}: give --phases {phases} \
+             to train it on",
+            options.training.phases
+        ));
+    }
+    Ok(Some(bytes))
+}
+
 fn main() -> ExitCode {
-    let options = match parse() {
+    let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
             let mut out = Output::new("train");
@@ -119,11 +175,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let start = match options.from.as_deref().map(std::fs::read).transpose() {
+    let start = match read_start(&options) {
         Ok(start) => start,
         Err(e) => {
-            eprintln!("train: --from: {e}");
-            return ExitCode::FAILURE;
+            eprintln!("train: {e}");
+            return ExitCode::from(2);
         }
     };
     let destination = match Destination::new(Path::new(&options.out)) {
@@ -258,5 +314,52 @@ mod tests {
         destination.write(b"table").expect("written");
         assert_eq!(listing(dir.path()), ["value.bin"]);
         assert_eq!(std::fs::read(&out).expect("read"), b"table");
+    }
+
+    /// The error that `line` gets, which must be refused.
+    fn refusal(line: &str) -> String {
+        let args = line.split_whitespace().map(String::from);
+        match parse(args) {
+            Err(e) => e,
+            Ok(_) => panic!("{line} was taken"),
+        }
+    }
+
+    #[test]
+    fn options_the_training_would_refuse_are_refused_by_name() {
+        for (line, start) in [
+            ("--rate NaN", "--rate NaN: "),
+            ("--rate 0", "--rate 0: "),
+            ("--blend inf", "--blend inf: "),
+            ("--phases 0", "--phases 0: "),
+            ("--phases 5", "--phases 5: "),
+            ("--every 0", "--every 0: "),
+            ("--colors 300", "--colors 300: "),
+            ("--width 0", "--width 0: "),
+        ] {
+            let error = refusal(&format!("--out x {line}"));
+            assert!(error.starts_with(start), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_table_of_other_phases_names_the_option_to_give() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let from = dir.path().join("value.bin");
+        std::fs::write(&from, include_bytes!("../src/ai/value.bin")).expect("written");
+        let line = format!("--out x --from {}", from.display());
+        let options = parse(line.split_whitespace().map(String::from))
+            .expect("taken")
+            .expect("no help");
+        let error = read_start(&options).expect_err("3 phases, not 1");
+        assert!(error.contains("give --phases 3"), "{error}");
+        let options = Options {
+            training: Training {
+                phases: 3,
+                ..options.training
+            },
+            ..options
+        };
+        assert!(read_start(&options).is_ok());
     }
 }
