@@ -16,9 +16,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clines::ai::Player;
-use clines::game::{Game, Rule, RuleError, Rules};
+use clines::game::{Game, Rule, Rules};
+
+#[path = "support/rules.rs"]
+mod rules;
 
 const USAGE: &str = "usage: hintcost [--width W] [--height H] [--colors C] [--line I] [--fill PERCENT] [--repeats N] [--threads K]";
+
+/// The rules hintcost takes on its command line.
+const RULES: [Rule; 4] = [Rule::Width, Rule::Height, Rule::Colors, Rule::Line];
 
 /// The largest `--fill`: a full board has no move to hint.
 const MAX_FILL: usize = 99;
@@ -97,6 +103,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
             return Err(format!("unknown option {flag}"));
         }
         let text = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        if let Some(set) = rules::set(&mut options.rules, &RULES, &flag, &text) {
+            set?;
+            continue;
+        }
         let value = text
             .parse::<usize>()
             .map_err(|_| format!("{flag} {text}: not a whole number"))?;
@@ -108,28 +118,14 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         first: 1,
         ..options.rules
     };
-    opening.validate().map_err(|e| rule_error(&e))?;
+    rules::validate(&opening, &RULES)?;
     Ok(Some(options))
 }
 
-/// Sets the option `flag` (a known one) to `value`, refusing what is out
-/// of its range rather than clamping it.
+/// Sets the option `flag` (a known one, not a rule) to `value`, refusing
+/// what is out of its range rather than clamping it.
 fn set(options: &mut Options, flag: &str, value: usize) -> Result<(), String> {
     match flag {
-        "--width" => options.rules.width = value,
-        "--height" => options.rules.height = value,
-        "--colors" => {
-            options.rules.colors = u8::try_from(value).map_err(|_| {
-                let max = Rule::Colors.max(&options.rules);
-                rule_error(&RuleError {
-                    rule: Rule::Colors,
-                    value,
-                    min: Rule::Colors.min(),
-                    max,
-                })
-            })?;
-        }
-        "--line" => options.rules.line = value,
         "--fill" if value > MAX_FILL => {
             return Err(format!(
                 "--fill {value}: must be from 0 to {MAX_FILL} (a full board has no move)"
@@ -141,19 +137,6 @@ fn set(options: &mut Options, flag: &str, value: usize) -> Result<(), String> {
         _ => options.threads = value,
     }
     Ok(())
-}
-
-/// A rule out of range, named by the flag that set it.
-fn rule_error(error: &RuleError) -> String {
-    let flag = match error.rule {
-        Rule::Width => "--width",
-        Rule::Height => "--height",
-        Rule::Colors => "--colors",
-        Rule::Line => "--line",
-        // Not set by a flag: the default, too many for a tiny board.
-        Rule::Next | Rule::First => return error.to_string(),
-    };
-    format!("{flag} {}: {}", error.value, error.requirement())
 }
 
 /// Times the hints `options` asks for; the line that reports them.

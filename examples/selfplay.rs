@@ -146,7 +146,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
             apply(&mut options, &flag, value)?;
         }
     }
-    rules::validate(&options.rules)?;
+    rules::validate(&options.rules, &Rule::ALL)?;
     options.weights.validate().map_err(|e| match e.name {
         "learned" => format!("--learned: {e}"),
         name => format!("--weight {name}: {e}"),

@@ -79,7 +79,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
     if options.out.is_empty() {
         return Err(format!("--out is needed\n{USAGE}"));
     }
-    rules::validate(&options.rules)?;
+    rules::validate(&options.rules, &Rule::ALL)?;
     Ok(Some(options))
 }
 

@@ -112,7 +112,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
         apply(&mut options, &flag, &value).map_err(|e| format!("{e}\n{USAGE}"))?;
     }
-    rules::validate(&options.rules)?;
+    rules::validate(&options.rules, &Rule::ALL)?;
     Ok(Some(options))
 }
 

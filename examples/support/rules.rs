@@ -54,9 +54,17 @@ pub fn set(
     Some(Ok(()))
 }
 
-/// Checks `rules`, naming the flag of the rule refused.
-pub fn validate(rules: &Rules) -> Result<(), String> {
-    rules.validate().map_err(|e| refusal(&e))
+/// Checks `rules`, naming the flag of the rule refused where it is one of
+/// `taken`: a tool that leaves a rule at its default (too large for a tiny
+/// board) names no flag it does not take.
+pub fn validate(rules: &Rules, taken: &[Rule]) -> Result<(), String> {
+    rules.validate().map_err(|e| {
+        if taken.contains(&e.rule) {
+            refusal(&e)
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// The message for a rule refused: `--width 0: the board width must be
