@@ -32,6 +32,8 @@
 
 #[path = "../tests/pty/mod.rs"]
 mod pty;
+#[path = "support/replace.rs"]
+mod replace;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -40,6 +42,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
 
 use pty::{END_SYNC, Key, Options, Sandbox, Term, count};
+use replace::Replacement;
 
 /// How many records the listing runs over: enough to run every part of it.
 const LISTED_RECORDS: usize = 1000;
@@ -132,26 +135,9 @@ fn write_script(out: &Path, patterns: &[String]) -> Result<(), String> {
             out.display()
         ));
     }
-    let failed = |e: std::io::Error| format!("{}: {e}", out.display());
-    let dir = match out.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failed)?;
-    // The temporary file is private (0600); the script keeps the old
-    // one's permissions, or a new file's usual 0644.
-    let permissions = match std::fs::metadata(out) {
-        Ok(old) => old.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    };
-    file.as_file()
-        .set_permissions(permissions)
-        .map_err(failed)?;
-    file.write_all(script(patterns).as_bytes())
-        .map_err(failed)?;
-    file.as_file().sync_all().map_err(failed)?;
-    file.persist(out).map_err(|e| failed(e.error))?;
-    Ok(())
+    Replacement::new(out)
+        .and_then(|replacement| replacement.write(script(patterns).as_bytes()))
+        .map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// The arguments that run a program under callgrind, its profile written

@@ -23,9 +23,7 @@
 //! Every option is checked before then too, `--from` against the rules and
 //! `--phases`. Its tests run with `cargo test --example train`.
 
-use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clines::ai::Weights;
@@ -36,10 +34,13 @@ use clines::game::{Rule, Rules};
 mod budget;
 #[path = "support/output.rs"]
 mod output;
+#[path = "support/replace.rs"]
+mod replace;
 #[path = "support/rules.rs"]
 mod rules;
 
 use output::{Output, say};
+use replace::Replacement;
 
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
              [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--phases P] [--every N] [--width W] [--height H] [--colors C] [--next N]";
@@ -182,7 +183,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let destination = match Destination::new(Path::new(&options.out)) {
+    let destination = match Replacement::new(Path::new(&options.out)) {
         Ok(destination) => destination,
         Err(e) => {
             eprintln!("train: --out {}: {e}", options.out);
@@ -208,67 +209,17 @@ fn main() -> ExitCode {
             )
         },
     );
-    match trained.and_then(|table| destination.write(&table)) {
+    let written = trained.and_then(|table| {
+        destination
+            .write(&table)
+            .map_err(|e| format!("{}: {e}; it is left as it was", options.out))
+    });
+    match written {
         Ok(()) => out.finish(),
         Err(e) => {
             eprintln!("train: {e}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// Where the table goes: a temporary file beside `--out`, created before
-/// training so that a path that cannot be written fails at once, and
-/// renamed over `--out` once the whole table is in it.
-struct Destination {
-    out: PathBuf,
-    temporary: PathBuf,
-    file: File,
-}
-
-impl Destination {
-    /// Creates the temporary file beside `out`.
-    ///
-    /// # Errors
-    /// When `out` is a directory or its directory cannot be written.
-    fn new(out: &Path) -> Result<Destination, String> {
-        if out.is_dir() {
-            return Err("a directory".to_string());
-        }
-        let name = out.file_name().ok_or("no file name")?;
-        let mut temporary_name = std::ffi::OsString::from(".");
-        temporary_name.push(name);
-        temporary_name.push(format!(".{}.tmp", std::process::id()));
-        let temporary = out.with_file_name(temporary_name);
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-            .map_err(|e| format!("{}: {e}", temporary.display()))?;
-        Ok(Destination {
-            out: out.to_path_buf(),
-            temporary,
-            file,
-        })
-    }
-
-    /// Writes `table` whole to the temporary file, then renames it over
-    /// `--out`. On failure `--out` is left as it was, and the temporary
-    /// file goes as the destination is dropped.
-    fn write(mut self, table: &[u8]) -> Result<(), String> {
-        self.file
-            .write_all(table)
-            .and_then(|()| self.file.sync_all())
-            .and_then(|()| std::fs::rename(&self.temporary, &self.out))
-            .map_err(|e| format!("{}: {e}; it is left as it was", self.out.display()))
-    }
-}
-
-impl Drop for Destination {
-    /// Removes the temporary file when it was not renamed (the training
-    /// or the write failed); after the rename, no file has its name.
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.temporary);
     }
 }
 
@@ -295,8 +246,8 @@ mod tests {
     #[test]
     fn an_out_that_cannot_be_written_fails_before_training() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        assert!(Destination::new(&dir.path().join("none/t.bin")).is_err());
-        assert!(Destination::new(dir.path()).is_err());
+        assert!(Replacement::new(&dir.path().join("none/t.bin")).is_err());
+        assert!(Replacement::new(dir.path()).is_err());
     }
 
     #[test]
@@ -305,12 +256,12 @@ mod tests {
         let out = dir.path().join("value.bin");
         std::fs::write(&out, "earlier").expect("written");
         // A training that fails drops its destination unwritten.
-        let destination = Destination::new(&out).expect("a writable directory");
+        let destination = Replacement::new(&out).expect("a writable directory");
         assert_eq!(listing(dir.path()).len(), 2);
         drop(destination);
         assert_eq!(listing(dir.path()), ["value.bin"]);
         assert_eq!(std::fs::read(&out).expect("read"), b"earlier");
-        let destination = Destination::new(&out).expect("a writable directory");
+        let destination = Replacement::new(&out).expect("a writable directory");
         destination.write(b"table").expect("written");
         assert_eq!(listing(dir.path()), ["value.bin"]);
         assert_eq!(std::fs::read(&out).expect("read"), b"table");
