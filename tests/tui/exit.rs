@@ -2,6 +2,7 @@
 //! terminal, game over and a panic, the terminal restored every time.
 
 use super::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Quits the game at 80×24 with `quit`, then checks the exit.
 fn quit_test(quit: impl FnOnce(&mut Term)) {
@@ -336,36 +337,51 @@ fn background_then_sigterm(how: Background) {
     });
     let shown = term.contents();
     assert_eq!(shown.matches("echo mark").count(), 1, "{shown}");
+    until_the_shell_knows_the_job_ended(&mut term);
     term.send(b"exit\n");
     let status = term.wait_exit(TIMEOUT);
     assert!(status.success(), "the shell's exit status {status:?}");
 }
 
+/// Numbers the questions put to a shell, across the rounds of a test and
+/// across tests, so that an answer still on the screen is never taken for
+/// a later question's.
+static ASKED: AtomicUsize = AtomicUsize::new(0);
+
+/// Asks the shell for its jobs; returns the lines of its answer.
+fn jobs(term: &mut Term) -> Vec<String> {
+    let asked = ASKED.fetch_add(1, Ordering::Relaxed);
+    let answered = format!("asked {asked}");
+    term.send(format!("jobs; echo {answered}\n").as_bytes());
+    let screen = term.expect("the shell's answer", |screen| {
+        let contents = screen.contents();
+        contents
+            .lines()
+            .any(|line| line == answered)
+            .then_some(contents)
+            .ok_or_else(|| "not yet".to_string())
+    });
+    let lines: Vec<&str> = screen.lines().collect();
+    let asked_at = lines
+        .iter()
+        .rposition(|line| line.ends_with(&format!("echo {answered}")));
+    let answered_at = lines.iter().rposition(|line| *line == answered);
+    match (asked_at, answered_at) {
+        (Some(from), Some(to)) if from < to => lines[from + 1..to]
+            .iter()
+            .map(|line| line.to_string())
+            .collect(),
+        _ => panic!("no answer to {answered:?}:\n{screen}"),
+    }
+}
+
 /// Asks the shell for its jobs until it lists the game as stopped. It
 /// learns of a stop from a SIGCHLD, which may come after it has read the
-/// next command.
+/// next command; and only to a job it knows is stopped does `kill` send a
+/// SIGCONT after the SIGTERM.
 fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
-    for asked in 0..100 {
-        let answered = format!("asked {asked}");
-        term.send(format!("jobs; echo asked {asked}\n").as_bytes());
-        let screen = term.expect("the shell's answer", |screen| {
-            let contents = screen.contents();
-            contents
-                .lines()
-                .any(|line| line == answered)
-                .then_some(contents)
-                .ok_or_else(|| "not yet".to_string())
-        });
-        let lines: Vec<&str> = screen.lines().collect();
-        let asked_at = lines
-            .iter()
-            .rposition(|line| line.ends_with(&format!("echo {answered}")));
-        let answered_at = lines.iter().rposition(|line| *line == answered);
-        let answer = match (asked_at, answered_at) {
-            (Some(from), Some(to)) if from < to => &lines[from..to],
-            _ => &[][..],
-        };
-        if answer.iter().any(|line| line.contains("Stopped")) {
+    for _ in 0..100 {
+        if jobs(term).iter().any(|line| line.contains("Stopped")) {
             return;
         }
     }
@@ -373,6 +389,23 @@ fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
         "the shell never listed the game as stopped:\n{}",
         term.contents()
     );
+}
+
+/// Asks the shell for its jobs until it lists the game neither as stopped
+/// nor as running. The game's closing lines come before it exits, and the
+/// shell learns of its end, as of its being continued, from a SIGCHLD: until
+/// then it may still count the job as stopped and refuse to exit.
+fn until_the_shell_knows_the_job_ended(term: &mut Term) {
+    for _ in 0..100 {
+        let answer = jobs(term);
+        if !answer
+            .iter()
+            .any(|line| line.contains("Stopped") || line.contains("Running"))
+        {
+            return;
+        }
+    }
+    panic!("the shell still lists the game:\n{}", term.contents());
 }
 
 #[test]
@@ -509,6 +542,7 @@ fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
         "{}",
         term.contents()
     );
+    until_the_shell_knows_the_job_ended(&mut term);
     term.send(b"exit\n");
     let status = term.wait_exit(TIMEOUT);
     assert!(status.success(), "the shell's exit status {status:?}");
