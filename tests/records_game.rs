@@ -17,8 +17,11 @@ const CLINES: &str = env!("CARGO_BIN_EXE_clines");
 const SIDE: usize = 9;
 /// The default shortest line.
 const LINE: usize = 5;
-/// Moves the player may take to score; a greedy player needs far fewer.
-const MAX_MOVES: usize = 40;
+/// Moves the player may take to score, over the games it loses first; a
+/// greedy player needs far fewer.
+const MAX_MOVES: usize = 80;
+/// The game-over box's first line.
+const GAME_OVER: &str = "Game over, press a key...";
 /// The seed of the games that keep records, given as the debug build's
 /// `CLINES_TEST_SEED` (`--seed` would keep none), so that the test player
 /// plays the same game every time: one it scores in, and again after a
@@ -195,16 +198,21 @@ fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
 }
 
 /// Plays the game in `term` (full mode, `cols` × `rows`) until its score
-/// is above `above`; returns the score.
+/// is above `above`; returns the score. A game lost before it scored is
+/// followed by a new one (`n`): a release build ignores `CLINES_TEST_SEED`,
+/// so its games are random, and the test player can lose one.
 fn play_until_score_above(term: &mut Term, cols: u16, rows: u16, above: u64) -> u64 {
     let s = cell_size(cols, rows);
     assert!(s >= 4, "the player reads full mode only");
-    let mut seen = term.expect_frame("the opening board", |screen| {
-        read_board(screen, s).and_then(|seen| match seen.chips() {
-            0 => Err("no chips yet".into()),
-            _ => Ok(seen),
+    let opening = |term: &Term| {
+        term.expect_frame("the opening board", |screen| {
+            read_board(screen, s).and_then(|seen| match seen.chips() {
+                0 => Err("no chips yet".into()),
+                _ => Ok(seen),
+            })
         })
-    });
+    };
+    let mut seen = opening(term);
     for _ in 0..MAX_MOVES {
         if seen.score > above {
             return seen.score;
@@ -219,17 +227,28 @@ fn play_until_score_above(term: &mut Term, cols: u16, rows: u16, above: u64) -> 
         let color = before.get(from);
         // The turn is over once nothing flashes and either points were
         // scored or the chip has arrived and the computer's chips landed
-        // (perhaps on the cell the chip left).
-        seen = term.expect_frame(&format!("the move {from:?} -> {to:?}"), |screen| {
+        // (perhaps on the cell the chip left); or once the game is over.
+        let played = term.expect_frame(&format!("the move {from:?} -> {to:?}"), |screen| {
+            if screen.contents().contains(GAME_OVER) {
+                return Ok(None);
+            }
             let now = read_board(screen, s)?;
             let done = now.score > before.score
                 || (now.get(to) == color && now.chips() == before.chips() + 3);
             if done {
-                Ok(now)
+                Ok(Some(now))
             } else {
                 Err(format!("{} chips, score {}", now.chips(), now.score))
             }
         });
+        seen = match played {
+            Some(now) => now,
+            None => {
+                assert_eq!(before.score, 0, "lost after scoring:\n{}", term.contents());
+                term.key(Key::Char('n'));
+                opening(term)
+            }
+        };
     }
     panic!("no score after {MAX_MOVES} moves:\n{}", term.contents());
 }
