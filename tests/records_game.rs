@@ -532,6 +532,50 @@ fn a_saved_game_goes_on_keeping_its_record_under_seed() {
     assert_eq!(stored_score(&file), more);
 }
 
+/// Games left for a new one with points are told of before the closing
+/// lines, each with what became of its record out of the player's sight:
+/// saved, or not kept for a game begun with `--seed`.
+#[test]
+fn games_left_for_a_new_game_are_told_of_as_the_session_ends() {
+    let cases = [
+        (false, "New record saved!"),
+        (true, "No record kept: this game was started with --seed."),
+    ];
+    for (seeded, notice) in cases {
+        let sandbox = Sandbox::new();
+        let options = Options::new(100, 50).sandbox(&sandbox);
+        let options = if seeded {
+            options.arg(format!("--seed={TEST_SEED}"))
+        } else {
+            options.env("CLINES_TEST_SEED", TEST_SEED)
+        };
+        let mut term = Term::spawn(CLINES, options);
+        let score = play_until_scored(&mut term, 100, 50);
+        term.key(Key::Char('n'));
+        term.expect_text("New game? Press n again,");
+        term.key(Key::Char('n'));
+        let s = cell_size(100, 50);
+        term.expect_frame("the new game", |screen| {
+            let seen = read_board(screen, s)?;
+            match (seen.score, seen.chips()) {
+                (0, 1..) => Ok(()),
+                (score, chips) => Err(format!("score {score}, {chips} chips")),
+            }
+        });
+        term.key(Key::Char('q'));
+        let left = format!("Left for a new game with {score} points. {notice}");
+        check_exit(&mut term, &[&left], 0);
+        let shown = after_leaving(&term);
+        assert_eq!(shown.matches("Left for a new game").count(), 1, "{shown}");
+        let file = record_file(&sandbox);
+        if seeded {
+            assert!(!file.exists(), "a record kept with --seed");
+        } else {
+            assert_eq!(stored_score(&file), score);
+        }
+    }
+}
+
 /// SIGHUP, as when the terminal is closed: the record is saved without
 /// the terminal's help. A symbolic link at the record's place that leads
 /// nowhere is replaced by the record. (Another user's link, planted, is

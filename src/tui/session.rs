@@ -7,8 +7,8 @@
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::records::{LockWait, Placed, SaveError, SaveSlot, SavedGame};
 use crate::text;
@@ -28,6 +28,31 @@ pub(super) struct Session {
     /// Set by the first ending, so that the record is saved and the closing
     /// lines printed once even if a panic follows another ending.
     pub(super) ended: AtomicBool,
+    /// The games with points left for a new game, in order, told of before
+    /// the closing lines: the player saw nothing of their records then.
+    left: Mutex<Vec<LeftGame>>,
+}
+
+/// A game with points left for a new game.
+#[derive(Debug, PartialEq, Eq)]
+struct LeftGame {
+    /// Its score.
+    score: u64,
+    /// What became of its record, as the closing lines tell it.
+    notice: Option<&'static str>,
+    /// Why the record it earned could not be saved, if so.
+    lost: Option<String>,
+}
+
+impl fmt::Display for LeftGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Left for a new game with {} points", self.score)?;
+        match (self.notice, &self.lost) {
+            (_, Some(why)) => write!(f, "; {why}"),
+            (Some(notice), None) => write!(f, ". {notice}"),
+            (None, None) => write!(f, "."),
+        }
+    }
 }
 
 impl Session {
@@ -43,7 +68,13 @@ impl Session {
             live,
             records,
             ended: AtomicBool::new(false),
+            left: Mutex::default(),
         }
+    }
+
+    /// The games left for a new game so far.
+    fn left(&self) -> std::sync::MutexGuard<'_, Vec<LeftGame>> {
+        self.left.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -190,6 +221,9 @@ fn closing_lines(session: &Session, ending: Ending, settled: Option<Settled>) ->
         return outcome;
     };
     let mut out = io::stdout().lock();
+    for game in session.left().iter() {
+        let _ = writeln!(out, "{game}");
+    }
     if let Some(notice) = notice {
         let _ = writeln!(out, "{notice}");
     }
@@ -232,21 +266,26 @@ const SEEDED: &str = "No record kept: this game was started with --seed.";
 /// as if it had been quit. Where it earned a record that could not be
 /// saved: `Err` with the reason when the game is not `over`, as it must
 /// stay so that its score is not lost; `Ok` with the problem, to be told,
-/// when it is over, as its score is lost however it ends.
+/// when it is over, as its score is lost however it ends. A game with
+/// points that is left is noted, to be told of as the session ends.
 pub(super) fn record_before_new_game(
     session: &Session,
     over: bool,
 ) -> Result<Option<RecordProblem>, String> {
-    match keep_record(session) {
-        (_, Some(problem)) if matches!(session.records, RecordKeeping::KeptIn(_)) => {
-            if over {
-                Ok(Some(problem))
-            } else {
-                Err(problem.why)
-            }
-        }
-        _ => Ok(None),
+    let (notice, problem) = keep_record(session);
+    let problem = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
+    if let Some(problem) = problem.as_ref().filter(|_| !over) {
+        return Err(problem.why.clone());
     }
+    let score = session.live.score();
+    if score > 0 {
+        session.left().push(LeftGame {
+            score,
+            notice,
+            lost: problem.as_ref().map(|problem| problem.why.clone()),
+        });
+    }
+    Ok(problem)
 }
 
 /// Prints what [`game_kept`] says became of the game.
@@ -494,6 +533,7 @@ mod tests {
             live,
             records,
             ended: AtomicBool::new(false),
+            left: Mutex::default(),
         }
     }
 
@@ -533,6 +573,48 @@ mod tests {
         assert!(
             shown.contains("The last game's record could not be saved:"),
             "{shown}"
+        );
+    }
+
+    /// A game left for a new one with points is noted, its record saved
+    /// or not as at an ending, to be told of before the closing lines; one
+    /// without points is not; one whose record could not be saved tells why.
+    #[test]
+    fn games_left_with_points_are_noted_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), "me").unwrap();
+        let kept = session(30, RecordKeeping::KeptIn(store));
+        assert_eq!(record_before_new_game(&kept, false), Ok(None));
+        assert_eq!(stored(dir.path()), Some(30));
+        kept.live.set_score(0);
+        assert_eq!(record_before_new_game(&kept, false), Ok(None));
+        kept.live.set_score(20);
+        kept.live.mark_seeded();
+        assert_eq!(record_before_new_game(&kept, false), Ok(None));
+        assert_eq!(stored(dir.path()), Some(30), "a seeded game keeps none");
+
+        let damaged = tempfile::tempdir().unwrap();
+        std::fs::write(damaged.path().join("me.toml"), "score = \"lots\"\n").unwrap();
+        let store = Store::new(damaged.path(), "me").unwrap();
+        let lost = session(40, RecordKeeping::KeptIn(store));
+        assert!(record_before_new_game(&lost, false).is_err());
+        assert!(lost.left().is_empty(), "a game that stays is not left");
+        let why = record_before_new_game(&lost, true).unwrap().unwrap().why;
+
+        let told = |session: &Session| -> Vec<String> {
+            session.left().iter().map(ToString::to_string).collect()
+        };
+        assert_eq!(
+            told(&kept),
+            [
+                "Left for a new game with 30 points. New record saved!",
+                "Left for a new game with 20 points. \
+                 No record kept: this game was started with --seed.",
+            ]
+        );
+        assert_eq!(
+            told(&lost),
+            [format!("Left for a new game with 40 points; {why}")]
         );
     }
 
@@ -622,6 +704,7 @@ mod tests {
                 live: resumed.live(),
                 records: RecordKeeping::KeptIn(store.clone()),
                 ended: AtomicBool::new(false),
+                left: Mutex::default(),
             };
             session.live.set_score(40);
             assert_eq!(keep_record(&session), (Some(says), None));
