@@ -343,6 +343,15 @@ fn background_then_sigterm(how: Background) {
     assert!(status.success(), "the shell's exit status {status:?}");
 }
 
+/// The process ids a shell gave its jobs numbered 1 as they started
+/// (`[1] <pid>`), in order, from all it wrote.
+fn job_ids(raw: &[u8]) -> Vec<i32> {
+    String::from_utf8_lossy(raw)
+        .split(['\r', '\n'])
+        .filter_map(|line| line.strip_prefix("[1] ")?.trim().parse().ok())
+        .collect()
+}
+
 /// Numbers the questions put to a shell, across the rounds of a test and
 /// across tests, so that an answer still on the screen is never taken for
 /// a later question's.
@@ -512,20 +521,18 @@ fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
     let mut term = bash_in(&sandbox);
     for (started, end) in [(1, "fg"), (2, "kill %1")] {
         term.send(format!("{CLINES} --seed=93 &\n").as_bytes());
-        // The shell says "[1] <pid>" once per game started.
-        let pid: i32 = term.expect("the game's process id", |screen| {
-            let contents = screen.contents();
-            let ids: Vec<&str> = contents
-                .lines()
-                .filter_map(|line| line.strip_prefix("[1] "))
-                .collect();
-            match ids[..] {
-                [.., last] if ids.len() == started => {
-                    last.trim().parse().map_err(|e| format!("{last:?}: {e}"))
-                }
-                _ => Err("not yet".to_string()),
-            }
+        // The shell says "[1] <pid>" once per game started. What it printed
+        // is read from all it wrote, as its questions to the shell may have
+        // scrolled the first round off the screen.
+        let mut pid = None;
+        let started_shown = term.wait_for_output(TIMEOUT, |raw| {
+            let ids = job_ids(raw);
+            pid = ids.last().copied().filter(|_| ids.len() == started);
+            pid.is_some()
         });
+        let pid = pid
+            .filter(|_| started_shown)
+            .unwrap_or_else(|| panic!("no process id of game {started}:\n{}", term.contents()));
         assert!(pty::wait_stopped(pid, TIMEOUT), "the game did not stop");
         until_the_shell_knows_the_job_stopped(&mut term);
         term.send(format!("{end}\n").as_bytes());
@@ -533,12 +540,14 @@ fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
             term.expect("the opening board", |screen| view.locate_cursor(screen));
             term.key(Key::Char('q'));
         }
-        term.expect_screen("the game ended", |screen| {
-            screen.contents().matches("Scores earned : 0").count() == started
+        let ended = term.wait_for_output(TIMEOUT, |raw| {
+            pty::count(raw, b"Scores earned : 0") == started
         });
+        assert!(ended, "game {started} did not end:\n{}", term.contents());
     }
-    assert!(
-        term.contents().contains("Game saved: "),
+    assert_eq!(
+        term.count_in_output(b"Game saved: "),
+        1,
         "{}",
         term.contents()
     );
