@@ -18,6 +18,8 @@ use std::time::Instant;
 use clines::ai::Player;
 use clines::game::{Game, Rule, Rules};
 
+#[path = "support/flags.rs"]
+mod flags;
 #[path = "support/rules.rs"]
 mod rules;
 
@@ -78,6 +80,17 @@ fn write_line(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// Every option, each taking a value.
+const FLAGS: [&str; 7] = [
+    "--width",
+    "--height",
+    "--colors",
+    "--line",
+    "--fill",
+    "--repeats",
+    "--threads",
+];
+
 /// The options in `args`, checked; `None` for `-h` or `--help`.
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
@@ -90,19 +103,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
-        let known = [
-            "--width",
-            "--height",
-            "--colors",
-            "--line",
-            "--fill",
-            "--repeats",
-            "--threads",
-        ];
-        if !known.contains(&flag.as_str()) {
-            return Err(format!("unknown option {flag}"));
-        }
-        let text = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let text = flags::value(&flag, &FLAGS, &mut args)?;
         if let Some(set) = rules::set(&mut options.rules, &RULES, &flag, &text) {
             set?;
             continue;
@@ -262,10 +263,10 @@ mod tests {
 
     #[test]
     fn an_unknown_option_is_named_whatever_its_value() {
-        assert_eq!(
-            parsed(&["--bogus", "abc"]).unwrap_err(),
-            "unknown option --bogus"
-        );
+        for args in [&["--bogus", "abc"][..], &["--bogus"]] {
+            assert_eq!(parsed(args).unwrap_err(), "unknown option --bogus");
+        }
+        assert_eq!(parsed(&["--width"]).unwrap_err(), "--width needs a value");
         assert_eq!(
             parsed(&["--width", "abc"]).unwrap_err(),
             "--width abc: not a whole number"

@@ -32,6 +32,8 @@ use clines::game::{Rule, Rules};
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/flags.rs"]
+mod flags;
 #[path = "support/output.rs"]
 mod output;
 #[path = "support/replace.rs"]
@@ -72,9 +74,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        let value = flags::value(&flag, &FLAGS, &mut args).map_err(|e| format!("{e}\n{USAGE}"))?;
         apply(&mut options, &flag, &value).map_err(|e| format!("{e}\n{USAGE}"))?;
     }
     if options.out.is_empty() {
@@ -83,6 +83,28 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
     rules::validate(&options.rules, &Rule::ALL)?;
     Ok(Some(options))
 }
+
+/// Every option that takes a value.
+const FLAGS: [&str; 18] = [
+    "--out",
+    "--from",
+    "--games",
+    "--seed",
+    "--rate",
+    "--blend",
+    "--candidates",
+    "--refined",
+    "--samples",
+    "--replies",
+    "--depth",
+    "--max-turns",
+    "--phases",
+    "--every",
+    "--width",
+    "--height",
+    "--colors",
+    "--next",
+];
 
 /// The rules this tool takes.
 const RULES: [Rule; 4] = [Rule::Width, Rule::Height, Rule::Colors, Rule::Next];
@@ -138,7 +160,7 @@ fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
                 .filter(|&every| every > 0)
                 .ok_or_else(|| format!("--every {value}: must be at least 1"))?;
         }
-        _ => return Err(format!("unknown option {flag}")),
+        _ => unreachable!("{flag} is listed in FLAGS"),
     }
     Ok(())
 }
@@ -290,6 +312,32 @@ mod tests {
         ] {
             let error = refusal(&format!("--out x {line}"));
             assert!(error.starts_with(start), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_option_is_unknown_whatever_its_value() {
+        for line in ["--bogus", "--bogus x", "--out x --bogus", "--line 5"] {
+            let error = refusal(line);
+            assert!(error.starts_with("unknown option --"), "{line}: {error}");
+            assert!(error.contains("usage: train"), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn every_option_listed_is_taken() {
+        for flag in FLAGS {
+            // The board keeps room for a line of 5.
+            let value = if flag == "--width" || flag == "--height" {
+                "9"
+            } else {
+                "1"
+            };
+            let line = format!("--out x {flag} {value}");
+            assert!(
+                parse(line.split_whitespace().map(String::from)).is_ok(),
+                "{line}"
+            );
         }
     }
 

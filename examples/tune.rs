@@ -39,6 +39,8 @@ use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[path = "support/flags.rs"]
+mod flags;
 #[path = "support/output.rs"]
 mod output;
 #[path = "support/rules.rs"]
@@ -104,12 +106,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
-        if !FLAGS.contains(&flag.as_str()) {
-            return Err(format!("unknown option {flag}\n{USAGE}"));
-        }
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        let value = flags::value(&flag, &FLAGS, &mut args).map_err(|e| format!("{e}\n{USAGE}"))?;
         apply(&mut options, &flag, &value).map_err(|e| format!("{e}\n{USAGE}"))?;
     }
     rules::validate(&options.rules, &Rule::ALL)?;
