@@ -43,7 +43,7 @@ use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Preview, Rule, Rules, points_without_bonus};
-use output::{Output, say};
+use output::{Output, say, tell};
 use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
@@ -374,7 +374,13 @@ fn thread_cpu_micros() -> u64 {
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
+    run(std::env::args().skip(1))
+}
+
+/// Plays and reports as the command line `args` (the program's name left
+/// out) asks, returning the exit status.
+fn run(args: impl IntoIterator<Item = String>) -> ExitCode {
+    let options = match parse(args) {
         Ok(Some(options)) => options,
         Ok(None) => {
             let mut out = Output::new("selfplay");
@@ -382,7 +388,7 @@ fn main() -> ExitCode {
             return out.finish();
         }
         Err(message) => {
-            eprintln!("selfplay: {message}");
+            tell(format_args!("selfplay: {message}"));
             return ExitCode::from(2);
         }
     };
@@ -411,7 +417,7 @@ fn main() -> ExitCode {
                                 .get_or_insert(e);
                         }
                     }
-                    eprintln!("{}", game_line(g, &outcome));
+                    tell(game_line(g, &outcome));
                     outcomes.lock().expect("no thread panicked").push(outcome);
                 }
             });
@@ -422,7 +428,9 @@ fn main() -> ExitCode {
         let flushed = file.lock().expect("no thread panicked").flush();
         let error = trace_error.into_inner().expect("no thread panicked");
         if let Some(e) = error.or(flushed.err()) {
-            eprintln!("selfplay: --trace {name}: {e}; the trace is incomplete");
+            tell(format_args!(
+                "selfplay: --trace {name}: {e}; the trace is incomplete"
+            ));
             return ExitCode::FAILURE;
         }
     }
@@ -815,5 +823,53 @@ mod tests {
         let error = refusal(&format!("--against {earlier} --trace {linked}"));
         assert!(error.contains("the same file as --against"), "{error}");
         assert_eq!(std::fs::read_to_string(earlier).expect("read"), line);
+    }
+
+    /// Set to make [`a_failed_write_to_standard_error_changes_nothing`]
+    /// the run it checks.
+    const CHILD: &str = "SELFPLAY_TEST_STANDARD_ERROR";
+
+    /// The stdout of this test run again, alone and uncaptured (the test
+    /// harness captures `eprintln!`, which would hide its panic), as the
+    /// run it checks, with standard error `stderr`.
+    fn rerun(stderr: std::process::Stdio) -> String {
+        let output = std::process::Command::new(std::env::current_exe().expect("this test"))
+            .args([
+                "--exact",
+                "tests::a_failed_write_to_standard_error_changes_nothing",
+                "--nocapture",
+            ])
+            .env(CHILD, "1")
+            .stderr(stderr)
+            .output()
+            .expect("the test run again");
+        let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+        assert!(output.status.success(), "{stdout}");
+        stdout
+    }
+
+    #[test]
+    fn a_failed_write_to_standard_error_changes_nothing() {
+        if std::env::var_os(CHILD).is_some() {
+            let line = "--games 3 --max-turns 100 --candidates 1 --refined 0 --depth 1";
+            assert_eq!(run(args(line)), ExitCode::SUCCESS);
+            return;
+        }
+        let full = File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let failed = rerun(full.into());
+        let written = rerun(std::process::Stdio::null());
+        // The results, without the times, which vary from run to run.
+        let results = |report: &str| {
+            report
+                .lines()
+                .filter(|line| line.starts_with("score") || line.starts_with("turns"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(results(&failed).len(), 3, "{failed}");
+        assert_eq!(results(&failed), results(&written));
     }
 }

@@ -1,6 +1,7 @@
 //! Standard output of the measuring tools (`examples/selfplay.rs`,
 //! `examples/tune.rs`, `examples/train.rs`): a write that fails does not
-//! panic, as `println!` would, but ends the report.
+//! panic, as `println!` would, but ends the report. A message to standard
+//! error that fails ([`tell`]) is lost, and nothing more.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -39,11 +40,18 @@ impl Output {
             None => ExitCode::SUCCESS,
             Some(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Some(e) => {
-                eprintln!("{}: standard output: {e}", self.tool);
+                tell(format_args!("{}: standard output: {e}", self.tool));
                 ExitCode::FAILURE
             }
         }
     }
+}
+
+/// Writes `text` and a newline to standard error, as `eprintln!` does but
+/// for a write that fails (a closed pipe, a full disk): that does not panic
+/// and is not told, as standard error is where it would be told.
+pub fn tell(text: impl fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
 /// Writes a line to an [`Output`], formatted as `println!` formats it,
