@@ -618,13 +618,9 @@ struct Report {
 }
 
 impl Report {
+    /// Prints the report: a table of each cost beside the original game's
+    /// and the target, and whether it is met.
     fn print(&self, program: &std::path::Path) -> Result<(), String> {
-        let moves = self.move_bytes.len();
-        let move_avg = self.move_bytes.iter().sum::<usize>() as f64 / moves as f64;
-        let (min, max) = (
-            self.move_bytes.iter().min().copied().unwrap_or(0),
-            self.move_bytes.iter().max().copied().unwrap_or(0),
-        );
         say!(
             "termcost: {} at 100x50, TERM=xterm-256color",
             program.display()
@@ -632,11 +628,19 @@ impl Report {
         say!();
         say!("| | original | target | ours | met |");
         say!("|---|---|---|---|---|");
-        let row = |what: &str, original: &str, target: &str, ours: String, met: bool| {
-            let met = if met { "yes" } else { "NO" };
-            say!("| {what} | {original} | {target} | {ours} | {met} |");
-            Ok::<(), String>(())
-        };
+        self.print_output_rows()?;
+        self.print_start_rows()
+    }
+
+    /// The rows of what the game writes to the terminal, and how often it
+    /// wakes to do so.
+    fn print_output_rows(&self) -> Result<(), String> {
+        let moves = self.move_bytes.len();
+        let move_avg = self.move_bytes.iter().sum::<usize>() as f64 / moves as f64;
+        let (min, max) = (
+            self.move_bytes.iter().min().copied().unwrap_or(0),
+            self.move_bytes.iter().max().copied().unwrap_or(0),
+        );
         row(
             "first frame",
             "2 643 B",
@@ -681,7 +685,12 @@ impl Report {
                 self.idle_bytes_per_s
             ),
             self.idle_wakeups_per_s == 0.0 && self.idle_syscalls_per_s.is_none_or(|n| n == 0.0),
-        )?;
+        )
+    }
+
+    /// The rows of what starting the game costs: time to the first frame
+    /// and peak memory.
+    fn print_start_rows(&self) -> Result<(), String> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let times = &self.first_frame_times;
         let median = times[times.len() / 2];
@@ -707,6 +716,14 @@ impl Report {
             self.peak_memory_kb <= 5 * 1024,
         )
     }
+}
+
+/// Prints one row of the report's table: what was measured, the original
+/// game's figure, the target, ours, and whether `met`.
+fn row(what: &str, original: &str, target: &str, ours: String, met: bool) -> Result<(), String> {
+    let met = if met { "yes" } else { "NO" };
+    say!("| {what} | {original} | {target} | {ours} | {met} |");
+    Ok(())
 }
 
 /// A rate for the table, or `n/a` when it could not be measured.
