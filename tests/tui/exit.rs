@@ -3,6 +3,7 @@
 
 use super::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Quits the game at 80×24 with `quit`, then checks the exit.
 fn quit_test(quit: impl FnOnce(&mut Term)) {
@@ -384,12 +385,15 @@ fn jobs(term: &mut Term) -> Vec<String> {
     }
 }
 
-/// Asks the shell for its jobs until it lists the game as stopped. It
-/// learns of a stop from a SIGCHLD, which may come after it has read the
-/// next command; and only to a job it knows is stopped does `kill` send a
-/// SIGCONT after the SIGTERM.
+/// Asks the shell for its jobs until it lists the game as stopped, for up
+/// to [`TIMEOUT`]. It learns of a stop from a SIGCHLD, which may come after
+/// it has read the next command, and only once every thread of the game
+/// has stopped, which on a loaded machine was seen to take seconds (a
+/// thread just started waiting for a processor). Only to a job it knows
+/// is stopped does `kill` send a SIGCONT after the SIGTERM.
 fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
-    for _ in 0..100 {
+    let deadline = Instant::now() + TIMEOUT;
+    while Instant::now() < deadline {
         if jobs(term).iter().any(|line| line.contains("Stopped")) {
             return;
         }
@@ -401,11 +405,12 @@ fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
 }
 
 /// Asks the shell for its jobs until it lists the game neither as stopped
-/// nor as running. The game's closing lines come before it exits, and the
+/// nor as running, for up to [`TIMEOUT`]. The game's closing lines come before it exits, and the
 /// shell learns of its end, as of its being continued, from a SIGCHLD: until
 /// then it may still count the job as stopped and refuse to exit.
 fn until_the_shell_knows_the_job_ended(term: &mut Term) {
-    for _ in 0..100 {
+    let deadline = Instant::now() + TIMEOUT;
+    while Instant::now() < deadline {
         let answer = jobs(term);
         if !answer
             .iter()
