@@ -1,5 +1,6 @@
 //! Every user's record in a directory, and the `clines -l` listing of them.
 
+use std::cmp::Ordering;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -130,18 +131,29 @@ impl Found<'_> {
     }
 
     /// Each user's best entry (the first read among equal scores), best
-    /// first, ties by name; and the skipped files by path.
+    /// first ([`rank`]); and the skipped files by path.
     fn into_scan(self) -> Scan {
         let mut entries = self.read;
         // Stable: the order read stays among a user's equal scores.
         entries.sort_by(|a, b| a.user.cmp(&b.user).then(b.score.cmp(&a.score)));
         entries.dedup_by(|later, first| later.user == first.user);
         // One entry a user now: nothing left for stability to keep.
-        entries.sort_unstable_by(|a, b| b.score.cmp(&a.score).then_with(|| a.user.cmp(&b.user)));
+        entries.sort_unstable_by(rank);
         let mut skipped = self.skipped;
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
         Scan { entries, skipped }
     }
+}
+
+/// The order of the records: best first; of equal scores, the one set
+/// first, as a high-score table ranks them, then those whose files keep no
+/// date (the original's), then by name.
+fn rank(a: &Entry, b: &Entry) -> Ordering {
+    let set = |entry: &Entry| (entry.set_at.is_none(), entry.set_at);
+    b.score
+        .cmp(&a.score)
+        .then_with(|| set(a).cmp(&set(b)))
+        .then_with(|| a.user.cmp(&b.user))
 }
 
 /// The `clines -l` text: one line per entry, as the original prints it:
@@ -344,6 +356,30 @@ mod tests {
             ]
         );
         assert!(scan.skipped.is_empty(), "{:?}", scan.skipped);
+    }
+
+    /// Of equal scores, the one set first ranks first, as in a high-score
+    /// table, whatever the names; a record with no date comes after.
+    #[test]
+    fn equal_scores_rank_by_when_they_were_set() {
+        let dir = temp_dir();
+        for (user, set_at) in [("amy", 1_700_000_300), ("zed", 1_700_000_100)] {
+            let text = format!("score = 50\nset_at = {set_at}\n");
+            fs::write(dir.path().join(format!("{user}.toml")), text).unwrap();
+        }
+        write_toml(dir.path(), "bob", 60);
+        fs::write(
+            dir.path().join("abe.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 50),
+        )
+        .unwrap();
+        let order: Vec<String> = scan(dir.path())
+            .unwrap()
+            .entries
+            .into_iter()
+            .map(|entry| entry.user)
+            .collect();
+        assert_eq!(order, ["bob", "zed", "amy", "abe"]);
     }
 
     #[test]
