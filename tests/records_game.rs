@@ -532,16 +532,22 @@ fn a_saved_game_goes_on_keeping_its_record_under_seed() {
     assert_eq!(stored_score(&file), more);
 }
 
-/// Games left for a new one with points are told of before the closing
-/// lines, each with what became of its record out of the player's sight:
-/// saved, or not kept for a game begun with `--seed`.
+/// Games left for a new one with points are told of before the lines
+/// about the last game (here saved with `s`, or quit), each with what
+/// became of its record out of the player's sight: saved, or not kept for a
+/// game begun with `--seed`.
 #[test]
 fn games_left_for_a_new_game_are_told_of_as_the_session_ends() {
     let cases = [
-        (false, "New record saved!"),
-        (true, "No record kept: this game was started with --seed."),
+        (false, "New record saved!", 's', Some("Game saved: ")),
+        (
+            true,
+            "No record kept: this game was started with --seed.",
+            'q',
+            None,
+        ),
     ];
-    for (seeded, notice) in cases {
+    for (seeded, notice, end, last) in cases {
         let sandbox = Sandbox::new();
         let options = Options::new(100, 50).sandbox(&sandbox);
         let options = if seeded {
@@ -562,9 +568,10 @@ fn games_left_for_a_new_game_are_told_of_as_the_session_ends() {
                 (score, chips) => Err(format!("score {score}, {chips} chips")),
             }
         });
-        term.key(Key::Char('q'));
+        term.key(Key::Char(end));
         let left = format!("Left for a new game with {score} points. {notice}");
-        check_exit(&mut term, &[&left], 0);
+        let lines: Vec<&str> = std::iter::once(left.as_str()).chain(last).collect();
+        check_exit(&mut term, &lines, 0);
         let shown = after_leaving(&term);
         assert_eq!(shown.matches("Left for a new game").count(), 1, "{shown}");
         let file = record_file(&sandbox);

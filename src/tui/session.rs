@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::records::{LockWait, Placed, SaveError, SaveSlot, SavedGame};
 use crate::text;
@@ -28,8 +28,9 @@ pub(super) struct Session {
     /// Set by the first ending, so that the record is saved and the closing
     /// lines printed once even if a panic follows another ending.
     pub(super) ended: AtomicBool,
-    /// The games with points left for a new game, in order, told of before
-    /// the closing lines: the player saw nothing of their records then.
+    /// The games with points left for a new game, in order, told of as the
+    /// session ends: the player saw what became of their records only when
+    /// one could not be saved (in a box).
     left: Mutex<Vec<LeftGame>>,
 }
 
@@ -45,15 +46,20 @@ struct LeftGame {
 }
 
 impl fmt::Display for LeftGame {
+    /// The line on standard output; why a record was lost goes to standard
+    /// error, as the last game's does.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Left for a new game with {} points", self.score)?;
+        write!(f, "Left for a new game with {} points.", self.score)?;
         match (self.notice, &self.lost) {
-            (_, Some(why)) => write!(f, "; {why}"),
-            (Some(notice), None) => write!(f, ". {notice}"),
-            (None, None) => write!(f, "."),
+            (_, Some(_)) => write!(f, " {LEFT_RECORD_LOST}"),
+            (Some(notice), None) => write!(f, " {notice}"),
+            (None, None) => Ok(()),
         }
     }
 }
+
+/// Told of a game left for a new one whose record could not be saved.
+const LEFT_RECORD_LOST: &str = "Its record could not be saved.";
 
 impl Session {
     /// The session of the first game, `went_on` from a save or new: a new
@@ -73,7 +79,7 @@ impl Session {
     }
 
     /// The games left for a new game so far.
-    fn left(&self) -> std::sync::MutexGuard<'_, Vec<LeftGame>> {
+    fn left_games(&self) -> MutexGuard<'_, Vec<LeftGame>> {
         self.left.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -196,17 +202,30 @@ impl From<SaveError> for RecordProblem {
 }
 
 /// Saves the record the first time only (`None` after), saying at once
-/// what went wrong.
+/// what went wrong; first tells of the games left for a new game.
 fn settle_record(session: &Session) -> Option<Settled> {
     if session.ended.swap(true, Ordering::SeqCst) {
         return None;
     }
+    tell_left(session);
     let (notice, problem) = keep_record(session);
     if let Some(problem) = &problem {
         let _ = writeln!(io::stderr(), "clines: {}", problem.why);
     }
     let lost = problem.filter(|_| matches!(session.records, RecordKeeping::KeptIn(_)));
     Some(Settled { notice, lost })
+}
+
+/// Tells of each game left for a new game, in order, before the lines
+/// about the last one: a line each on standard output, and why a record
+/// was lost on standard error.
+fn tell_left(session: &Session) {
+    for game in session.left_games().iter() {
+        let _ = writeln!(io::stdout(), "{game}");
+        if let Some(why) = &game.lost {
+            let _ = writeln!(io::stderr(), "clines: {why}");
+        }
+    }
 }
 
 /// The closing lines of a session whose record was `settled` here (none
@@ -221,9 +240,6 @@ fn closing_lines(session: &Session, ending: Ending, settled: Option<Settled>) ->
         return outcome;
     };
     let mut out = io::stdout().lock();
-    for game in session.left().iter() {
-        let _ = writeln!(out, "{game}");
-    }
     if let Some(notice) = notice {
         let _ = writeln!(out, "{notice}");
     }
@@ -279,11 +295,12 @@ pub(super) fn record_before_new_game(
     }
     let score = session.live.score();
     if score > 0 {
-        session.left().push(LeftGame {
+        let left = LeftGame {
             score,
             notice,
             lost: problem.as_ref().map(|problem| problem.why.clone()),
-        });
+        };
+        session.left_games().push(left);
     }
     Ok(problem)
 }
@@ -598,11 +615,19 @@ mod tests {
         let store = Store::new(damaged.path(), "me").unwrap();
         let lost = session(40, RecordKeeping::KeptIn(store));
         assert!(record_before_new_game(&lost, false).is_err());
-        assert!(lost.left().is_empty(), "a game that stays is not left");
+        assert!(
+            lost.left_games().is_empty(),
+            "a game that stays is not left"
+        );
         let why = record_before_new_game(&lost, true).unwrap().unwrap().why;
+        assert_eq!(lost.left_games()[0].lost.as_ref(), Some(&why));
 
         let told = |session: &Session| -> Vec<String> {
-            session.left().iter().map(ToString::to_string).collect()
+            session
+                .left_games()
+                .iter()
+                .map(ToString::to_string)
+                .collect()
         };
         assert_eq!(
             told(&kept),
@@ -614,7 +639,7 @@ mod tests {
         );
         assert_eq!(
             told(&lost),
-            [format!("Left for a new game with 40 points; {why}")]
+            ["Left for a new game with 40 points. Its record could not be saved."]
         );
     }
 
