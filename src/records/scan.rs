@@ -130,12 +130,12 @@ impl Found<'_> {
         Ok(())
     }
 
-    /// Each user's best entry (the first read among equal scores), best
-    /// first ([`rank`]); and the skipped files by path.
+    /// Each user's best entry (of equal scores, the first [`rank`]ed: the
+    /// one set first), best first ([`rank`]); and the skipped files by
+    /// path.
     fn into_scan(self) -> Scan {
         let mut entries = self.read;
-        // Stable: the order read stays among a user's equal scores.
-        entries.sort_by(|a, b| a.user.cmp(&b.user).then(b.score.cmp(&a.score)));
+        entries.sort_by(|a, b| a.user.cmp(&b.user).then_with(|| rank(a, b)));
         entries.dedup_by(|later, first| later.user == first.user);
         // One entry a user now: nothing left for stability to keep.
         entries.sort_unstable_by(rank);
@@ -373,6 +373,13 @@ mod tests {
             cscore_bytes(CSCORE_MAGIC, 1, 50),
         )
         .unwrap();
+        // The same score in the original's file too, with no date: the
+        // dated one is amy's, whichever file is read first.
+        fs::write(
+            dir.path().join("amy.cscore"),
+            cscore_bytes(CSCORE_MAGIC, 1, 50),
+        )
+        .unwrap();
         let order: Vec<String> = scan(dir.path())
             .unwrap()
             .entries
@@ -557,13 +564,13 @@ mod tests {
     }
 
     #[test]
-    fn of_equal_scores_the_first_read_stands() {
+    fn of_a_users_equal_scores_the_dated_one_stands() {
         let data = temp_dir();
         let dir = inside_legacy(data.path());
         fs::create_dir(&dir.path).unwrap();
-        // The records directory is read first: its dated record stands
-        // against the legacy directory's undated one of the same score,
-        // and again the other way round.
+        // The records directory is read first; whichever directory holds
+        // the dated record of two equal scores, that one stands, as it
+        // ranks first.
         write_toml(&dir.path, "amy", 30);
         fs::write(
             data.path().join("amy.cscore"),
@@ -581,7 +588,8 @@ mod tests {
             .iter()
             .map(|e| (e.user.as_str(), e.set_at))
             .collect();
-        assert_eq!(dates, [("amy", Some(1_700_000_000)), ("bob", None)]);
+        let dated = Some(1_700_000_000);
+        assert_eq!(dates, [("amy", dated), ("bob", dated)]);
     }
 
     #[test]
