@@ -41,7 +41,7 @@ mod replace;
 #[path = "support/rules.rs"]
 mod rules;
 
-use output::{Output, say};
+use output::{Output, say, tell};
 use replace::Replacement;
 
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
@@ -160,7 +160,7 @@ fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
                 .filter(|&every| every > 0)
                 .ok_or_else(|| format!("--every {value}: must be at least 1"))?;
         }
-        _ => unreachable!("{flag} is listed in FLAGS"),
+        _ => unreachable!("{flag}: every flag in FLAGS is handled above"),
     }
     Ok(())
 }
@@ -194,21 +194,21 @@ fn main() -> ExitCode {
             return out.finish();
         }
         Err(e) => {
-            eprintln!("train: {e}");
+            tell(format_args!("train: {e}"));
             return ExitCode::from(2);
         }
     };
     let start = match read_start(&options) {
         Ok(start) => start,
         Err(e) => {
-            eprintln!("train: {e}");
+            tell(format_args!("train: {e}"));
             return ExitCode::from(2);
         }
     };
     let destination = match Replacement::new(Path::new(&options.out)) {
         Ok(destination) => destination,
         Err(e) => {
-            eprintln!("train: --out {}: {e}", options.out);
+            tell(format_args!("train: --out {}: {e}", options.out));
             return ExitCode::from(2);
         }
     };
@@ -239,7 +239,7 @@ fn main() -> ExitCode {
     match written {
         Ok(()) => out.finish(),
         Err(e) => {
-            eprintln!("train: {e}");
+            tell(format_args!("train: {e}"));
             ExitCode::FAILURE
         }
     }

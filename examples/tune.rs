@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rule, Rules, points_without_bonus};
-use output::{Output, say};
+use output::{Output, say, tell};
 use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
@@ -263,7 +263,7 @@ fn main() -> ExitCode {
             return out.finish();
         }
         Err(message) => {
-            eprintln!("tune: {message}");
+            tell(format_args!("tune: {message}"));
             return ExitCode::from(2);
         }
     };
@@ -273,7 +273,7 @@ fn main() -> ExitCode {
         // Nobody reads the rest.
         Ok(None) => {}
         Err(message) => {
-            eprintln!("tune: {message}");
+            tell(format_args!("tune: {message}"));
             return ExitCode::from(2);
         }
     }
