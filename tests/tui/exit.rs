@@ -405,9 +405,10 @@ fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
 }
 
 /// Asks the shell for its jobs until it lists the game neither as stopped
-/// nor as running, for up to [`TIMEOUT`]. The game's closing lines come before it exits, and the
-/// shell learns of its end, as of its being continued, from a SIGCHLD: until
-/// then it may still count the job as stopped and refuse to exit.
+/// nor as running, for up to [`TIMEOUT`]. The game's closing lines come
+/// before it exits, and the shell learns of its end, as of its being
+/// continued, from a SIGCHLD: until then it may still count the job as
+/// stopped and refuse to exit.
 fn until_the_shell_knows_the_job_ended(term: &mut Term) {
     let deadline = Instant::now() + TIMEOUT;
     while Instant::now() < deadline {
