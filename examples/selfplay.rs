@@ -48,6 +48,9 @@ use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[cfg(test)]
+#[path = "support/command_line.rs"]
+mod command_line;
 #[path = "support/flags.rs"]
 mod flags;
 #[path = "support/output.rs"]
@@ -662,6 +665,7 @@ fn print_summary(out: &mut Output, label: &str, values: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use command_line::{refusal, words};
 
     fn outcome(seed: u64, score_without_bonus: u64, turns: u64, reached_cap: bool) -> Outcome {
         Outcome {
@@ -751,22 +755,10 @@ mod tests {
         assert_eq!(mean_and_error(&[42.0]), (42.0, 0.0));
     }
 
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(String::from).collect()
-    }
-
-    /// The error that `line` gets, which must be refused.
-    fn refusal(line: &str) -> String {
-        match parse(args(line)) {
-            Err(e) => e,
-            Ok(_) => panic!("{line} was taken"),
-        }
-    }
-
     #[test]
     fn an_unknown_option_is_unknown_whatever_its_value() {
         for line in ["--prevue cells", "--bogus abc", "--bogus 5", "--bogus"] {
-            let error = refusal(line);
+            let error = refusal(parse, line);
             assert!(error.starts_with("unknown option --"), "{line}: {error}");
             assert!(error.contains("usage: selfplay"), "{line}: {error}");
         }
@@ -782,7 +774,7 @@ mod tests {
             ),
             ("--learned inf", "--learned: "),
         ] {
-            let error = refusal(line);
+            let error = refusal(parse, line);
             assert!(error.starts_with(start), "{line}: {error}");
         }
     }
@@ -790,11 +782,11 @@ mod tests {
     #[test]
     fn a_count_that_would_be_taken_as_another_is_refused() {
         for flag in ["--candidates", "--replies", "--depth", "--threads"] {
-            let error = refusal(&format!("{flag} 0"));
+            let error = refusal(parse, &format!("{flag} 0"));
             assert!(error.starts_with(&format!("{flag} 0: ")), "{error}");
         }
-        assert!(refusal("--colors 300").contains("from 1 to 35"));
-        assert!(parse(args("--samples 0 --refined 0")).is_ok());
+        assert!(refusal(parse, "--colors 300").contains("from 1 to 35"));
+        assert!(parse(words("--samples 0 --refined 0")).is_ok());
     }
 
     #[test]
@@ -803,12 +795,15 @@ mod tests {
         let trace = dir.path().join("trace.txt");
         let trace = trace.to_str().expect("a UTF-8 path");
         for rest in ["--width 0", "--weight free=NaN", "--bogus 1"] {
-            refusal(&format!("--trace {trace} {rest}"));
+            refusal(parse, &format!("--trace {trace} {rest}"));
             assert!(std::fs::metadata(trace).is_err(), "{rest}");
         }
         // An earlier trace named again, and then refused, is kept.
         std::fs::write(trace, "earlier").expect("written");
-        refusal(&format!("--trace {trace} --trace {trace}x --width 0"));
+        refusal(
+            parse,
+            &format!("--trace {trace} --trace {trace}x --width 0"),
+        );
         assert_eq!(std::fs::read_to_string(trace).expect("read"), "earlier");
     }
 
@@ -820,7 +815,7 @@ mod tests {
         std::fs::write(&earlier, &line).expect("written");
         let earlier = earlier.to_str().expect("a UTF-8 path");
         let linked = format!("{}/./earlier.txt", dir.path().display());
-        let error = refusal(&format!("--against {earlier} --trace {linked}"));
+        let error = refusal(parse, &format!("--against {earlier} --trace {linked}"));
         assert!(error.contains("the same file as --against"), "{error}");
         assert_eq!(std::fs::read_to_string(earlier).expect("read"), line);
     }
@@ -852,7 +847,7 @@ mod tests {
     fn a_failed_write_to_standard_error_changes_nothing() {
         if std::env::var_os(CHILD).is_some() {
             let line = "--games 3 --max-turns 100 --candidates 1 --refined 0 --depth 1";
-            assert_eq!(run(args(line)), ExitCode::SUCCESS);
+            assert_eq!(run(words(line)), ExitCode::SUCCESS);
             return;
         }
         let full = File::options()

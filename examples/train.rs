@@ -32,6 +32,9 @@ use clines::game::{Rule, Rules};
 
 #[path = "support/budget.rs"]
 mod budget;
+#[cfg(test)]
+#[path = "support/command_line.rs"]
+mod command_line;
 #[path = "support/flags.rs"]
 mod flags;
 #[path = "support/output.rs"]
@@ -248,6 +251,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use command_line::{refusal, words};
 
     /// The names in `dir`, sorted.
     fn listing(dir: &Path) -> Vec<String> {
@@ -289,15 +293,6 @@ mod tests {
         assert_eq!(std::fs::read(&out).expect("read"), b"table");
     }
 
-    /// The error that `line` gets, which must be refused.
-    fn refusal(line: &str) -> String {
-        let args = line.split_whitespace().map(String::from);
-        match parse(args) {
-            Err(e) => e,
-            Ok(_) => panic!("{line} was taken"),
-        }
-    }
-
     #[test]
     fn options_the_training_would_refuse_are_refused_by_name() {
         for (line, start) in [
@@ -310,7 +305,7 @@ mod tests {
             ("--colors 300", "--colors 300: "),
             ("--width 0", "--width 0: "),
         ] {
-            let error = refusal(&format!("--out x {line}"));
+            let error = refusal(parse, &format!("--out x {line}"));
             assert!(error.starts_with(start), "{line}: {error}");
         }
     }
@@ -318,7 +313,7 @@ mod tests {
     #[test]
     fn an_unknown_option_is_unknown_whatever_its_value() {
         for line in ["--bogus", "--bogus x", "--out x --bogus", "--line 5"] {
-            let error = refusal(line);
+            let error = refusal(parse, line);
             assert!(error.starts_with("unknown option --"), "{line}: {error}");
             assert!(error.contains("usage: train"), "{line}: {error}");
         }
@@ -334,10 +329,7 @@ mod tests {
                 "1"
             };
             let line = format!("--out x {flag} {value}");
-            assert!(
-                parse(line.split_whitespace().map(String::from)).is_ok(),
-                "{line}"
-            );
+            assert!(parse(words(&line)).is_ok(), "{line}");
         }
     }
 
@@ -347,9 +339,7 @@ mod tests {
         let from = dir.path().join("value.bin");
         std::fs::write(&from, include_bytes!("../src/ai/value.bin")).expect("written");
         let line = format!("--out x --from {}", from.display());
-        let options = parse(line.split_whitespace().map(String::from))
-            .expect("taken")
-            .expect("no help");
+        let options = parse(words(&line)).expect("taken").expect("no help");
         let error = read_start(&options).expect_err("3 phases, not 1");
         assert!(error.contains("give --phases 3"), "{error}");
         let options = Options {

@@ -39,6 +39,9 @@ use stats::mean_and_error;
 
 #[path = "support/budget.rs"]
 mod budget;
+#[cfg(test)]
+#[path = "support/command_line.rs"]
+mod command_line;
 #[path = "support/flags.rs"]
 mod flags;
 #[path = "support/output.rs"]
@@ -365,23 +368,12 @@ fn compare(options: &Options, out: &mut Output, tuned: Weights) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(String::from).collect()
-    }
-
-    /// The error that `line` gets, which must be refused.
-    fn refusal(line: &str) -> String {
-        match parse(args(line)) {
-            Err(e) => e,
-            Ok(_) => panic!("{line} was taken"),
-        }
-    }
+    use command_line::{refusal, words};
 
     #[test]
     fn an_unknown_option_is_unknown_whatever_its_value() {
         for line in ["--preview cells", "--width 5", "--bogus"] {
-            let error = refusal(line);
+            let error = refusal(parse, line);
             assert!(error.starts_with("unknown option --"), "{line}: {error}");
         }
     }
@@ -390,20 +382,20 @@ mod tests {
     fn steps_that_make_weights_no_number_are_refused() {
         for flag in ["--step", "--perturbation"] {
             for value in ["0", "-0.1", "NaN", "inf"] {
-                let error = refusal(&format!("{flag} {value}"));
+                let error = refusal(parse, &format!("{flag} {value}"));
                 assert!(error.starts_with(&format!("{flag} {value}: ")), "{error}");
             }
         }
-        assert!(parse(args("--step 0.2 --perturbation 0.3")).is_ok());
+        assert!(parse(words("--step 0.2 --perturbation 0.3")).is_ok());
     }
 
     #[test]
     fn counts_of_nothing_are_refused_not_run_as_one() {
         for flag in ["--games", "--check-games", "--threads"] {
-            let error = refusal(&format!("{flag} 0"));
+            let error = refusal(parse, &format!("{flag} 0"));
             assert!(error.starts_with(&format!("{flag} 0: ")), "{error}");
         }
-        assert!(parse(args("--iterations 0")).is_ok());
+        assert!(parse(words("--iterations 0")).is_ok());
     }
 
     #[test]
