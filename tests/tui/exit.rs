@@ -392,15 +392,10 @@ fn jobs(term: &mut Term) -> Vec<String> {
 /// thread just started waiting for a processor). Only to a job it knows
 /// is stopped does `kill` send a SIGCONT after the SIGTERM.
 fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
-    let deadline = Instant::now() + TIMEOUT;
-    while Instant::now() < deadline {
-        if jobs(term).iter().any(|line| line.contains("Stopped")) {
-            return;
-        }
-    }
-    panic!(
-        "the shell never listed the game as stopped:\n{}",
-        term.contents()
+    until_the_jobs(
+        term,
+        "the shell never listed the game as stopped",
+        |answer| answer.iter().any(|line| line.contains("Stopped")),
     );
 }
 
@@ -410,17 +405,23 @@ fn until_the_shell_knows_the_job_stopped(term: &mut Term) {
 /// continued, from a SIGCHLD: until then it may still count the job as
 /// stopped and refuse to exit.
 fn until_the_shell_knows_the_job_ended(term: &mut Term) {
-    let deadline = Instant::now() + TIMEOUT;
-    while Instant::now() < deadline {
-        let answer = jobs(term);
-        if !answer
+    until_the_jobs(term, "the shell still lists the game", |answer| {
+        !answer
             .iter()
             .any(|line| line.contains("Stopped") || line.contains("Running"))
-        {
+    });
+}
+
+/// Asks the shell for its jobs until `done` accepts its answer, for up to
+/// [`TIMEOUT`]; otherwise fails the test, saying `never` and the screen.
+fn until_the_jobs(term: &mut Term, never: &str, done: impl Fn(&[String]) -> bool) {
+    let deadline = Instant::now() + TIMEOUT;
+    while Instant::now() < deadline {
+        if done(&jobs(term)) {
             return;
         }
     }
-    panic!("the shell still lists the game:\n{}", term.contents());
+    panic!("{never}:\n{}", term.contents());
 }
 
 #[test]
