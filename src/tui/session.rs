@@ -39,10 +39,17 @@ pub(super) struct Session {
 struct LeftGame {
     /// Its score.
     score: u64,
-    /// What became of its record, as the closing lines tell it.
-    notice: Option<&'static str>,
-    /// Why the record it earned could not be saved, if so.
-    lost: Option<String>,
+    /// What became of its record.
+    record: LeftRecord,
+}
+
+/// What became of the record of a game left for a new one.
+#[derive(Debug, PartialEq, Eq)]
+enum LeftRecord {
+    /// Saved, or not kept: what the closing lines tell of it, if anything.
+    Settled(Option<&'static str>),
+    /// It could not be saved, for this reason.
+    Lost(String),
 }
 
 impl fmt::Display for LeftGame {
@@ -50,10 +57,10 @@ impl fmt::Display for LeftGame {
     /// error, as the last game's does.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Left for a new game with {} points.", self.score)?;
-        match (self.notice, &self.lost) {
-            (_, Some(_)) => write!(f, " {LEFT_RECORD_LOST}"),
-            (Some(notice), None) => write!(f, " {notice}"),
-            (None, None) => Ok(()),
+        match &self.record {
+            LeftRecord::Settled(Some(notice)) => write!(f, " {notice}"),
+            LeftRecord::Settled(None) => Ok(()),
+            LeftRecord::Lost(_) => write!(f, " {LEFT_RECORD_LOST}"),
         }
     }
 }
@@ -222,7 +229,7 @@ fn settle_record(session: &Session) -> Option<Settled> {
 fn tell_left(session: &Session) {
     for game in session.left_games().iter() {
         let _ = writeln!(io::stdout(), "{game}");
-        if let Some(why) = &game.lost {
+        if let LeftRecord::Lost(why) = &game.record {
             let _ = writeln!(io::stderr(), "clines: {why}");
         }
     }
@@ -295,12 +302,11 @@ pub(super) fn record_before_new_game(
     }
     let score = session.live.score();
     if score > 0 {
-        let left = LeftGame {
-            score,
-            notice,
-            lost: problem.as_ref().map(|problem| problem.why.clone()),
+        let record = match &problem {
+            Some(problem) => LeftRecord::Lost(problem.why.clone()),
+            None => LeftRecord::Settled(notice),
         };
-        session.left_games().push(left);
+        session.left_games().push(LeftGame { score, record });
     }
     Ok(problem)
 }
@@ -620,7 +626,7 @@ mod tests {
             "a game that stays is not left"
         );
         let why = record_before_new_game(&lost, true).unwrap().unwrap().why;
-        assert_eq!(lost.left_games()[0].lost.as_ref(), Some(&why));
+        assert_eq!(lost.left_games()[0].record, LeftRecord::Lost(why));
 
         let told = |session: &Session| -> Vec<String> {
             session
