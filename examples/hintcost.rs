@@ -17,11 +17,14 @@ use std::time::Instant;
 
 use clines::ai::Player;
 use clines::game::{Game, Rule, Rules};
+use tell::tell;
 
 #[path = "support/flags.rs"]
 mod flags;
 #[path = "support/rules.rs"]
 mod rules;
+#[path = "support/tell.rs"]
+mod tell;
 
 const USAGE: &str = "usage: hintcost [--width W] [--height H] [--colors C] [--line I] [--fill PERCENT] [--repeats N] [--threads K]";
 
@@ -48,14 +51,14 @@ fn main() -> ExitCode {
         Ok(Some(options)) => options,
         Ok(None) => return print(USAGE),
         Err(e) => {
-            eprintln!("hintcost: {e}\n{USAGE}");
+            tell(format_args!("hintcost: {e}\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
     match measure(&options) {
         Ok(report) => print(&report),
         Err(e) => {
-            eprintln!("hintcost: {e}");
+            tell(format_args!("hintcost: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -68,7 +71,7 @@ fn print(text: &str) -> ExitCode {
     match write_line(&mut std::io::stdout().lock(), text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hintcost: standard output: {e}");
+            tell(format_args!("hintcost: standard output: {e}"));
             ExitCode::FAILURE
         }
     }

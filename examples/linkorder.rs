@@ -34,6 +34,8 @@
 mod pty;
 #[path = "support/replace.rs"]
 mod replace;
+#[path = "support/tell.rs"]
+mod tell;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -43,6 +45,7 @@ use std::time::Duration;
 
 use pty::{END_SYNC, Key, Options, Sandbox, Term, count};
 use replace::Replacement;
+use tell::tell;
 
 /// How many records the listing runs over: enough to run every part of it.
 const LISTED_RECORDS: usize = 1000;
@@ -80,16 +83,18 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(120);
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [binary, out] = args.as_slice() else {
-        eprintln!("usage: linkorder PATH/TO/UNSTRIPPED/clines OUT.ld");
+        tell(format_args!(
+            "usage: linkorder PATH/TO/UNSTRIPPED/clines OUT.ld"
+        ));
         return ExitCode::from(2);
     };
     match run(Path::new(binary), Path::new(out)) {
         Ok(count) => {
-            eprintln!("linkorder: {count} patterns written to {out}");
+            tell(format_args!("linkorder: {count} patterns written to {out}"));
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("linkorder: {message}");
+            tell(format_args!("linkorder: {message}"));
             ExitCode::FAILURE
         }
     }

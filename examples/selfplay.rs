@@ -43,8 +43,9 @@ use std::time::Instant;
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Preview, Rule, Rules, points_without_bonus};
-use output::{Output, say, tell};
+use output::{Output, say};
 use stats::mean_and_error;
+use tell::tell;
 
 #[path = "support/budget.rs"]
 mod budget;
@@ -59,6 +60,8 @@ mod output;
 mod rules;
 #[path = "support/stats.rs"]
 mod stats;
+#[path = "support/tell.rs"]
+mod tell;
 #[path = "support/trace.rs"]
 mod trace;
 

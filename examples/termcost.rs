@@ -52,6 +52,8 @@
 
 #[path = "../tests/pty/mod.rs"]
 mod pty;
+#[path = "support/tell.rs"]
+mod tell;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -61,6 +63,7 @@ use std::process::{Command, ExitCode, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use pty::{END_SYNC, Key, Options, Sandbox, Term};
+use tell::tell;
 
 /// How long an interval of idleness or jumping is measured.
 const WINDOW: Duration = Duration::from_secs(3);
@@ -108,13 +111,13 @@ fn main() -> ExitCode {
             return match say(format_args!("{USAGE}")) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("termcost: {e}");
+                    tell(format_args!("termcost: {e}"));
                     ExitCode::FAILURE
                 }
             };
         }
         Err(e) => {
-            eprintln!("termcost: {e}\n{USAGE}");
+            tell(format_args!("termcost: {e}\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
@@ -130,10 +133,10 @@ fn main() -> ExitCode {
         }
     };
     if !program.is_file() {
-        eprintln!(
+        tell(format_args!(
             "termcost: no program at {}; build it first (cargo build --release) or give its path",
             program.display()
-        );
+        ));
         return ExitCode::from(2);
     }
     let result = measure(&program).and_then(|report| {
@@ -144,7 +147,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("termcost: {e}");
+            tell(format_args!("termcost: {e}"));
             ExitCode::FAILURE
         }
     }

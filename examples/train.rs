@@ -43,9 +43,12 @@ mod output;
 mod replace;
 #[path = "support/rules.rs"]
 mod rules;
+#[path = "support/tell.rs"]
+mod tell;
 
-use output::{Output, say, tell};
+use output::{Output, say};
 use replace::Replacement;
+use tell::tell;
 
 const USAGE: &str = "usage: train --out FILE [--from FILE] [--games N] [--seed S] [--rate R] [--blend B]
              [--candidates N] [--refined N] [--samples N] [--replies N] [--depth N] [--max-turns T] [--phases P] [--every N] [--width W] [--height H] [--colors C] [--next N]";

@@ -34,8 +34,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clines::ai::{Budget, Player, Weights};
 use clines::game::{Game, Rule, Rules, points_without_bonus};
-use output::{Output, say, tell};
+use output::{Output, say};
 use stats::mean_and_error;
+use tell::tell;
 
 #[path = "support/budget.rs"]
 mod budget;
@@ -50,6 +51,8 @@ mod output;
 mod rules;
 #[path = "support/stats.rs"]
 mod stats;
+#[path = "support/tell.rs"]
+mod tell;
 
 const USAGE: &str =
     "usage: tune [--iterations N] [--games G] [--check-games G] [--seed S] [--max-turns T] [--threads K]

@@ -7,6 +7,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use super::tell::tell;
+
 /// Standard output, remembering its first failed write.
 pub struct Output {
     /// The tool's name, which starts its messages.
@@ -45,13 +47,6 @@ impl Output {
             }
         }
     }
-}
-
-/// Writes `text` and a newline to standard error, as `eprintln!` does but
-/// for a write that fails (a closed pipe, a full disk): that does not panic
-/// and is not told, as standard error is where it would be told.
-pub fn tell(text: impl fmt::Display) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
 /// Writes a line to an [`Output`], formatted as `println!` formats it,
