@@ -393,11 +393,13 @@ fn parse_cscore(bytes: &[u8]) -> Result<Record, SkipReason> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::collection::vec;
     use proptest::prelude::*;
 
     use super::*;
     use crate::game::{Preview, Rules};
-    use crate::records::test_util::cscore_bytes;
+    use crate::records::store::MOST_RECORDED;
+    use crate::records::test_util::{cscore_bytes, damage, damaged};
 
     #[test]
     fn a_symlink_refused_by_any_system_is_a_symlink() {
@@ -519,6 +521,100 @@ mod tests {
             if a != default && b != default {
                 prop_assert_eq!(again.record(&default), None);
                 prop_assert!(text.starts_with("[rules."), "{}", text);
+            }
+        }
+    }
+
+    /// Any rule set of [`rule_set`], or the default one, whose record is
+    /// kept apart from the others'.
+    fn any_rule_set() -> impl Strategy<Value = RuleSet> {
+        prop_oneof![Just(RuleSet::default()), rule_set()]
+    }
+
+    /// Text made of the parts of a record file, in any order.
+    fn record_like_text() -> impl Strategy<Value = String> {
+        "(score|set_at|rules|w9-t9|\\[|\\]|\\.|=| |\n|\"|-?[0-9]{1,20}|[a-z]{1,3}|\\{|\\}|,)*"
+    }
+
+    /// What the parsers say is wrong with a file; empty for the reasons
+    /// they never give.
+    fn what_is_wrong(why: &SkipReason) -> &str {
+        match why {
+            SkipReason::Corrupt(why) | SkipReason::Foreign(why) => why,
+            _ => "",
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// A record file edited by hand, cut short or corrupted is refused
+        /// saying why, or read as records a save keeps: each in range and
+        /// dated, and each still there, unchanged, once a save has set
+        /// another rule set's record in the file.
+        #[test]
+        fn a_damaged_record_file_is_refused_with_a_reason_or_loses_no_record(
+            records in vec((any_rule_set(), 0..=MOST_RECORDED, 0..=MOST_RECORDED), 1..4),
+            damage in vec(damage(), 1..4),
+            saved in any_rule_set(),
+        ) {
+            let mut file = RecordFile::default();
+            for (rules, score, set_at) in &records {
+                file.set(rules, *score, *set_at).unwrap();
+            }
+            let bytes = damaged(file.to_text().unwrap().as_bytes(), &damage);
+            let read = match RecordFile::parse(&bytes) {
+                Ok(read) => read,
+                Err(why) => {
+                    prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why);
+                    return Ok(());
+                }
+            };
+            let mut rule_sets: Vec<&RuleSet> = records.iter().map(|(rules, ..)| rules).collect();
+            rule_sets.push(&saved);
+            let held: Vec<Option<Record>> = rule_sets.iter().map(|rules| read.record(rules)).collect();
+            for record in held.iter().flatten() {
+                prop_assert!(record.score <= MOST_RECORDED, "{:?}", record);
+                prop_assert!(record.set_at.is_some_and(|at| at <= MOST_RECORDED), "{:?}", record);
+            }
+            let mut written = read;
+            written.set(&saved, 7, 8).unwrap();
+            let again = RecordFile::parse(written.to_text().unwrap().as_bytes()).unwrap();
+            for (rules, before) in rule_sets.into_iter().zip(held) {
+                let expected = if *rules == saved {
+                    Some(Record { score: 7, set_at: Some(8) })
+                } else {
+                    before
+                };
+                prop_assert_eq!(again.record(rules), expected);
+            }
+        }
+
+        /// Whatever a file holds, reading it as either kind of record file
+        /// gives a record or a reason, never a panic; a `.cscore` record is
+        /// the original's twelve bytes and a score it could hold.
+        #[test]
+        fn any_bytes_are_read_as_a_record_file_or_refused_with_a_reason(
+            bytes in prop_oneof![
+                vec(any::<u8>(), 0..64),
+                record_like_text().prop_map(String::into_bytes),
+            ],
+            score in any::<i32>(),
+            damage in vec(damage(), 0..3),
+        ) {
+            if let Err(why) = RecordFile::parse(&bytes) {
+                prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why);
+            }
+            let cscore = damaged(&cscore_bytes(CSCORE_MAGIC, CSCORE_VERSION, score), &damage);
+            for bytes in [&bytes, &cscore] {
+                match parse_cscore(bytes) {
+                    Ok(record) => {
+                        prop_assert_eq!(bytes.len(), CSCORE_LEN);
+                        prop_assert!(record.score <= i32::MAX as u64, "{:?}", record);
+                        prop_assert_eq!(record.set_at, None);
+                    }
+                    Err(why) => prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why),
+                }
             }
         }
     }
