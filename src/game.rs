@@ -591,6 +591,13 @@ impl Game {
                 state.streak, state.score
             ));
         }
+        if state.word_pos >= WORD_POSITIONS {
+            return Err(format!(
+                "generator position {}, where the positions are 0 to {}",
+                state.word_pos,
+                WORD_POSITIONS - 1
+            ));
+        }
         let mut board = Board::new(rules.width, rules.height);
         for (i, &color) in state.cells.iter().enumerate() {
             board.set(board.pos(i), (color > 0).then_some(color));
@@ -740,6 +747,10 @@ impl Game {
         events.push(Event::GameOver);
     }
 }
+
+/// How many positions the generator's stream has, in words: 2⁶⁴ blocks of
+/// 16. One past its end would be taken as one near its start.
+const WORD_POSITIONS: u128 = 1 << 68;
 
 /// The least score a game can have after `streak` scoring moves in a row
 /// with lines of `line`: each removed `line` chips or more, and earned the

@@ -252,6 +252,13 @@ mod tests {
             &|s| (s.score, s.streak) = (i64::MAX as u64, u32::MAX),
             "a streak of 4294967295",
         );
+        // A position past the end of the generator's stream, which it
+        // would take as one near its start: no game reaches it.
+        refused(
+            &|s| s.word_pos = 1 << 68,
+            "generator position 295147905179352825856, where the positions are 0 to \
+             295147905179352825855",
+        );
         // A game going on has a chip to move and a cell to move it to.
         refused(&|s| s.cells.fill(1), "no move to make");
         refused(&|s| s.cells.fill(0), "no move to make");

@@ -818,6 +818,15 @@ mod tests {
                 good.replace("word_pos = \"", "word_pos = \"x"),
                 "generator position \"x",
             ),
+            // A position past the end of the generator's stream.
+            (
+                good.replace(
+                    "word_pos = \"",
+                    "word_pos = \"295147905179352825856\"\n# \"",
+                ),
+                "generator position 295147905179352825856, where the positions are 0 to \
+                 295147905179352825855",
+            ),
             (
                 good.replace("key = \"", "key = \"zz"),
                 "where 64 hexadecimal digits are expected",
