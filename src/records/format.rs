@@ -536,13 +536,18 @@ mod tests {
         "(score|set_at|rules|w9-t9|\\[|\\]|\\.|=| |\n|\"|-?[0-9]{1,20}|[a-z]{1,3}|\\{|\\}|,)*"
     }
 
-    /// What the parsers say is wrong with a file; empty for the reasons
-    /// they never give.
-    fn what_is_wrong(why: &SkipReason) -> &str {
-        match why {
-            SkipReason::Corrupt(why) | SkipReason::Foreign(why) => why,
-            _ => "",
-        }
+    /// Checks why a parser refused a file, as `clines -l` tells it: a
+    /// reason of the parsers' own, saying something, with no character
+    /// that a terminal would take as a command.
+    fn check_reason(why: &SkipReason) -> Result<(), TestCaseError> {
+        let (SkipReason::Corrupt(text) | SkipReason::Foreign(text)) = why else {
+            return Err(TestCaseError::fail(format!(
+                "{why:?}, which no parser gives"
+            )));
+        };
+        prop_assert!(!text.is_empty());
+        prop_assert!(!text.chars().any(char::is_control), "{:?}", text);
+        Ok(())
     }
 
     proptest! {
@@ -566,13 +571,14 @@ mod tests {
             let read = match RecordFile::parse(&bytes) {
                 Ok(read) => read,
                 Err(why) => {
-                    prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why);
+                    check_reason(&why)?;
                     return Ok(());
                 }
             };
             let mut rule_sets: Vec<&RuleSet> = records.iter().map(|(rules, ..)| rules).collect();
             rule_sets.push(&saved);
-            let held: Vec<Option<Record>> = rule_sets.iter().map(|rules| read.record(rules)).collect();
+            let held: Vec<Option<Record>> =
+                rule_sets.iter().map(|rules| read.record(rules)).collect();
             for record in held.iter().flatten() {
                 prop_assert!(record.score <= MOST_RECORDED, "{:?}", record);
                 prop_assert!(record.set_at.is_some_and(|at| at <= MOST_RECORDED), "{:?}", record);
@@ -603,7 +609,7 @@ mod tests {
             damage in vec(damage(), 0..3),
         ) {
             if let Err(why) = RecordFile::parse(&bytes) {
-                prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why);
+                check_reason(&why)?;
             }
             let cscore = damaged(&cscore_bytes(CSCORE_MAGIC, CSCORE_VERSION, score), &damage);
             for bytes in [&bytes, &cscore] {
@@ -613,7 +619,7 @@ mod tests {
                         prop_assert!(record.score <= i32::MAX as u64, "{:?}", record);
                         prop_assert_eq!(record.set_at, None);
                     }
-                    Err(why) => prop_assert!(!what_is_wrong(&why).is_empty(), "{:?}", why),
+                    Err(why) => check_reason(&why)?,
                 }
             }
         }
