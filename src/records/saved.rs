@@ -632,9 +632,14 @@ fn move_to_new_name(from: &Path, to: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::{Index, select};
+
     use super::*;
     use crate::game::Game;
-    use crate::records::test_util::permissions_apply;
+    use crate::records::store::MOST_RECORDED;
+    use crate::records::test_util::{damage, damaged, permissions_apply, temp_dir};
     use std::os::unix::fs::PermissionsExt;
 
     /// A save, like a record, clears what saves cut short by a crash left.
@@ -1056,5 +1061,363 @@ mod tests {
         let store = Store::new(&looped, "me").unwrap();
         let why = store.unusable().expect("told before play");
         assert!(why.contains("/loop: it cannot be reached: "), "{why}");
+    }
+
+    /// Rules of every kind on boards small enough to play on fast: few
+    /// colours or all the board notation holds, short and long lines, no
+    /// throw or several, and any preview.
+    fn rules_and_preview() -> impl Strategy<Value = (Rules, Preview)> {
+        let preview = prop_oneof![
+            Just(Preview::Off),
+            Just(Preview::Colors),
+            Just(Preview::Cells)
+        ];
+        let colors = prop_oneof![1u8..=8, Just(board::MAX_COLORS)];
+        (
+            3usize..=12,
+            3usize..=12,
+            colors,
+            2usize..=6,
+            0usize..=4,
+            1usize..=6,
+            preview,
+        )
+            .prop_map(|(width, height, colors, line, next, first, preview)| {
+                let rules = Rules {
+                    width,
+                    height,
+                    colors,
+                    line,
+                    next,
+                    first,
+                };
+                (rules, preview)
+            })
+    }
+
+    /// Any reasons for keeping no record.
+    fn no_record() -> impl Strategy<Value = NoRecord> {
+        (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(helped, undone, seeded)| {
+            NoRecord {
+                helped,
+                undone,
+                seeded,
+            }
+        })
+    }
+
+    /// The slot in `dir` of a game of `rules` and `preview`.
+    fn slot_of(dir: &Path, rules: Rules, preview: Preview) -> SaveSlot {
+        SaveSlot::new(&Store::new(dir, "ann").unwrap(), rules, preview).unwrap()
+    }
+
+    /// A legal move in `game`, looked for from the chip and the empty cell
+    /// that `choice` picks; `None` when there is none.
+    fn a_legal_move(game: &Game, choice: Index) -> Option<(Pos, Pos)> {
+        let board = game.board();
+        let chips: Vec<Pos> = board.chips().map(|chip| chip.pos).collect();
+        let empty: Vec<Pos> = board.empty_cells().collect();
+        if chips.is_empty() || empty.is_empty() {
+            return None;
+        }
+        let (chip, cell) = (choice.index(chips.len()), choice.index(empty.len()));
+        let targets = |from: Pos| {
+            let cells = empty.iter().cycle().skip(cell).take(empty.len());
+            cells.map(move |&to| (from, to))
+        };
+        let froms = chips.iter().cycle().skip(chip).take(chips.len());
+        froms
+            .flat_map(|&from| targets(from))
+            .find(|&(from, to)| game.check_move(from, to).is_ok())
+    }
+
+    /// A game of `rules` from `seed` after a move for each of `choices`,
+    /// stopped before one that would end it: a game a player could save.
+    fn played_on(rules: Rules, preview: Preview, seed: u64, choices: &[Index]) -> Game {
+        let (mut game, _) = Game::with_preview(rules, preview, seed);
+        for &choice in choices {
+            let Some((from, to)) = a_legal_move(&game, choice) else {
+                break;
+            };
+            let mut next = game.clone();
+            next.play(from, to).unwrap();
+            if next.is_over() {
+                break;
+            }
+            game = next;
+        }
+        game
+    }
+
+    /// Checks `saved`, which `slot` read from `text`: a game of the slot's
+    /// rules, in a state play can reach, holding what the file says, that
+    /// plays on (the move `choice` picks) and saves again.
+    fn check_loaded(
+        slot: &SaveSlot,
+        text: &str,
+        saved: &SavedGame,
+        choice: Index,
+    ) -> Result<(), TestCaseError> {
+        let state = &saved.state;
+        prop_assert_eq!(state.rules, slot.rules);
+        prop_assert_eq!(state.preview, slot.preview);
+        prop_assert!(!state.over);
+        prop_assert_eq!(state.cells.len(), state.rules.cells());
+        let colors = state.rules.colors;
+        prop_assert!(
+            state.cells.iter().all(|&c| c <= colors),
+            "{:?}",
+            state.cells
+        );
+        let file: toml::Table = toml::from_str(text).unwrap();
+        prop_assert_eq!(file["score"].as_integer(), i64::try_from(state.score).ok());
+        prop_assert_eq!(file["streak"].as_integer(), Some(i64::from(state.streak)));
+        let rows = file["board"].as_array().unwrap().iter();
+        let board: String = rows.map(|row| row.as_str().unwrap()).collect();
+        let cells: String = state.cells.iter().map(|&c| board::color_char(c)).collect();
+        prop_assert_eq!(board, cells);
+        // Any reason the file gives keeps the game from keeping a record.
+        let says = |key| file.get(key).and_then(toml::Value::as_bool) == Some(true);
+        let reasons = ["assisted", "helped", "undone", "seeded"];
+        prop_assert_eq!(saved.no_record.any(), reasons.into_iter().any(says));
+        let mut game = Game::from_state(state.clone()).unwrap();
+        prop_assert_eq!(&game.state(), state);
+        // A board with a chip and an empty cell has a chip beside one.
+        let (from, to) = a_legal_move(&game, choice).expect("a move to make");
+        game.play(from, to).unwrap();
+        // A score edited to near TOML's largest number may pass it, and is
+        // then refused by the writer instead.
+        if !game.is_over() && game.score() <= MOST_RECORDED {
+            let again = SavedGame {
+                state: game.state(),
+                no_record: saved.no_record,
+            };
+            let text = toml::to_string(&file_of(&again)).unwrap();
+            prop_assert_eq!(slot.parse(&text), Ok(again));
+        }
+        Ok(())
+    }
+
+    /// Why a save is refused, as a player is told: something, and no
+    /// character that a terminal would take as a command.
+    fn check_refusal(why: &str) -> Result<(), TestCaseError> {
+        prop_assert!(!why.is_empty());
+        prop_assert!(!why.chars().any(char::is_control), "{:?}", why);
+        Ok(())
+    }
+
+    /// One field of a save given a value of its type, which a game may or
+    /// may not have.
+    #[derive(Clone, Debug)]
+    enum FieldEdit {
+        /// Width, height, colours, line, next or first, by its place in the
+        /// file.
+        Rule(usize, u64),
+        Preview(&'static str),
+        Score(u64),
+        Streak(u32),
+        /// Assisted, helped, undone or seeded, by its place in the file.
+        Reason(usize, bool),
+        /// A cell of the board, which the index picks.
+        Cell(Index, char),
+        Key(String),
+        WordPos(String),
+        Plan(Option<Vec<String>>),
+        /// A planned chip, which the index picks.
+        Planned(Index, String),
+    }
+
+    impl FieldEdit {
+        fn apply(&self, file: &mut SaveFile) {
+            match self {
+                FieldEdit::Rule(rule, value) => {
+                    let value = *value as usize;
+                    match rule {
+                        0 => file.width = value,
+                        1 => file.height = value,
+                        2 => file.colors = u8::try_from(value).unwrap_or(u8::MAX),
+                        3 => file.line = value,
+                        4 => file.next = value,
+                        _ => file.first = value,
+                    }
+                }
+                FieldEdit::Preview(preview) => file.preview = preview.to_string(),
+                FieldEdit::Score(score) => file.score = *score,
+                FieldEdit::Streak(streak) => file.streak = *streak,
+                FieldEdit::Reason(reason, value) => {
+                    let reasons = [
+                        &mut file.assisted,
+                        &mut file.helped,
+                        &mut file.undone,
+                        &mut file.seeded,
+                    ];
+                    *reasons.into_iter().nth(*reason).unwrap() = *value;
+                }
+                FieldEdit::Cell(at, cell) => {
+                    let row = at.index(file.board.len());
+                    let mut cells: Vec<char> = file.board[row].chars().collect();
+                    let column = at.index(cells.len());
+                    cells[column] = *cell;
+                    file.board[row] = cells.into_iter().collect();
+                }
+                FieldEdit::Key(key) => file.key = key.clone(),
+                FieldEdit::WordPos(word_pos) => file.word_pos = word_pos.clone(),
+                FieldEdit::Plan(plan) => file.plan = plan.clone(),
+                FieldEdit::Planned(at, entry) => {
+                    if let Some(plan) = file.plan.as_mut().filter(|plan| !plan.is_empty()) {
+                        let at = at.index(plan.len());
+                        plan[at] = entry.clone();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Any [`FieldEdit`], its value mostly near what a game has: few
+    /// colours on the board, planned chips on or near it, a generator
+    /// position within its stream. Numbers stay within TOML's range, as a
+    /// file's must.
+    fn field_edit() -> impl Strategy<Value = FieldEdit> {
+        let number = || prop_oneof![0u64..8, 0..=MOST_RECORDED];
+        let cell = prop_oneof![
+            3 => Just('.'),
+            3 => select(&['1', '2', '3'][..]),
+            1 => select(".123456789abcdefghijklmnopqrstuvwxyz#A ".chars().collect::<Vec<_>>()),
+        ];
+        let planned = prop_oneof![
+            (0u64..8, 0u64..8, 0u64..8).prop_map(|(x, y, c)| format!("{x} {y} {c}")),
+            (0u64..8).prop_map(|c| format!("- - {c}")),
+            "[-0-9 ]{0,8}",
+        ];
+        let word_pos = prop_oneof![
+            (0u64..1000).prop_map(|n| n.to_string()),
+            any::<u128>().prop_map(|n| n.to_string()),
+            "[-+0-9a-x]{0,5}",
+        ];
+        prop_oneof![
+            (0usize..6, number()).prop_map(|(rule, value)| FieldEdit::Rule(rule, value)),
+            select(&["off", "colors", "cells", "x"][..]).prop_map(FieldEdit::Preview),
+            number().prop_map(FieldEdit::Score),
+            prop_oneof![0u32..4, any::<u32>()].prop_map(FieldEdit::Streak),
+            (0usize..4, any::<bool>()).prop_map(|(reason, value)| FieldEdit::Reason(reason, value)),
+            (any::<Index>(), cell).prop_map(|(at, cell)| FieldEdit::Cell(at, cell)),
+            prop_oneof!["[0-9a-fA-F]{64}", "[0-9A-Fa-z]{62,66}"].prop_map(FieldEdit::Key),
+            word_pos.prop_map(FieldEdit::WordPos),
+            proptest::option::of(vec(planned.clone(), 0..=5)).prop_map(FieldEdit::Plan),
+            (any::<Index>(), planned).prop_map(|(at, entry)| FieldEdit::Planned(at, entry)),
+        ]
+    }
+
+    /// Text made of the parts of a save, in any order.
+    fn save_like_text() -> impl Strategy<Value = String> {
+        "(format = \"clines saved game 1\"\n|score|board|=|\\[|\\]|\"|[.1-9]{1,9}|\n| )*"
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        /// A save edited by hand, cut short or corrupted either loads as a
+        /// game of its rules that plays on and holds what the file says, or
+        /// is refused, saying why, and set aside whole: never a panic.
+        #[test]
+        fn a_damaged_save_loads_as_a_game_that_plays_on_or_is_set_aside(
+            (rules, preview) in rules_and_preview(),
+            seed in any::<u64>(),
+            choices in vec(any::<Index>(), 0..12),
+            no_record in no_record(),
+            damage in vec(damage(), 1..4),
+            choice in any::<Index>(),
+        ) {
+            let game = played_on(rules, preview, seed, &choices);
+            prop_assume!(!game.is_over());
+            let saved = SavedGame { state: game.state(), no_record };
+            let bytes = damaged(toml::to_string(&file_of(&saved)).unwrap().as_bytes(), &damage);
+            let dir = temp_dir();
+            let slot = slot_of(dir.path(), rules, preview);
+            fs::write(slot.path(), &bytes).unwrap();
+            match slot.load() {
+                Ok(Some(loaded)) => {
+                    check_loaded(&slot, std::str::from_utf8(&bytes).unwrap(), &loaded, choice)?;
+                }
+                Ok(None) => prop_assert!(false, "the save was not found"),
+                Err(bad) => {
+                    check_refusal(&bad.why)?;
+                    let aside = bad.set_aside.expect("moved aside");
+                    prop_assert_eq!(fs::read(aside).unwrap(), bytes);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Whatever a save holds, any values in its fields or any text at
+        /// all, reading it gives a game of its rules that plays on, or a
+        /// reason.
+        #[test]
+        fn any_save_is_read_as_a_game_that_plays_on_or_refused_with_a_reason(
+            (rules, preview) in rules_and_preview(),
+            seed in any::<u64>(),
+            choices in vec(any::<Index>(), 0..12),
+            edits in vec(field_edit(), 0..3),
+            text in prop_oneof![any::<String>(), save_like_text()],
+            choice in any::<Index>(),
+        ) {
+            let game = played_on(rules, preview, seed, &choices);
+            prop_assume!(!game.is_over());
+            let saved = SavedGame { state: game.state(), no_record: NoRecord::default() };
+            let mut file = file_of(&saved);
+            for edit in &edits {
+                edit.apply(&mut file);
+            }
+            let rules = Rules {
+                width: file.width,
+                height: file.height,
+                colors: file.colors,
+                line: file.line,
+                next: file.next,
+                first: file.first,
+            };
+            let preview = file.preview.parse().unwrap_or_default();
+            let slot = slot_of(Path::new("/nowhere"), rules, preview);
+            let edited = toml::to_string(&file).unwrap();
+            for text in [&edited, &text] {
+                match slot.parse(text) {
+                    Ok(saved) => check_loaded(&slot, text, &saved, choice)?,
+                    Err(why) => check_refusal(&why)?,
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Any game, of any rules, saved after any moves, is read back as
+        /// it was saved, and plays on as the game saved would have.
+        #[test]
+        fn any_game_saved_comes_back_the_same_and_plays_on_the_same(
+            (rules, preview) in rules_and_preview(),
+            seed in any::<u64>(),
+            choices in vec(any::<Index>(), 0..20),
+            no_record in no_record(),
+            next in vec(any::<Index>(), 1..4),
+        ) {
+            let mut game = played_on(rules, preview, seed, &choices);
+            prop_assume!(!game.is_over());
+            let saved = SavedGame { state: game.state(), no_record };
+            let slot = slot_of(Path::new("/nowhere"), rules, preview);
+            let loaded = slot.parse(&toml::to_string(&file_of(&saved)).unwrap()).unwrap();
+            prop_assert_eq!(&loaded, &saved);
+            let mut resumed = Game::from_state(loaded.state).unwrap();
+            for choice in next {
+                let Some((from, to)) = a_legal_move(&game, choice) else {
+                    break;
+                };
+                prop_assert_eq!(resumed.play(from, to), game.play(from, to));
+            }
+            prop_assert_eq!(resumed.state(), game.state());
+        }
     }
 }
