@@ -635,3 +635,6 @@ mod tests {
         assert_eq!(color_range(12), "1 to 12 (1-9, a-c)");
     }
 }
+
+#[cfg(test)]
+mod fuzz;
