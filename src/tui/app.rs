@@ -1964,3 +1964,6 @@ mod tests {
         assert_eq!(app.hi_line(), None, "no record, and none will be kept");
     }
 }
+
+#[cfg(test)]
+mod fuzz;
