@@ -15,6 +15,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::cli::{Appearance, CellShape};
 use crate::game::{Preview, Rules};
+use crate::records::Entry;
 use crate::tui::frame::Renderer;
 use crate::tui::input::Dir;
 
@@ -51,6 +52,22 @@ fn size() -> impl Strategy<Value = (usize, usize)> {
         1 => (huge.clone(), 0usize..3),
         1 => (0usize..3, huge),
     ]
+}
+
+/// The records read at the start: a best of the player's or someone
+/// else's, a name as long as a user's may be, scores small enough to pass.
+fn records() -> impl Strategy<Value = Option<BoardRecords>> {
+    let name = || "[a-zA-Z0-9._-]{1,40}";
+    let score = || prop_oneof![0u64..50, Just(u64::MAX)];
+    let best = (name(), score()).prop_map(|(user, score)| Entry {
+        user,
+        score,
+        set_at: None,
+    });
+    prop::option::of(
+        (name(), prop::option::of(best), prop::option::of(score()))
+            .prop_map(|(user, best, own)| BoardRecords { user, best, own }),
+    )
 }
 
 /// What happens between two frames.
@@ -109,6 +126,7 @@ struct Setup {
     color: bool,
     cells: CellShape,
     size: (usize, usize),
+    records: Option<BoardRecords>,
     autoplay: bool,
     delay: Duration,
     /// A box before play, as a saved game that could not be resumed
@@ -131,6 +149,7 @@ fn setup() -> impl Strategy<Value = Setup> {
         ),
         (
             size(),
+            records(),
             prop::bool::weighted(0.4),
             (0u64..100).prop_map(Duration::from_millis),
             prop::bool::weighted(0.2),
@@ -141,7 +160,7 @@ fn setup() -> impl Strategy<Value = Setup> {
         .prop_map(
             |(
                 (rules, preview, seed, color, cells),
-                (size, autoplay, delay, notice, save_fails, new_game_refused),
+                (size, records, autoplay, delay, notice, save_fails, new_game_refused),
             )| Setup {
                 rules,
                 preview,
@@ -149,6 +168,7 @@ fn setup() -> impl Strategy<Value = Setup> {
                 color,
                 cells,
                 size,
+                records,
                 autoplay,
                 delay,
                 notice,
@@ -173,7 +193,7 @@ fn start(setup: &Setup, now: Instant) -> App {
         opening,
         style(setup),
         crate::cli::DEFAULT_KEYS,
-        None,
+        setup.records.clone(),
         setup.size,
         now,
     )
@@ -274,7 +294,7 @@ fn play(setup: &Setup, steps: &[Step]) {
             } else {
                 seed = seed.wrapping_add(1);
                 let (game, opening) = Game::with_preview(setup.rules, setup.preview, seed);
-                app.restart(game, opening, None, now);
+                app.restart(game, opening, setup.records.clone(), now);
             }
         }
         asked.extend(app.take_request());
