@@ -242,7 +242,7 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// The score line at the top and the records line at the bottom.
 fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
     let layout = scene.layout;
-    if let Some((col, text)) = score_line(scene) {
+    if let Some((col, text)) = score_line(scene, frame.cols()) {
         frame.text(0, col, &text, style.board);
     }
     if let Some(records) = scene.records {
@@ -259,13 +259,25 @@ fn draw_score_and_records(scene: &Scene, style: &Style, frame: &mut Frame) {
 }
 
 /// The score line on the top border and its first column, once there is
-/// a score.
-fn score_line(scene: &Scene) -> Option<(usize, String)> {
-    match (scene.score, scene.layout.draws_diamonds()) {
-        (0, _) => None,
-        (score, true) => Some((FULL_TEXT_COL, format!("=[ score : {score} ]="))),
-        (score, false) => Some((1, format!("[ s: {score} ]"))),
+/// a score, whole within the screen's `cols`: a narrow board's full-mode
+/// line that does not fit takes the mini-mode form, and one that still
+/// does not is left out, since a score cut at the edge would show a wrong
+/// one.
+fn score_line(scene: &Scene, cols: usize) -> Option<(usize, String)> {
+    let score = scene.score;
+    if score == 0 {
+        return None;
     }
+    let full = (FULL_TEXT_COL, format!("=[ score : {score} ]="));
+    let mini = (1, format!("[ s: {score} ]"));
+    let forms = if scene.layout.draws_diamonds() {
+        vec![full, mini]
+    } else {
+        vec![mini]
+    };
+    forms
+        .into_iter()
+        .find(|(col, text)| col + text.chars().count() <= cols)
 }
 
 /// The game-over box or the new-game question, when either is up.
@@ -422,7 +434,7 @@ fn draw_preview(scene: &Scene, style: &Style, frame: &mut Frame) {
     let last = scene.layout.cols().saturating_sub(2);
     // Columns from 2 (the corner and one dash stay on the left), or from
     // the end of the score, to `last`.
-    let from = score_line(scene).map_or(2, |(col, text)| col + text.chars().count());
+    let from = score_line(scene, frame.cols()).map_or(2, |(col, text)| col + text.chars().count());
     let room = (last + 1).saturating_sub(from);
     if room < 3 {
         return;
@@ -844,6 +856,29 @@ mod tests {
         let rows = screen_rows(&render(&scene, &style(true), 40, 30));
         assert!(rows[0].starts_with("|[ s: 42 ]-"), "{}", rows[0]);
         assert!(rows[27].starts_with("|[ hi : 50 ]-"), "{}", rows[27]);
+    }
+
+    /// A narrow board on a terminal as narrow: the score is shown whole, in
+    /// the mini-mode form where the full one does not fit, or not at all;
+    /// never cut at the edge, where it would read as another score.
+    #[test]
+    fn the_score_line_is_never_cut_at_the_screen_edge() {
+        let cases = [
+            // Full mode (cells of 4) on a 3-wide board: the mini form.
+            (3, 13, "|[ s: 12345 ]"),
+            (2, 9, "|-------|"),
+            (1, 5, "|---|"),
+            // Mini mode, the found case: 2x2 board on a 5x5 terminal.
+            (2, 5, "|---|"),
+        ];
+        for (width, cols, top) in cases {
+            let layout = Layout::fit(CellShape::Square, cols, 30, width, 5).unwrap();
+            let board = Board::new(width, 5);
+            let mut scene = scene(&layout, &board);
+            scene.score = 12345;
+            let rows = screen_rows(&render(&scene, &style(true), cols, 30));
+            assert_eq!(rows[0], top, "{width} wide on {cols} columns");
+        }
     }
 
     /// The new-game question on a terminal narrower than its lines: broken
