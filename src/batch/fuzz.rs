@@ -275,8 +275,7 @@ fn check_line(
     match words[0] {
         "status" => {
             let v = values(answer, &["score", "free", "streak", "over"]);
-            let (score, free) = (number(v[0]), number(v[1]) as usize);
-            number(v[2]);
+            let (score, free, _streak) = (number(v[0]), number(v[1]) as usize, number(v[2]));
             let over = match v[3] {
                 "yes" => true,
                 "no" => false,
@@ -297,8 +296,8 @@ fn check_line(
                 .strip_prefix("ok ")
                 .unwrap_or_else(|| panic!("{answer:?}"));
             let v = values(answer, &["removed", "points", "score"]);
-            let (points, score) = (number(v[1]), number(v[2]));
-            number(v[0]);
+            let (removed, points, score) = (number(v[0]), number(v[1]), number(v[2]));
+            assert!(removed as usize <= rules.cells(), "{answer:?}");
             if let Some(before) = shown.score {
                 assert!(score >= before + points, "{answer:?} after score {before}");
             }
