@@ -131,13 +131,14 @@ impl TomlProblem {
             // The parser names no key; the player's file does.
             Some(key) if message.trim() == "duplicate key" => {
                 // Quoted, without its quotes, unless it holds an escape,
-                // which only the quotes as typed make sense of.
+                // which only the quotes as typed make sense of: then cut
+                // as typed, like any value.
                 let key = key.trim();
                 let shown = match ['"', '\'']
                     .iter()
                     .find_map(|q| key.strip_prefix(*q)?.strip_suffix(*q))
                 {
-                    Some(quoted) if quoted.contains('\\') => escape(key),
+                    Some(quoted) if quoted.contains('\\') => excerpt(key),
                     Some(quoted) => quote(quoted),
                     None => quote(key),
                 };

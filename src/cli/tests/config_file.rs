@@ -242,6 +242,12 @@ fn config_refusals_name_file_key_and_accepted() {
             &["invalid TOML at line 2: the key \"wid\\u0074h\" is given twice"],
         ),
         (
+            // A key with an escape is shown as typed: cut like a value.
+            "\"k\\u0065y_with_an_escape_and_longer_than_forty\" = 1\n\
+             \"k\\u0065y_with_an_escape_and_longer_than_forty\" = 2",
+            &["the key \"k\\u0065y_with_an_escape_and_longer_than… is given twice"],
+        ),
+        (
             "\nwidth = 99999999999999999999",
             &[
                 "invalid TOML at line 2: the number \"99999999999999999999\" is out of the range",
