@@ -49,11 +49,18 @@ pub(super) fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
     {
         None => Ok(glyphs),
         Some((g, why)) => Err(format!(
-            "'{}' (U+{:04X}) {why}; every glyph must be visible and take one column",
-            text::escape(&g.to_string()),
+            "{} (U+{:04X}) {why}; every glyph must be visible and take one column",
+            shown_char(g),
             u32::from(g)
         )),
     }
+}
+
+/// A key or glyph as messages show it: in single quotes, escaped where a
+/// terminal would hide it or act on it (`'\u{3164}'`, a blank filler that
+/// Rust's `{:?}` shows as itself).
+fn shown_char(c: char) -> String {
+    format!("'{}'", text::escape(&c.to_string()))
 }
 
 /// Why `glyph` cannot draw a chip or the cursor, if it cannot.
@@ -100,14 +107,15 @@ pub(super) fn distinct_keys(keys: &Setting<String>) -> Result<Keys, String> {
     let typable = |key: char| !key.is_control() || matches!(key, '\t' | '\n' | '\u{1b}' | '\u{7f}');
     if let Some(&key) = keys.iter().find(|&&key| !typable(key)) {
         return Err(refuse(format!(
-            "{key:?} cannot be typed as a key; control characters other than Tab, \
-             Enter (newline), Escape and Backspace are refused"
+            "{} cannot be typed as a key; control characters other than Tab, \
+             Enter (newline), Escape and Backspace are refused",
+            shown_char(key)
         )));
     }
     match (1..keys.len()).find(|&i| keys[..i].contains(&keys[i])) {
         Some(i) => Err(refuse(format!(
-            "{:?} is given twice; the 5 keys (left, down, up, right, action) must differ",
-            keys[i]
+            "{} is given twice; the 5 keys (left, down, up, right, action) must differ",
+            shown_char(keys[i])
         ))),
         None => Ok(Keys::from(keys)),
     }

@@ -315,6 +315,11 @@ fn keys_exactly_five_different_characters() {
     refused(&["-C", "hjkl"], &["-C \"hjkl\"", "exactly 5", "got 4"]);
     refused(&["-C", "hjkl  "], &["exactly 5", "got 6"]);
     refused(&["-C", "hjkjx"], &["'j' is given twice"]);
+    // A blank filler, which Rust's `{:?}` leaves as it is, is escaped.
+    refused(
+        &["-C", "hj\u{3164}\u{3164}x"],
+        &["'\\u{3164}' is given twice"],
+    );
 }
 
 #[test]
