@@ -9,6 +9,7 @@ use super::*;
 use crate::game::Preview;
 
 mod config_file;
+mod fuzz;
 mod play_modes;
 
 /// No config file, `NO_COLOR` unset.
