@@ -19,6 +19,7 @@ const CLINES: &str = env!("CARGO_BIN_EXE_clines");
 mod cursor;
 mod drawing;
 mod exit;
+mod input_storm;
 mod moves;
 mod resize;
 mod start;
