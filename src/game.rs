@@ -9,6 +9,8 @@
 //! ([`Game::undo`], in `undo`).
 
 mod preview;
+#[cfg(test)]
+pub(crate) mod strategies;
 mod undo;
 
 use std::fmt;

@@ -10,33 +10,14 @@ use std::io::BufReader;
 use proptest::prelude::*;
 
 use super::*;
+use crate::game::strategies;
 
 /// The rules of a small game, odd ones included: one colour, lines of 2,
 /// no throws between moves.
 fn small_rules() -> impl Strategy<Value = Rules> {
     // Mostly boards moves can be made on; a side of one now and then.
     let side = || prop_oneof![1 => Just(1usize), 6 => 2usize..=6];
-    (side(), side(), 1u8..=12, 2usize..=5, 0usize..=4, 1usize..=4).prop_map(
-        |(width, height, colors, line, next, first)| {
-            let cells = width * height;
-            Rules {
-                width,
-                height,
-                colors,
-                line,
-                next: next.min(cells),
-                first: first.min(cells),
-            }
-        },
-    )
-}
-
-fn any_preview() -> impl Strategy<Value = Preview> {
-    prop_oneof![
-        Just(Preview::Off),
-        Just(Preview::Colors),
-        Just(Preview::Cells)
-    ]
+    strategies::rules(side(), side(), 1u8..=12, 2usize..=5, 0usize..=4, 1usize..=4)
 }
 
 /// One argument: a coordinate or colour in or off a small board, one too
@@ -376,7 +357,7 @@ proptest! {
     #[test]
     fn any_session_gets_the_answers_each_line_is_promised(
         rules in small_rules(),
-        preview in any_preview(),
+        preview in strategies::preview(),
         seed in any::<u64>(),
         input in session(),
         capacity in prop_oneof![1usize..16, Just(8192)],

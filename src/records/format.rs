@@ -397,7 +397,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::game::{Preview, Rules};
+    use crate::game::{Preview, Rules, strategies};
     use crate::records::store::MOST_RECORDED;
     use crate::records::test_util::{cscore_bytes, damage, damaged};
 
@@ -464,31 +464,15 @@ mod tests {
     /// A rule set of small rules (so that two drawn are often the same)
     /// and any preview.
     fn rule_set() -> impl Strategy<Value = RuleSet> {
-        let preview = prop_oneof![
-            Just(Preview::Off),
-            Just(Preview::Colors),
-            Just(Preview::Cells)
-        ];
-        (
+        let rules = strategies::rules(
             8usize..=10,
             9usize..=10,
             5u8..=6,
             5usize..=6,
             3usize..=4,
             3usize..=4,
-            preview,
-        )
-            .prop_map(|(width, height, colors, line, next, first, preview)| {
-                let rules = Rules {
-                    width,
-                    height,
-                    colors,
-                    line,
-                    next,
-                    first,
-                };
-                RuleSet::new(rules, preview)
-            })
+        );
+        (rules, strategies::preview()).prop_map(|(rules, preview)| RuleSet::new(rules, preview))
     }
 
     proptest! {

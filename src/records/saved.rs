@@ -637,7 +637,7 @@ mod tests {
     use proptest::sample::{Index, select};
 
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, strategies};
     use crate::records::test_util::{damage, damaged, permissions_apply, temp_dir};
     use std::os::unix::fs::PermissionsExt;
 
@@ -1066,32 +1066,16 @@ mod tests {
     /// colours or all the board notation holds, short and long lines, no
     /// throw or several, and any preview.
     fn rules_and_preview() -> impl Strategy<Value = (Rules, Preview)> {
-        let preview = prop_oneof![
-            Just(Preview::Off),
-            Just(Preview::Colors),
-            Just(Preview::Cells)
-        ];
         let colors = prop_oneof![1u8..=8, Just(board::MAX_COLORS)];
-        (
+        let rules = strategies::rules(
             3usize..=12,
             3usize..=12,
             colors,
             2usize..=6,
             0usize..=4,
             1usize..=6,
-            preview,
-        )
-            .prop_map(|(width, height, colors, line, next, first, preview)| {
-                let rules = Rules {
-                    width,
-                    height,
-                    colors,
-                    line,
-                    next,
-                    first,
-                };
-                (rules, preview)
-            })
+        );
+        (rules, strategies::preview())
     }
 
     /// Any reasons for keeping no record.

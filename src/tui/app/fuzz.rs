@@ -14,7 +14,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::cli::{Appearance, CellShape};
-use crate::game::{Preview, Rules};
+use crate::game::{Preview, Rules, strategies};
 use crate::records::Entry;
 use crate::tui::frame::Renderer;
 use crate::tui::input::Dir;
@@ -26,19 +26,7 @@ fn small_rules() -> impl Strategy<Value = Rules> {
     let side = || prop_oneof![2 => 1usize..=3, 1 => 4usize..=10];
     // Few colours score often: points to lose, boxes to ask.
     let colors = prop_oneof![1u8..=2, 3u8..=6];
-    (side(), side(), colors, 2usize..=5, 0usize..=3, 1usize..=5).prop_map(
-        |(width, height, colors, line, next, first)| {
-            let cells = width * height;
-            Rules {
-                width,
-                height,
-                colors,
-                line,
-                next: next.min(cells),
-                first: first.min(cells),
-            }
-        },
-    )
+    strategies::rules(side(), side(), colors, 2usize..=5, 0usize..=3, 1usize..=5)
 }
 
 /// A terminal size: mostly around the board's, down to nothing; now and
@@ -145,7 +133,7 @@ fn setup() -> impl Strategy<Value = Setup> {
     (
         (
             small_rules(),
-            prop::sample::select(vec![Preview::Off, Preview::Colors, Preview::Cells]),
+            strategies::preview(),
             any::<u64>(),
             any::<bool>(),
             prop::sample::select(vec![CellShape::Square, CellShape::Wide]),
