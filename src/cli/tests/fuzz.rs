@@ -10,41 +10,27 @@ use std::os::unix::ffi::OsStringExt;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
+use clap::CommandFactory;
+
 use super::*;
 use crate::cli::values::{BLACK, unfit_glyph};
 
-/// The short options, flags and those that take a value alike.
-const SHORT_OPTIONS: [char; 15] = [
-    'h', 'l', 'v', 'w', 't', 'c', 'i', 'n', 'N', 'C', 'f', 'F', 'm', 'o', 'p',
-];
+/// The short options, flags and those that take a value alike, as clap
+/// defines them: a new option is fuzzed as soon as it exists.
+fn short_options() -> Vec<char> {
+    Args::command()
+        .get_arguments()
+        .filter_map(clap::Arg::get_short)
+        .collect()
+}
 
-/// The long options.
-const LONG_OPTIONS: [&str; 24] = [
-    "help",
-    "list",
-    "version",
-    "width",
-    "height",
-    "colors",
-    "line",
-    "next",
-    "first",
-    "keys",
-    "font",
-    "bw-font",
-    "mode",
-    "palette",
-    "preview",
-    "cells",
-    "new",
-    "batch",
-    "seed",
-    "autoplay",
-    "no-autoplay",
-    "autoplay-delay",
-    "completions",
-    "colour",
-];
+/// The long options, as clap defines them, and a near miss that clap
+/// answers with a suggestion.
+fn long_options() -> Vec<String> {
+    let command = Args::command();
+    let longs = command.get_arguments().filter_map(clap::Arg::get_long);
+    longs.chain(["colour"]).map(String::from).collect()
+}
 
 /// Values some option accepts, or just misses.
 const PLAIN_VALUES: [&str; 30] = [
@@ -114,8 +100,8 @@ fn wild_text() -> impl Strategy<Value = String> {
 /// One argument as bytes: an option in any of its forms, a value, or
 /// both, sometimes with a byte that is not UTF-8.
 fn argument() -> impl Strategy<Value = Vec<u8>> {
-    let short = prop::sample::select(&SHORT_OPTIONS[..]);
-    let long = prop::sample::select(&LONG_OPTIONS[..]);
+    let short = prop::sample::select(short_options());
+    let long = prop::sample::select(long_options());
     let cluster = prop::collection::vec(short.clone(), 1..4).prop_map(String::from_iter);
     let form = prop_oneof![
         short.clone().prop_map(|option| format!("-{option}")),
