@@ -58,9 +58,13 @@ pub(super) fn glyphs(text: &Setting<String>) -> Result<Vec<char>, String> {
 
 /// A key or glyph as messages show it: in single quotes, escaped where a
 /// terminal would hide it or act on it (`'\u{3164}'`, a blank filler that
-/// Rust's `{:?}` shows as itself).
+/// Rust's `{:?}` shows as itself), and a quote or backslash escaped as in
+/// a Rust character (`'\''`, not `'''`).
 fn shown_char(c: char) -> String {
-    format!("'{}'", text::escape(&c.to_string()))
+    match c {
+        '\'' | '\\' => format!("'\\{c}'"),
+        _ => format!("'{}'", text::escape(&c.to_string())),
+    }
 }
 
 /// Why `glyph` cannot draw a chip or the cursor, if it cannot.

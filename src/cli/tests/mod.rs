@@ -321,6 +321,9 @@ fn keys_exactly_five_different_characters() {
         &["-C", "hj\u{3164}\u{3164}x"],
         &["'\\u{3164}' is given twice"],
     );
+    // A quote or backslash key is escaped, so that it reads as one key.
+    refused(&["-C", "h''kl"], &["'\\'' is given twice"]);
+    refused(&["-C", "h\\\\kl"], &["'\\\\' is given twice"]);
 }
 
 #[test]
