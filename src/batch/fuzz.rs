@@ -188,13 +188,18 @@ struct Shown {
     over: Option<bool>,
 }
 
+/// The settings a session was started with.
+struct Session {
+    rules: Rules,
+    preview: Preview,
+    seed: u64,
+}
+
 /// The answers promised to one input line, taken from `answers` and
 /// checked; `false` once the session has ended.
 fn check_line(
     line: &[u8],
-    rules: Rules,
-    preview: Preview,
-    seed: u64,
+    session: &Session,
     answers: &mut std::vec::IntoIter<&str>,
     shown: &mut Shown,
 ) -> bool {
@@ -219,21 +224,8 @@ fn check_line(
         return false;
     }
     if words == ["board"] {
-        let mut free = 0;
-        for _ in 0..rules.height {
-            let row = next();
-            assert_eq!(row.chars().count(), rules.width, "{row:?}");
-            for c in row.chars() {
-                match c {
-                    '.' => free += 1,
-                    _ => {
-                        let color = board::color_of_char(c).unwrap_or_else(|| panic!("{row:?}"));
-                        assert!(color <= rules.colors, "{row:?}");
-                    }
-                }
-            }
-        }
-        assert_eq!(*shown.free.get_or_insert(free), free, "board after status");
+        let rows: Vec<&str> = (0..session.rules.height).map(|_| next()).collect();
+        check_board(&rows, session.rules, shown);
         return true;
     }
     let answer = next();
@@ -250,47 +242,39 @@ fn check_line(
         // A command that fails changes nothing: `shown` stands.
         return true;
     }
-    // The rest succeeded: each answer as the manual writes it, and
-    // consistent with what was shown before.
-    let over_before = shown.over;
-    match words[0] {
-        "status" => {
-            let v = values(answer, &["score", "free", "streak", "over"]);
-            let (score, free, _streak) = (number(v[0]), number(v[1]) as usize, number(v[2]));
-            let over = match v[3] {
-                "yes" => true,
-                "no" => false,
-                _ => panic!("{answer:?}"),
-            };
-            assert!(free <= rules.cells());
-            assert_eq!(*shown.score.get_or_insert(score), score, "{answer:?}");
-            assert_eq!(*shown.free.get_or_insert(free), free, "{answer:?}");
-            assert_eq!(*shown.over.get_or_insert(over), over, "{answer:?}");
-        }
-        "move" => {
-            assert_ne!(over_before, Some(true), "a move in a game over");
-            let (answer, over) = match answer.strip_suffix(" over") {
-                Some(answer) => (answer, true),
-                None => (answer, false),
-            };
-            let answer = answer
-                .strip_prefix("ok ")
-                .unwrap_or_else(|| panic!("{answer:?}"));
-            let v = values(answer, &["removed", "points", "score"]);
-            let (removed, points, score) = (number(v[0]), number(v[1]), number(v[2]));
-            assert!(removed as usize <= rules.cells(), "{answer:?}");
-            if let Some(before) = shown.score {
-                assert!(score >= before + points, "{answer:?} after score {before}");
+    check_success(words[0], answer, session, shown);
+    true
+}
+
+/// The rows that `board` printed: the rules' size, every cell empty or a
+/// colour of the rules, and as many free cells as shown before.
+fn check_board(rows: &[&str], rules: Rules, shown: &mut Shown) {
+    let mut free = 0;
+    for row in rows {
+        assert_eq!(row.chars().count(), rules.width, "{row:?}");
+        for c in row.chars() {
+            match c {
+                '.' => free += 1,
+                _ => {
+                    let color = board::color_of_char(c).unwrap_or_else(|| panic!("{row:?}"));
+                    assert!(color <= rules.colors, "{row:?}");
+                }
             }
-            *shown = Shown {
-                score: Some(score),
-                free: None,
-                over: Some(over),
-            };
         }
+    }
+    assert_eq!(*shown.free.get_or_insert(free), free, "board after status");
+}
+
+/// The answer of `command` that succeeded, as the manual writes it, and
+/// consistent with what was shown before.
+fn check_success(command: &str, answer: &str, session: &Session, shown: &mut Shown) {
+    let rules = session.rules;
+    match command {
+        "status" => check_status(answer, rules, shown),
+        "move" => check_move(answer, rules, shown),
         "put" | "clear" => {
             assert_eq!(answer, "ok");
-            shown.free = (words[0] == "clear").then_some(rules.cells());
+            shown.free = (command == "clear").then_some(rules.cells());
             shown.over = Some(false);
         }
         "undo" => {
@@ -308,7 +292,7 @@ fn check_line(
             };
         }
         "hint" => {
-            assert_ne!(over_before, Some(true), "a hint in a game over");
+            assert_ne!(shown.over, Some(true), "a hint in a game over");
             let words: Vec<&str> = answer.split(' ').collect();
             assert_eq!(words.len(), 5, "{answer:?}");
             assert_eq!(words[0], "hint");
@@ -321,24 +305,9 @@ fn check_line(
                 assert!((number(word) as usize) < side, "{answer:?}");
             }
         }
-        "next" => {
-            assert_ne!(preview, Preview::Off, "{answer:?}");
-            assert_ne!(over_before, Some(true), "a throw shown in a game over");
-            let words: Vec<&str> = answer.split(' ').collect();
-            assert_eq!(words[0], "next");
-            let per_chip = if preview == Preview::Cells { 3 } else { 1 };
-            assert_eq!(words.len(), 1 + per_chip * rules.next, "{answer:?}");
-            for chip in words[1..].chunks(per_chip) {
-                let color = chip[per_chip - 1];
-                let color = color.chars().next().and_then(board::color_of_char);
-                assert!(matches!(color, Some(c) if (1..=rules.colors).contains(&c)));
-                if per_chip == 3 && chip[..2] != ["-", "-"] {
-                    assert!((number(chip[0]) as usize) < rules.width, "{answer:?}");
-                    assert!((number(chip[1]) as usize) < rules.height, "{answer:?}");
-                }
-            }
-        }
+        "next" => check_next(answer, session, shown),
         "rules" => {
+            let (preview, seed) = (session.preview, session.seed);
             let expected = format!(
                 "rules width={} height={} colors={} line={} next={} first={} preview={preview} \
                  seed={seed}",
@@ -346,9 +315,71 @@ fn check_line(
             );
             assert_eq!(answer, expected);
         }
-        _ => panic!("{text:?} succeeded: {answer:?}"),
+        _ => panic!("{command:?} succeeded: {answer:?}"),
     }
-    true
+}
+
+/// `status`: its four values, the same as shown before.
+fn check_status(answer: &str, rules: Rules, shown: &mut Shown) {
+    let v = values(answer, &["score", "free", "streak", "over"]);
+    let (score, free, _streak) = (number(v[0]), number(v[1]) as usize, number(v[2]));
+    let over = match v[3] {
+        "yes" => true,
+        "no" => false,
+        _ => panic!("{answer:?}"),
+    };
+    assert!(free <= rules.cells());
+    assert_eq!(*shown.score.get_or_insert(score), score, "{answer:?}");
+    assert_eq!(*shown.free.get_or_insert(free), free, "{answer:?}");
+    assert_eq!(*shown.over.get_or_insert(over), over, "{answer:?}");
+}
+
+/// `move`: no move in a game over, and a score that never falls.
+fn check_move(answer: &str, rules: Rules, shown: &mut Shown) {
+    assert_ne!(shown.over, Some(true), "a move in a game over");
+    let (answer, over) = match answer.strip_suffix(" over") {
+        Some(answer) => (answer, true),
+        None => (answer, false),
+    };
+    let answer = answer
+        .strip_prefix("ok ")
+        .unwrap_or_else(|| panic!("{answer:?}"));
+    let v = values(answer, &["removed", "points", "score"]);
+    let (removed, points, score) = (number(v[0]), number(v[1]), number(v[2]));
+    assert!(removed as usize <= rules.cells(), "{answer:?}");
+    if let Some(before) = shown.score {
+        assert!(score >= before + points, "{answer:?} after score {before}");
+    }
+    *shown = Shown {
+        score: Some(score),
+        free: None,
+        over: Some(over),
+    };
+}
+
+/// `next`: only with a preview, and never in a game over; each chip's
+/// colour within the rules, and its cell on the board where shown.
+fn check_next(answer: &str, session: &Session, shown: &Shown) {
+    let rules = session.rules;
+    assert_ne!(session.preview, Preview::Off, "{answer:?}");
+    assert_ne!(shown.over, Some(true), "a throw shown in a game over");
+    let words: Vec<&str> = answer.split(' ').collect();
+    assert_eq!(words[0], "next");
+    let per_chip = if session.preview == Preview::Cells {
+        3
+    } else {
+        1
+    };
+    assert_eq!(words.len(), 1 + per_chip * rules.next, "{answer:?}");
+    for chip in words[1..].chunks(per_chip) {
+        let color = chip[per_chip - 1];
+        let color = color.chars().next().and_then(board::color_of_char);
+        assert!(matches!(color, Some(c) if (1..=rules.colors).contains(&c)));
+        if per_chip == 3 && chip[..2] != ["-", "-"] {
+            assert!((number(chip[0]) as usize) < rules.width, "{answer:?}");
+            assert!((number(chip[1]) as usize) < rules.height, "{answer:?}");
+        }
+    }
 }
 
 proptest! {
@@ -382,8 +413,9 @@ proptest! {
         if input.ends_with(b"\n") {
             lines.pop();
         }
+        let session = Session { rules, preview, seed };
         for line in lines {
-            if !check_line(line, rules, preview, seed, &mut answers, &mut shown) {
+            if !check_line(line, &session, &mut answers, &mut shown) {
                 break;
             }
         }
