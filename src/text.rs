@@ -290,6 +290,10 @@ mod tests {
             "{:?}",
             hostile.why()
         );
+        // The parser quotes a string with Rust's `{:?}`, which leaves a
+        // blank filler as it is.
+        let blank = toml_problem::<Numbers>("a = \"\\u3164\"");
+        assert!(blank.why().contains("\\u{3164}"), "{:?}", blank.why());
     }
 
     #[test]
