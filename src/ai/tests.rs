@@ -193,6 +193,57 @@ proptest::proptest! {
     }
 }
 
+/// Rules for the property below: small odd boards, and the 7-colour game
+/// on 9 × 9 that reads the learned table.
+fn rules_with_and_without_the_table() -> impl Strategy<Value = Rules> {
+    let small = crate::game::strategies::rules(
+        1usize..9,
+        1usize..9,
+        1u8..9,
+        2usize..6,
+        0usize..5,
+        1usize..20,
+    );
+    let learned = Just(Rules {
+        colors: 7,
+        ..Rules::default()
+    });
+    proptest::prop_oneof![3 => small, 1 => learned]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// One player kept through a game, sampling on two threads, chooses
+    /// each move as a player made for that position alone does on one:
+    /// nothing it keeps between moves (its position, tallies, buffers,
+    /// helpers) leaks into the next, whatever the preview shows.
+    #[test]
+    fn a_player_kept_through_a_game_chooses_as_a_fresh_one(
+        rules in rules_with_and_without_the_table(),
+        preview in crate::game::strategies::preview(),
+        game_seed: u64,
+        moves in 1usize..12,
+    ) {
+        let (mut game, _) = crate::game::Game::with_preview(rules, preview, game_seed);
+        let mut kept = Player::with_budget(rules, light_sampling()).with_threads(2);
+        for turn in 0..moves {
+            if game.is_over() {
+                break;
+            }
+            let seed = board_seed(game.board(), turn as u64);
+            let chosen = kept.choose_seeing(game.board(), game.planned(), seed);
+            let fresh = Player::with_budget(rules, light_sampling())
+                .with_threads(1)
+                .choose_seeing(game.board(), game.planned(), seed);
+            proptest::prop_assert_eq!(chosen, fresh, "turn {}", turn);
+            let Some(chosen) = chosen else { break };
+            proptest::prop_assert!(game.board().reachable(chosen.from, chosen.to));
+            game.play(chosen.from, chosen.to).expect("a legal move");
+        }
+    }
+}
+
 #[test]
 fn tallies_follow_changes() {
     let board = Board::from_rows(&["11.2.", ".1...", "..1..", "...1.", "....2"]);
