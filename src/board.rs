@@ -77,7 +77,9 @@ pub struct Chip {
 const AXES: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// A throw of at least one chip per this many cells lists the empty cells
-/// rather than finding each one in the free-cell counts.
+/// rather than finding each one in the free-cell counts; a throw or a
+/// removal of that many cells rebuilds the counts rather than updating
+/// them cell by cell.
 const LISTING_RATIO: usize = 256;
 
 /// Line detection through at least one cell per this many cells scans the
@@ -684,7 +686,9 @@ impl Board {
 }
 
 /// Points for removing `removed` chips when lines are at least `min_len`
-/// long, after `streak` scoring player moves in a row: `n + n·(n − i) + b²`.
+/// long, after `streak` scoring player moves in a row: `n + n·(n − i) + b²`
+/// with `n` the chips removed, `i` the shortest line and `b` the streak
+/// (the manual's SCORING).
 pub fn points(removed: usize, min_len: usize, streak: u32) -> u64 {
     if removed == 0 {
         return 0;
