@@ -15,9 +15,10 @@ pub(super) enum Source {
         /// The default value, as `-h` shows it.
         value: String,
     },
-    /// A command-line option: the short flag and the value as given.
+    /// A command-line option: its flag and the value as given.
     Flag {
-        /// The flag, such as `-w`.
+        /// The flag as messages name it: the short one, such as `-w`, or
+        /// the long one of an option without a short form (`--cells`).
         flag: &'static str,
         /// The value, quoted where spaces would hide.
         value: String,
