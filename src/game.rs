@@ -417,7 +417,7 @@ impl Game {
         };
         let mut events = Vec::new();
         game.computer_turn(rules.first, &mut events, report);
-        game.begin_player_turn(&mut events);
+        game.begin_player_turn(&mut events, report);
         (game, events)
     }
 
@@ -511,7 +511,7 @@ impl Game {
                 by: Actor::Player,
             });
         }
-        self.begin_player_turn(&mut events);
+        self.begin_player_turn(&mut events, Report::Chips);
         record.changed(&self.board, &events);
         self.history.push(record);
         Ok(Turn {
@@ -730,14 +730,15 @@ impl Game {
     /// every throw at once (`-w2 -t1 -c1 -i2 -n2`), so the player would
     /// never move: after [`MAX_THROWS_ONTO_EMPTY`] such throws in a row, or
     /// [`MAX_CHIPS_ONTO_EMPTY`] chips thrown by them, the game ends too.
-    fn begin_player_turn(&mut self, events: &mut Vec<Event>) {
+    /// `report` says whether the events of those throws list their chips.
+    fn begin_player_turn(&mut self, events: &mut Vec<Event>, report: Report) {
         let mut throws = 0;
         while !self.over && self.board.chip_count() == 0 {
             if self.rules.next == 0 || endless_throws(throws, self.rules.next) {
                 self.end(events);
             } else {
                 self.streak = 0;
-                self.computer_turn(self.rules.next, events, Report::Chips);
+                self.computer_turn(self.rules.next, events, report);
                 throws += 1;
             }
         }
