@@ -247,9 +247,8 @@ impl Store {
     /// before anything is saved: there is none (`CLINES_SCORE_DIR` is
     /// relative, say), a symbolic link on the way to it leads nowhere, a
     /// file stands where it or a folder above it should be, or it cannot
-    /// be reached (a loop of links). Told before
-    /// play, since the first save would otherwise find it out only as the
-    /// game ends.
+    /// be reached (a loop of links). Told before play, since the first
+    /// save would otherwise find it out only as the game ends.
     pub fn unusable(&self) -> Option<String> {
         let dir = match &self.dir {
             Ok(dir) => &dir.path,
@@ -289,9 +288,8 @@ impl Store {
 
     /// The player's record of the store's rule set: the higher of
     /// `<user>.toml` and `<user>.cscore`, in the records directory and the
-    /// legacy one. A file in the records
-    /// directory that cannot be used is reported when no other file gives
-    /// a record.
+    /// legacy one. A file in the records directory that cannot be used is
+    /// reported when no other file gives a record.
     pub fn load(&self) -> Result<Option<Record>, Skipped> {
         let Ok(dir) = &self.dir else {
             return Ok(None);
@@ -398,9 +396,13 @@ impl Store {
     fn stored_file(&self, path: &Path) -> Result<RecordFile, SaveError> {
         match read_file(path, Kind::Toml) {
             Ok(Some(Contents::Toml(file))) => Ok(file),
-            Ok(None | Some(Contents::Cscore(_))) | Err(SkipReason::Symlink) => {
-                Ok(RecordFile::default())
-            }
+            Ok(None) | Err(SkipReason::Symlink) => Ok(RecordFile::default()),
+            // A read as TOML never gives a `.cscore` record; were it to,
+            // the file is kept, not replaced with an empty one.
+            Ok(Some(Contents::Cscore(_))) => Err(SaveError::StoredUnreadable(Skipped {
+                path: path.to_path_buf(),
+                reason: SkipReason::Foreign("read as an original .cscore file".into()),
+            })),
             Err(reason) => Err(SaveError::StoredUnreadable(Skipped {
                 path: path.to_path_buf(),
                 reason,
