@@ -426,7 +426,11 @@ impl SaveSlot {
             }
         })?;
         if file.format != FORMAT {
-            return Err(format!("an unknown format, {}", text::quote(&file.format)));
+            return Err(format!(
+                "an unknown format, {}, where this version reads {}",
+                text::quote(&file.format),
+                text::quote(FORMAT)
+            ));
         }
         let rules = Rules {
             width: file.width,
@@ -436,7 +440,10 @@ impl SaveSlot {
             next: file.next,
             first: file.first,
         };
-        let preview: Preview = file.preview.parse()?;
+        let preview: Preview = file
+            .preview
+            .parse()
+            .map_err(|why| format!("preview {}: {why}", text::quote(&file.preview)))?;
         if rules != self.rules || preview != self.preview {
             return Err(OTHER_RULES.into());
         }
@@ -814,7 +821,12 @@ mod tests {
             ("\u{0}\u{1}binary".to_string(), "not a clines saved game"),
             (
                 good.replace(FORMAT, "clines saved game 9"),
-                "unknown format",
+                "an unknown format, \"clines saved game 9\", where this version reads \
+                 \"clines saved game 1\"",
+            ),
+            (
+                good.replace("preview = \"off\"", "preview = \"on\""),
+                "preview \"on\": the preview must be off (nothing), colors or cells",
             ),
             (good.replace("width = 9", "width = 8"), "other rules"),
             (bad_chip, "'#' on the board"),
