@@ -9,6 +9,7 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::rule_set::RuleSet;
+use super::user::SAFE_NAMES;
 use crate::text::{self, TomlProblem};
 
 /// First four bytes of an original `.cscore` file (big-endian).
@@ -181,7 +182,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Unreadable(e) => write!(f, "unreadable: {e}"),
             SkipReason::Corrupt(why) => write!(f, "corrupt: {why}"),
             SkipReason::Foreign(why) => write!(f, "not a clines record: {why}"),
-            SkipReason::BadName => write!(f, "the file name is not a user name"),
+            SkipReason::BadName => write!(f, "the file name is not a user name ({SAFE_NAMES})"),
         }
     }
 }

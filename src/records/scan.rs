@@ -421,7 +421,11 @@ mod tests {
         }
         assert_eq!(undated(scan.entries), entries);
         let mut expected = vec![
-            ("bad name.toml", "the file name is not a user name"),
+            (
+                "bad name.toml",
+                "the file name is not a user name (letters, digits, '.', '_' and '-' only, \
+                 not starting with '.')",
+            ),
             ("binary.toml", "corrupt: not UTF-8"),
             ("corrupt.toml", "corrupt: not TOML"),
             ("folder.toml", "not a regular file"),

@@ -34,8 +34,7 @@ impl UserError {
                 format!("cannot look up the name of user id {uid}: {source}")
             }
             UserError::UnsafeName(name) => format!(
-                "the user name {} is not a safe file name \
-                 (letters, digits, '.', '_' and '-' only, not starting with '.')",
+                "the user name {} is not a safe file name ({SAFE_NAMES})",
                 text::quote(name)
             ),
         }
@@ -66,6 +65,9 @@ fn passwd_name(uid: u32) -> Result<String, UserError> {
         Err(source) => Err(UserError::Lookup { uid, source }),
     }
 }
+
+/// What [`check_user_name`] accepts, as messages say it.
+pub(super) const SAFE_NAMES: &str = "letters, digits, '.', '_' and '-' only, not starting with '.'";
 
 /// Accepts names made of `[A-Za-z0-9._-]` that do not start with `.`, so a
 /// name can never climb out of the directory or hide as a dot file.
