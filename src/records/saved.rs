@@ -529,8 +529,8 @@ fn cells(rows: &[String], rules: &Rules) -> Result<Vec<Color>, String> {
         .map(|c| {
             board::color_of_char(c).ok_or_else(|| {
                 format!(
-                    "'{}' on the board, where '.' and the colours 1-9 and a-z are accepted",
-                    text::escape(&c.to_string())
+                    "{} on the board, where '.' and the colours 1-9 and a-z are accepted",
+                    text::quote(&c.to_string())
                 )
             })
         })
@@ -813,10 +813,13 @@ mod tests {
     /// message must say: made from the `good` text of a save.
     fn corrupt_saves(good: &str) -> Vec<(String, &'static str)> {
         // The first character of the board's first row.
-        let mut bad_chip = good.to_string();
-        let row = bad_chip.find("board = [").unwrap();
-        let first = row + bad_chip[row..].find('"').unwrap() + 1;
-        bad_chip.replace_range(first..first + 1, "#");
+        let row = good.find("board = [").unwrap();
+        let first = row + good[row..].find('"').unwrap() + 1;
+        let bad_chip = |chip: &str| {
+            let mut text = good.to_string();
+            text.replace_range(first..first + 1, chip);
+            text
+        };
         vec![
             ("\u{0}\u{1}binary".to_string(), "not a clines saved game"),
             (
@@ -829,7 +832,13 @@ mod tests {
                 "preview \"on\": the preview must be off (nothing), colors or cells",
             ),
             (good.replace("width = 9", "width = 8"), "other rules"),
-            (bad_chip, "'#' on the board"),
+            (
+                bad_chip("#"),
+                "\"#\" on the board, where '.' and the colours",
+            ),
+            // A quote or backslash is escaped, not shown bare as `'''`.
+            (bad_chip("'"), "\"'\" on the board"),
+            (bad_chip("\\\\"), "\"\\\\\" on the board"),
             (
                 good.replace("word_pos = \"", "word_pos = \"x"),
                 "generator position \"x",
