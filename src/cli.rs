@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(short = 'h', long = "help", action = ArgAction::Help)]
     pub help: Option<bool>,
 
-    /// List every user's record and exit
+    /// List every user's record for the rules given and exit
     #[arg(short = 'l', long = "list", conflicts_with_all = ["batch", "completions"])]
     pub list: bool,
 
