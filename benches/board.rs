@@ -324,6 +324,34 @@ fn full_opening(c: &mut Criterion) {
     group.finish();
 }
 
+/// Going on from the state of a `-w1000 -t1000 -c35 -i1000 -n1000000
+/// -p cells` opening, as a saved game is loaded: its throw of a million
+/// chips is planned on nearly every cell, each checked to be planned once.
+fn state_with_a_million_planned(c: &mut Criterion) {
+    let rules = Rules {
+        width: 1000,
+        height: 1000,
+        colors: 35,
+        line: 1000,
+        next: 1_000_000,
+        first: 3,
+    };
+    let (game, _) = Game::with_preview(rules, Preview::Cells, 1);
+    let state = game.state();
+    let mut group = c.benchmark_group("game");
+    group.bench_function(
+        BenchmarkId::new("1000x1000", "state with a million chips planned"),
+        |b| {
+            b.iter_batched(
+                || state.clone(),
+                |state| Game::from_state(black_box(state)),
+                BatchSize::LargeInput,
+            )
+        },
+    );
+    group.finish();
+}
+
 /// Runs `clines` with `args` and `input` on standard input to the end, in
 /// `sandbox` as the tests run it: the environment cleared but for `PATH`,
 /// a locale and the sandbox's private directories, so that no
@@ -384,6 +412,7 @@ fn benches() {
     line_detection(&mut criterion);
     throws(&mut criterion);
     full_opening(&mut criterion);
+    state_with_a_million_planned(&mut criterion);
     start_up(&mut criterion);
 }
 criterion_main!(benches);

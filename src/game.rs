@@ -808,7 +808,9 @@ fn check_plan(
             rules.next
         ));
     }
-    let mut cells = Vec::new();
+    // One flag a cell, as the board has: a search of the cells planned so
+    // far would make a plan of a million chips take hours to check.
+    let mut planned_cells = vec![false; board.len()];
     for planned in plan {
         if !(1..=rules.colors).contains(&planned.color) {
             return Err(format!(
@@ -821,7 +823,7 @@ fn check_plan(
                 Some("with a preview of colours only")
             } else if !board.contains(pos) {
                 Some("off the board")
-            } else if cells.contains(&pos) {
+            } else if std::mem::replace(&mut planned_cells[board.index(pos)], true) {
                 Some("planned twice")
             } else {
                 None
@@ -829,7 +831,6 @@ fn check_plan(
             if let Some(why) = wrong {
                 return Err(format!("planned cell {} {}, {why}", pos.x, pos.y));
             }
-            cells.push(pos);
         }
     }
     Ok(())
