@@ -29,8 +29,10 @@ use super::store::{DirLock, LockWait, SaveError, Store, replace_atomically};
 /// What the first line of every save says, so that another program's file
 /// (or a future format) is known for what it is.
 const FORMAT: &str = "clines saved game 1";
-/// The largest save read: far above a 1000 × 1000 board's 1 MB.
-const MAX_SAVE_BYTES: u64 = 8 << 20;
+/// The largest save read under any rules: far above the 1 MB of a
+/// 1000 × 1000 board with a short planned throw. A throw of up to a
+/// million chips planned may take more ([`max_save_bytes`]).
+const SAVE_CAP_FLOOR: u64 = 8 << 20;
 /// How a save's file name ends.
 pub(super) const SAVE_EXTENSION: &str = ".game";
 /// A save's permissions: the player's alone.
@@ -239,7 +241,7 @@ impl SaveSlot {
 
     /// What the slot holds.
     fn occupant(&self) -> Occupant {
-        let text = match read_limited(&self.path) {
+        let text = match read_limited(&self.path, max_save_bytes(&self.rules, self.preview)) {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Occupant::Nothing,
             Err(e) if refused_symlink(&e) && files::is_link(&self.path) => {
@@ -379,7 +381,7 @@ impl SaveSlot {
 
     /// Whether the save holds `loaded`.
     fn holds(&self, loaded: &SavedGame) -> io::Result<bool> {
-        match read_limited(&self.path) {
+        match read_limited(&self.path, max_save_bytes(&self.rules, self.preview)) {
             Ok(text) => Ok(self.parse(&text).is_ok_and(|now| now == *loaded)),
             // Not a save this game could have loaded: someone else's.
             Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => Ok(false),
@@ -607,7 +609,7 @@ fn cannot_be_looked_up(path: &Path) -> bool {
 
 /// The file at `path` as text, refusing one larger than any save, and not
 /// following a symlink or hanging on a planted FIFO.
-fn read_limited(path: &Path) -> io::Result<String> {
+fn read_limited(path: &Path, cap: u64) -> io::Result<String> {
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -615,9 +617,26 @@ fn read_limited(path: &Path) -> io::Result<String> {
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "not a file"));
     }
-    files::read_text_within(file, MAX_SAVE_BYTES, || {
-        format!("it is larger than {MAX_SAVE_BYTES} bytes, more than any save")
+    files::read_text_within(file, cap, || {
+        format!("it is larger than {cap} bytes, more than any save")
     })
+}
+
+/// The largest save read for `rules` and `preview`: above the largest
+/// file [`file_of`] writes for them, so that every game saved loads
+/// again, and no higher than that needs, so that reading stays in
+/// proportion to the game. A row takes its cells and its quoting, a
+/// planned chip at most `"999 999 35", `; 32 bytes each leave room for a
+/// layout of one a line.
+fn max_save_bytes(rules: &Rules, preview: Preview) -> u64 {
+    const HEADER: u64 = 4096;
+    const PER_ENTRY: u64 = 32;
+    let rows = rules.height as u64 * (rules.width as u64 + PER_ENTRY);
+    let planned = match preview {
+        Preview::Off => 0,
+        Preview::Colors | Preview::Cells => rules.next as u64 * PER_ENTRY,
+    };
+    SAVE_CAP_FLOOR.max(HEADER + rows + planned)
 }
 
 /// Moves `from` to `to`, failing with [`io::ErrorKind::AlreadyExists`]
@@ -887,17 +906,17 @@ mod tests {
             // A good save made too large by a comment: what is read is
             // not judged by its first part.
             (
-                format!("{good}#{}\n", "x".repeat(MAX_SAVE_BYTES as usize)),
+                format!("{good}#{}\n", "x".repeat(SAVE_CAP_FLOOR as usize)),
                 "larger than 8388608 bytes",
             ),
             // Its size is what is wrong wherever the cut falls, within a
             // letter of two bytes or between two.
             (
-                format!("{good}#{}\n", "é".repeat(MAX_SAVE_BYTES as usize / 2)),
+                format!("{good}#{}\n", "é".repeat(SAVE_CAP_FLOOR as usize / 2)),
                 "larger than 8388608 bytes",
             ),
             (
-                format!("{good}#x{}\n", "é".repeat(MAX_SAVE_BYTES as usize / 2)),
+                format!("{good}#x{}\n", "é".repeat(SAVE_CAP_FLOOR as usize / 2)),
                 "larger than 8388608 bytes",
             ),
         ]
@@ -926,6 +945,35 @@ mod tests {
             assert_eq!(fs::read_to_string(&aside).unwrap(), text);
             assert!(!slot.path().exists());
             assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
+        }
+    }
+
+    /// The largest rules, with a throw of a million chips planned: the
+    /// save is larger than the floor of the cap, and must load all the
+    /// same.
+    #[test]
+    fn the_largest_game_saved_loads_again() {
+        for preview in [Preview::Colors, Preview::Cells] {
+            let dir = tempfile::tempdir().unwrap();
+            let rules = Rules {
+                width: 1000,
+                height: 1000,
+                colors: 35,
+                line: 1000,
+                next: 1_000_000,
+                first: 3,
+            };
+            let store = Store::new(dir.path(), "ann").unwrap();
+            let slot = SaveSlot::new(&store, rules, preview).unwrap();
+            let (game, _) = Game::with_preview(rules, preview, 5);
+            let saved = SavedGame {
+                state: game.state(),
+                no_record: NoRecord::default(),
+            };
+            slot.save(&saved).unwrap();
+            let bytes = fs::metadata(slot.path()).unwrap().len();
+            assert!(bytes > SAVE_CAP_FLOOR, "{preview}: {bytes} bytes");
+            assert_eq!(slot.load().unwrap(), Some(saved), "{preview}");
         }
     }
 
@@ -960,7 +1008,7 @@ mod tests {
         drop(held);
         slot.remove_if_unchanged(&loaded, LockWait::Usual).unwrap();
         assert!(!slot.path().exists(), "its own save goes");
-        let too_large = vec![b'#'; MAX_SAVE_BYTES as usize + 1];
+        let too_large = vec![b'#'; SAVE_CAP_FLOOR as usize + 1];
         for foreign in [&b"\xff not text"[..], &too_large] {
             fs::write(slot.path(), foreign).unwrap();
             slot.remove_if_unchanged(&loaded, LockWait::Usual).unwrap();
