@@ -352,6 +352,36 @@ fn state_with_a_million_planned(c: &mut Criterion) {
     group.finish();
 }
 
+/// One turn of `-w1000 -t1000` with each preview: a chip moved one cell,
+/// the planned throw landing and the next one planned. Three chips thrown
+/// should cost three chips, not a list of the million cells.
+fn preview_turns(c: &mut Criterion) {
+    let rules = Rules {
+        width: 1000,
+        height: 1000,
+        ..Rules::default()
+    };
+    let mut group = c.benchmark_group("turn");
+    for preview in [Preview::Off, Preview::Colors, Preview::Cells] {
+        let (game, _) = Game::with_preview(rules, preview, 1);
+        let from = game.board().chips().next().expect("an opening chip").pos;
+        let to = game
+            .board()
+            .empty_cells()
+            .find(|&to| game.check_move(from, to).is_ok())
+            .expect("an empty cell to move to");
+        let id = BenchmarkId::new("1000x1000", format!("one move, preview {preview}"));
+        group.bench_function(id, |b| {
+            b.iter_batched(
+                || game.clone(),
+                |mut game| game.play(black_box(from), black_box(to)),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 /// Runs `clines` with `args` and `input` on standard input to the end, in
 /// `sandbox` as the tests run it: the environment cleared but for `PATH`,
 /// a locale and the sandbox's private directories, so that no
@@ -413,6 +443,7 @@ fn benches() {
     throws(&mut criterion);
     full_opening(&mut criterion);
     state_with_a_million_planned(&mut criterion);
+    preview_turns(&mut criterion);
     start_up(&mut criterion);
 }
 criterion_main!(benches);

@@ -369,7 +369,7 @@ impl Board {
     /// list, keeping only the entries it swapped, and finds an untouched
     /// entry, the k-th empty cell, with the free-cell counts in O(log n).
     /// A throw of many chips lists them, which is then cheaper.
-    fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
+    pub(crate) fn choose_empty<R: Rng + ?Sized>(&self, rng: &mut R, count: usize) -> Vec<u32> {
         if count.saturating_mul(LISTING_RATIO) >= self.len() {
             // Four bytes an entry: a full 1000 × 1000 throw lists 4 MB,
             // which becomes the answer.

@@ -90,14 +90,16 @@ pub(super) fn plan(
     count: usize,
     colors: Color,
 ) -> Vec<Planned> {
-    let mut cells = Vec::with_capacity(count);
-    if preview == Preview::Cells {
-        let mut empty = empty_indices(board);
-        cells.extend(board::choose_cells(rng, &mut empty, count));
-    }
+    // The draws of `choose_cells` over the list of empty cells, without
+    // listing them when the throw is small: a turn costs the chips thrown,
+    // not the board.
+    let cells = match preview {
+        Preview::Cells => board.choose_empty(rng, count),
+        Preview::Off | Preview::Colors => Vec::new(),
+    };
     (0..count)
         .map(|i| Planned {
-            pos: cells.get(i).map(|&index| board.pos(index)),
+            pos: cells.get(i).map(|&index| board.pos(index as usize)),
             color: 1 + board::below(rng, u64::from(colors)) as Color,
         })
         .collect()
@@ -119,14 +121,23 @@ pub(super) fn throw(
         .iter()
         .map(|p| p.pos.filter(|&pos| board.get(pos).is_none()))
         .collect();
-    let mut taken: Vec<usize> = kept.iter().flatten().map(|&pos| board.index(pos)).collect();
-    taken.sort_unstable();
-    let mut pool: Vec<usize> = empty_indices(board)
-        .into_iter()
-        .filter(|i| taken.binary_search(i).is_err())
-        .collect();
     let homeless = kept.iter().filter(|pos| pos.is_none()).count();
-    let mut drawn = board::choose_cells(rng, &mut pool, homeless).into_iter();
+    // The draws of `choose_cells` over the empty cells no chip keeps,
+    // listed only when some chip keeps its cell and another needs one:
+    // with every chip on its planned cell (most turns of `-p cells`), or
+    // none (`-p colors`), a turn costs the chips thrown, not the board.
+    let mut drawn = if homeless == 0 || homeless == plan.len() {
+        board.choose_empty(rng, homeless).into_iter()
+    } else {
+        let mut taken: Vec<usize> = kept.iter().flatten().map(|&pos| board.index(pos)).collect();
+        taken.sort_unstable();
+        let mut pool: Vec<u32> = empty_indices(board)
+            .into_iter()
+            .filter(|i| taken.binary_search(i).is_err())
+            .map(|i| i as u32)
+            .collect();
+        board::choose_cells(rng, &mut pool, homeless).into_iter()
+    };
     let chips: Vec<Chip> = plan
         .iter()
         .zip(kept)
@@ -135,7 +146,8 @@ pub(super) fn throw(
                 board.pos(
                     drawn
                         .next()
-                        .expect("the pool holds a cell for every homeless chip"),
+                        .expect("the pool holds a cell for every homeless chip")
+                        as usize,
                 )
             }),
             color: planned.color,
