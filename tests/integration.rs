@@ -10,6 +10,7 @@ mod ai;
 mod autoplay;
 mod batch;
 mod cli;
+mod harness;
 mod layout;
 mod properties;
 mod records;

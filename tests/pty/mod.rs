@@ -308,6 +308,30 @@ pub enum Key {
     Esc,
 }
 
+/// Keys that could not be typed: the program exited, or stopped reading.
+#[derive(Debug)]
+pub struct SendError {
+    bytes: Vec<u8>,
+    sent: usize,
+    why: String,
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 64;
+        let shown = &self.bytes[..self.bytes.len().min(SHOWN)];
+        let more = if self.bytes.len() > SHOWN { "…" } else { "" };
+        write!(
+            f,
+            "typing {:?}{more} ({} bytes) stuck after {} bytes: {}",
+            String::from_utf8_lossy(shown),
+            self.bytes.len(),
+            self.sent,
+            self.why
+        )
+    }
+}
+
 /// Counts the bells the program rings.
 #[derive(Default)]
 struct BellCounter(usize);
@@ -448,6 +472,9 @@ impl Term {
             })
         });
         let writer = pair.master.take_writer().expect("write to the pty");
+        // A blocking write to a program that no longer reads would never
+        // return: `try_send` waits for room itself, with a deadline.
+        set_nonblocking(&*pair.master);
         Term {
             master: Some(pair.master),
             writer: Some(writer),
@@ -479,13 +506,68 @@ impl Term {
         send_signal(self.pid(), signal);
     }
 
-    /// Types raw bytes.
+    /// Types raw bytes. Fails the test, naming them, if the program has
+    /// exited or stops reading for [`TIMEOUT`] while some are still unsent.
     pub fn send(&mut self, bytes: &[u8]) {
+        if let Err(error) = self.try_send(bytes, TIMEOUT) {
+            panic!("{error}");
+        }
+    }
+
+    /// Types raw bytes, as much as the terminal takes at a time, while the
+    /// program reads them: fails once it has exited with some unsent, or
+    /// when it takes none for `patience` (a deadline for progress, renewed
+    /// by every byte it takes).
+    pub fn try_send(&mut self, bytes: &[u8], patience: Duration) -> Result<(), SendError> {
         let writer = self.writer.as_mut().expect("typing before hang_up");
-        writer
-            .write_all(bytes)
-            .and_then(|()| writer.flush())
-            .expect("write to the pty");
+        let fd = self
+            .master
+            .as_deref()
+            .and_then(|master| master.as_raw_fd())
+            .expect("the master has a file descriptor");
+        let mut sent = 0;
+        let mut deadline = Instant::now() + patience;
+        while sent < bytes.len() {
+            match writer.write(&bytes[sent..]) {
+                Ok(n) => {
+                    sent += n;
+                    deadline = Instant::now() + patience;
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("write to the pty: {e}"),
+            }
+            // The terminal's buffer is full: wait for the program to read,
+            // or for its side to close (POLLHUP, whatever was asked).
+            let left = deadline.saturating_duration_since(Instant::now());
+            let mut master = libc::pollfd {
+                fd,
+                events: libc::POLLOUT,
+                revents: 0,
+            };
+            let millis = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
+            // SAFETY: master is one valid pollfd for the call.
+            let ready = unsafe { libc::poll(&mut master, 1, millis) };
+            let stuck = |why: String| SendError {
+                bytes: bytes.to_vec(),
+                sent,
+                why,
+            };
+            if master.revents & (libc::POLLHUP | libc::POLLERR) != 0 {
+                let status = self.child.try_wait().ok().flatten();
+                return Err(stuck(match status {
+                    Some(status) => format!("the program exited ({status})"),
+                    None => String::from("the program closed the terminal"),
+                }));
+            }
+            if ready == 0 && Instant::now() >= deadline {
+                return Err(stuck(format!(
+                    "the program stopped reading: it took nothing for {patience:?}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Closes the terminal, as when its window is closed: the program gets
@@ -1024,7 +1106,15 @@ fn read_into(master: &dyn MasterPty, shared: Arc<Shared>) -> (JoinHandle<()>, Fi
                 return;
             }
             let n = match reader.read(&mut buf) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // The master is non-blocking (see `set_nonblocking`).
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                    ) =>
+                {
+                    continue;
+                }
                 // End of file or EIO: the slave side is closed.
                 Ok(n) => n,
                 Err(_) => 0,
@@ -1055,6 +1145,24 @@ fn pipe() -> (File, File) {
             File::from(OwnedFd::from_raw_fd(fds[1])),
         )
     }
+}
+
+/// Makes reads and writes on `master` (every descriptor of it: they share
+/// one open file) return at once rather than wait.
+fn set_nonblocking(master: &dyn MasterPty) {
+    let fd = master
+        .as_raw_fd()
+        .expect("the master has a file descriptor");
+    // SAFETY: fcntl has no memory-safety preconditions; results are checked.
+    let result = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 {
+            flags
+        } else {
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK)
+        }
+    };
+    assert!(result >= 0, "make the pty's master non-blocking");
 }
 
 /// The line-discipline settings of the terminal behind `master`.
