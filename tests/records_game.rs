@@ -30,6 +30,9 @@ const TEST_SEED: &str = "1";
 /// Leaves full-screen mode.
 const LEAVE_ALTERNATE: &[u8] = b"\x1b[?1049l";
 
+#[cfg(debug_assertions)]
+mod signals;
+
 /// A cell on the board: column, row.
 type Pos = (usize, usize);
 
