@@ -249,6 +249,11 @@ fn play_until_score_above(term: &mut Term, cols: u16, rows: u16, above: u64) -> 
             None => {
                 assert_eq!(before.score, 0, "lost after scoring:\n{}", term.contents());
                 term.key(Key::Char('n'));
+                // The board under the box is the lost game's: read only
+                // once the box is gone.
+                term.expect_screen("the game-over box gone", |screen| {
+                    !screen.contents().contains(GAME_OVER)
+                });
                 opening(term)
             }
         };
