@@ -1,18 +1,18 @@
 //! Drawing the game into a [`Frame`]: the grid, chips (diamonds in full
-//! mode, one glyph in mini mode), the cursor, the score and records lines,
-//! the game-over box, and the too-small screen. Pure: everything drawn comes
-//! in through [`Scene`] and [`Style`].
+//! mode, one glyph in mini mode, three in a wide cell), the cursor, the
+//! score and records lines, the game-over box, and the too-small screen.
+//! Pure: everything drawn comes in through [`Scene`] and [`Style`].
 //!
 //! The next-chip preview shows the coming throw on the top border, right
 //! aligned, as `[OOO]`: each chip's own glyph in its colour, so it reads
 //! as the chips themselves in colour and, by glyph, in black and white.
-//! Planned landing cells hold a mark: the chip's small (jumping) glyph,
-//! once, in the middle of the cell, in the chip's colour. A resting chip
-//! fills its cell (a diamond, or the whole interior in mini mode) with its
-//! large glyph, so a lone small glyph cannot be taken for one in either
-//! mode, and in black and white the small glyph still names the colour
-//! (`o v a ' z` for `O V A . Z`). It comes from `-f` and `-F`, so it
-//! follows the player's own glyphs.
+//! Planned landing cells hold a mark: the chip's small (jumping) glyph in
+//! the middle of the cell, in the chip's colour (see [`draw_mark`]). A
+//! resting chip fills its cell (a diamond, or the whole interior in mini
+//! mode) with its large glyph, so a lone small glyph cannot be taken for
+//! one in either mode, and in black and white the small glyph still names
+//! the colour (`o v a ' z` for `O V A . Z`). It comes from `-f` and `-F`,
+//! so it follows the player's own glyphs.
 
 use unicode_width::UnicodeWidthChar;
 
@@ -30,7 +30,8 @@ use super::terminfo;
 pub struct ChipLook {
     /// Its glyph.
     pub glyph: char,
-    /// Its glyph while jumping in a 1-character interior.
+    /// Its small glyph: shown on half the ticks while it jumps in a
+    /// 1-character interior or a wide cell, and as a planned cell's mark.
     pub jumping: char,
     /// Its colour.
     pub ink: Ink,
