@@ -271,11 +271,8 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // A seeded game's throws can be known beforehand: it goes on, even
     // without --seed, keeping no record.
     let seeded = matches!(session.records, RecordKeeping::Off);
-    let mut save = |app: &App| {
-        save_game(slot_of(&config), app, seeded)
-            .map(|_| ())
-            .map_err(|problem| problem.reason)
-    };
+    let mut save =
+        |app: &App| save_game(slot_of(&config), app, seeded).map_err(|problem| problem.reason);
     let result = event_loop(
         &mut app,
         &receiver,

@@ -21,7 +21,7 @@ use super::{Ending, Error, Outcome, PlayConfig, RecordKeeping, SEED_NOT_USED};
 /// What every way out of a game needs, shared with the panic hook.
 #[derive(Debug)]
 pub(super) struct Session {
-    /// The game's score and whether it was assisted, kept current.
+    /// The game's score and why it keeps no record, kept current.
     pub(super) live: Arc<Live>,
     /// Where the record goes.
     pub(super) records: RecordKeeping,
@@ -446,17 +446,17 @@ pub(super) fn slot_of(config: &PlayConfig) -> Result<&SaveSlot, &str> {
 }
 
 /// Saves the game on screen in `slot` to go on with later, `seeded` saying
-/// that it keeps no record; the notice to print, or what went wrong. With
-/// no `slot` (no user name or records directory), there is nowhere, for
-/// the reason given instead.
+/// that it keeps no record; what went wrong, if it could not be saved (the
+/// session's end says that it was: [`game_kept`]). With no `slot` (no user
+/// name or records directory), there is nowhere, for the reason given
+/// instead.
 pub(super) fn save_game(
     slot: Result<&SaveSlot, &str>,
     app: &App,
     seeded: bool,
-) -> Result<&'static str, SaveProblem> {
+) -> Result<(), SaveProblem> {
     let slot = slot.map_err(SaveProblem::nowhere)?;
     slot.save(&saved_game(app, seeded))
-        .map(|()| SAVED)
         .map_err(|e| SaveProblem::in_slot(slot, e.cause().to_string()))
 }
 
@@ -728,7 +728,7 @@ mod tests {
         for (mark, says) in marks {
             let played = app(100, 50);
             mark(&played.live());
-            assert_eq!(save_game(Ok(&slot), &played, false), Ok(SAVED));
+            assert_eq!(save_game(Ok(&slot), &played, false), Ok(()));
             let saved = slot.load().unwrap().expect("the save");
             let resumed = app(100, 50).resumed(saved.no_record);
             let session = Session {
