@@ -183,9 +183,9 @@ fn in_players_words(message: &str) -> String {
     escape(&words.replace("expected a boolean", "expected true or false"))
 }
 
-/// Whether `text` is a TOML decimal integer beyond 64 bits, which TOML
-/// holds: the parser's own words for one ("as i128") say little to a
-/// player. Hexadecimal, octal and binary ones keep them.
+/// Whether `text` is a decimal integer beyond the 64 bits TOML holds: the
+/// parser's own words for one ("as i128") say little to a player.
+/// Hexadecimal, octal and binary ones keep them.
 fn is_integer_out_of_range(text: &str) -> bool {
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     digits.starts_with(|c: char| c.is_ascii_digit())
