@@ -49,7 +49,7 @@ pub fn run<R: BufRead, W: Write>(
             Line::Text(line) => line,
             Line::TooLong => {
                 let answer = format!(
-                    "error: line longer than {MAX_LINE} bytes, ignored (commands are short)\n"
+                    "error: line longer than {MAX_LINE_BYTES} bytes, ignored (commands are short)\n"
                 );
                 send(&mut output, &answer)?;
                 continue;
@@ -93,26 +93,26 @@ fn send<W: Write>(output: &mut W, answer: &str) -> Result<(), Error> {
         .map_err(Error::Write)
 }
 
-/// The longest command line read, in bytes. The longest command is a few
-/// dozen; the cap keeps memory flat whatever arrives (`/dev/zero` never
-/// sends a newline).
-pub const MAX_LINE: usize = 4096;
+/// The longest command line read, in bytes (not a line of chips). The
+/// longest command is a few dozen; the cap keeps memory flat whatever
+/// arrives (`/dev/zero` never sends a newline).
+pub const MAX_LINE_BYTES: usize = 4096;
 
 /// One line of input.
 enum Line {
-    /// A line within [`MAX_LINE`], without its newline; bytes that are not
-    /// UTF-8 replaced, so that it is a bad command to answer rather than a
-    /// reason to end the session.
+    /// A line within [`MAX_LINE_BYTES`], without its newline; bytes that
+    /// are not UTF-8 replaced, so that it is a bad command to answer rather
+    /// than a reason to end the session.
     Text(String),
-    /// A line longer than [`MAX_LINE`] that is neither a comment nor blank.
-    /// Reported as soon as the cap is passed, or past it at its first
-    /// character that is not white space; the rest of the line is skipped
-    /// unread.
+    /// A line longer than [`MAX_LINE_BYTES`] that is neither a comment nor
+    /// blank. Reported as soon as the cap is passed, or past it at its
+    /// first character that is not white space; the rest of the line is
+    /// skipped unread.
     TooLong,
 }
 
-/// The input split into lines of at most [`MAX_LINE`] bytes, in bounded
-/// memory.
+/// The input split into lines of at most [`MAX_LINE_BYTES`] bytes, in
+/// bounded memory.
 struct Lines<R> {
     input: R,
     /// The line read so far.
@@ -128,7 +128,7 @@ impl<R: BufRead> Lines<R> {
     fn new(input: R) -> Lines<R> {
         Lines {
             input,
-            line: Vec::with_capacity(MAX_LINE),
+            line: Vec::with_capacity(MAX_LINE_BYTES),
             skipping: false,
             undecided: None,
         }
@@ -174,7 +174,7 @@ impl<R: BufRead> Lines<R> {
             }
             if !self.skipping {
                 let content = &available[..newline.unwrap_or(available.len())];
-                if self.line.len() + content.len() > MAX_LINE {
+                if self.line.len() + content.len() > MAX_LINE_BYTES {
                     let mut opening = Opening::default();
                     let mut first = opening
                         .first_other(&self.line)
@@ -453,6 +453,7 @@ fn next(game: &Game) -> Result<String, String> {
     Ok(answer)
 }
 
+/// Nothing, or `command`'s usage when it was given `args`.
 fn no_args(command: &str, args: &[&str]) -> Result<(), String> {
     if args.is_empty() {
         Ok(())
@@ -531,7 +532,7 @@ mod tests {
 
     #[test]
     fn lines_up_to_the_cap_are_read_whole_in_any_chunks() {
-        let longest = "m".repeat(MAX_LINE);
+        let longest = "m".repeat(MAX_LINE_BYTES);
         let input = format!("status\n\n{longest}\nlast");
         for capacity in [1, 7, 4096, 100_000] {
             assert_eq!(
@@ -545,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_longer_line_is_one_too_long_and_the_next_is_read() {
-        let over = "m".repeat(MAX_LINE + 1);
+        let over = "m".repeat(MAX_LINE_BYTES + 1);
         let input = format!("{over}\nstatus\n{over}{over}");
         for capacity in [1, 7, 4096, 100_000] {
             assert_eq!(
@@ -558,7 +559,7 @@ mod tests {
 
     #[test]
     fn a_long_comment_is_skipped() {
-        let comment = format!("  # {}", "c".repeat(3 * MAX_LINE));
+        let comment = format!("  # {}", "c".repeat(3 * MAX_LINE_BYTES));
         let input = format!("{comment}\nstatus\n{comment}");
         for capacity in [1, 7, 4096, 100_000] {
             assert_eq!(
@@ -571,7 +572,7 @@ mod tests {
 
     #[test]
     fn a_long_blank_line_is_skipped_and_long_blanks_before_a_command_are_not() {
-        let blanks = " \t".repeat(3 * MAX_LINE);
+        let blanks = " \t".repeat(3 * MAX_LINE_BYTES);
         let input = format!("{blanks}\n{blanks}# comment\nstatus\n{blanks}status\nboard\n{blanks}");
         for capacity in [1, 7, 4096, 100_000] {
             assert_eq!(
@@ -615,7 +616,7 @@ mod tests {
             (b"", "\u{3000}#".as_bytes(), true, true),
         ];
         for (start, end, last, skip) in cases {
-            for repeats in [1, 2 * MAX_LINE] {
+            for repeats in [1, 2 * MAX_LINE_BYTES] {
                 let line = [start, blank.repeat(repeats).as_bytes(), end].concat();
                 for capacity in [1, 2, 7, 4096, 100_000] {
                     assert_eq!(

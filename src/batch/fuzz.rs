@@ -114,11 +114,11 @@ fn any_line() -> impl Strategy<Value = Vec<u8>> {
         3 => prop::collection::vec(any::<u8>(), 0..24),
         2 => prop::sample::select(vec!["", " ", "\t \u{3000}", "# a comment", "  #status"])
             .prop_map(|line| line.as_bytes().to_vec()),
-        1 => (MAX_LINE - 2..MAX_LINE + 40, prop::sample::select(vec![
+        1 => (MAX_LINE_BYTES - 2..MAX_LINE_BYTES + 40, prop::sample::select(vec![
             "m", " ", "#", "\u{3000}", "\u{feff}", "\u{e9}"
         ]))
             .prop_map(|(len, fill)| fill.repeat(len / fill.len()).into_bytes()),
-        1 => (MAX_LINE - 8..MAX_LINE + 8, command_line()).prop_map(|(len, command)| {
+        1 => (MAX_LINE_BYTES - 8..MAX_LINE_BYTES + 8, command_line()).prop_map(|(len, command)| {
             let mut line = vec![b' '; len];
             line.extend(command);
             line
@@ -214,7 +214,7 @@ fn check_line(
             .next()
             .unwrap_or_else(|| panic!("no answer to {text:?}"))
     };
-    if line.len() > MAX_LINE {
+    if line.len() > MAX_LINE_BYTES {
         let answer = next();
         assert!(answer.starts_with("error: line longer than"), "{answer:?}");
         return true;
