@@ -18,6 +18,10 @@ mod render;
 use line::{Line, Run};
 pub use render::Renderer;
 
+/// Asked for under what the screen cannot fit: the board (the
+/// required-size lines) or the frame itself (the memory it needs).
+pub const RESIZE: &str = "Please resize the window again";
+
 /// A foreground colour: an ANSI colour number, or `None` for the terminal's
 /// default (black-and-white mode never sets a colour).
 pub type Ink = Option<u8>;

@@ -21,7 +21,7 @@ use crate::cli::{Appearance, CellShape, ColorMode, WHITE};
 use crate::game::Planned;
 use crate::records::HiLine;
 
-use super::frame::{Frame, Ink};
+use super::frame::{Frame, Ink, RESIZE};
 use super::layout::{self, Layout, TooSmall};
 use super::terminfo;
 
@@ -165,8 +165,6 @@ pub struct Scene<'a> {
 
 /// The text of the game-over box.
 const GAME_OVER: &str = "Game over, press a key...";
-/// Asked for under the required-size lines.
-const RESIZE: &str = "Please resize the window again";
 /// Column of the score and records lines in full mode.
 const FULL_TEXT_COL: usize = 8;
 

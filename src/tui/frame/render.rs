@@ -7,7 +7,7 @@ use crate::cli::WHITE;
 
 use super::moves::{Length, Move, Moves, csi_n, cup, push_char, set_ink};
 use super::pending::Pending;
-use super::{Frame, Ink, too_large};
+use super::{Frame, Ink, RESIZE, too_large};
 
 /// A row and the columns `from..to` on it that a cursor move rewrote.
 type Rewritten = Option<(usize, usize, usize)>;
@@ -97,7 +97,7 @@ impl Renderer {
             self.shown = None;
             let mut notice = Frame::new(cols, rows);
             notice.text(0, 0, &e.to_string(), None);
-            notice.text(1, 0, "Please resize the window again", None);
+            notice.text(1, 0, RESIZE, None);
             self.encode(notice, &mut bytes)?;
         }
         if bell {
