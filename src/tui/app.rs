@@ -424,10 +424,11 @@ impl App {
         self.animation.is_running()
     }
 
-    /// Handles one action at time `now`. Quitting and repainting happen at
-    /// once; anything else waits while an animation runs. Once the game has
-    /// ended (quit, saved), keys typed after in the same burst do nothing:
-    /// a hint or an undo there would take the record away.
+    /// Handles one action at time `now`. Quitting, saving, repainting,
+    /// suspending, the help, the autoplay key and any key on a box happen
+    /// at once; anything else waits while an animation runs. Once the game
+    /// has ended (quit, saved), keys typed after in the same burst do
+    /// nothing: a hint or an undo there would take the record away.
     pub fn act(&mut self, action: Action, now: Instant) {
         if self.requests.ending.is_some() {
             return;

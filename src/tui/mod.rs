@@ -211,10 +211,11 @@ impl From<io::Error> for Error {
     }
 }
 
-/// Plays one game in the terminal until the player quits, a signal arrives
-/// or the game is over and a key is pressed. The terminal is restored on
-/// every path, then the record is saved (see [`RecordKeeping`]) and the closing
-/// lines printed: what became of the record, then `Scores earned : N`.
+/// Plays in the terminal, game after game as the new-game key asks, until
+/// the player quits, a signal arrives or a game is over and a key ends it.
+/// The terminal is restored on every path, then the record is saved (see
+/// [`RecordKeeping`]) and the closing lines printed: the games left for a
+/// new one, what became of the record, then `Scores earned : N`.
 /// A place the game cannot be drawn on (see [`Error::Unusable`]) or a
 /// terminal too small for the board is reported before any terminal mode
 /// changes, and nothing is saved or printed then.
