@@ -38,6 +38,7 @@ impl Default for Moves {
 }
 
 impl Moves {
+    /// The bytes of the move.
     pub(super) fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
     }

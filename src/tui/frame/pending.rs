@@ -7,10 +7,10 @@ use super::line::{differences, seek};
 use super::{Frame, too_large};
 
 /// Which cells still need writing: on each row, sorted, disjoint and
-/// non-touching stretches `(start, end)` of columns; and how many cells
-/// there are in all.
+/// non-touching stretches `(start, end)` of columns.
 pub(super) struct Pending {
     rows: Vec<Row>,
+    /// How many cells there are in all.
     pub left: usize,
 }
 
