@@ -124,9 +124,10 @@ enum Overlay {
     /// The new-game key again starts a new game; any other key goes back.
     ConfirmNewGame,
     /// Paragraphs, each broken into lines as drawn: the save key failed,
-    /// or, before play, the saved game could not be resumed or the options
-    /// drew warnings, and why; any key closes it once the board is on
-    /// screen.
+    /// no new game started or the last game's record was lost (a record
+    /// that could not be saved), or, before play, the saved game could not
+    /// be resumed or the options drew warnings, and why; any key closes it
+    /// once the board is on screen.
     Notice(Vec<String>),
 }
 
