@@ -846,8 +846,9 @@ impl App {
     }
 
     /// The records line for the score shown, which overtakes the records
-    /// as it passes them; once the built-in player has helped (or a move
-    /// was taken back), the score will not be kept, so the line shows the
+    /// as it passes them; once the game keeps no record (the built-in
+    /// player helped, a move was taken back, or a saved game begun with
+    /// `--seed` goes on), the score will not be kept, so the line shows the
     /// records as they stay.
     fn hi_line(&self) -> Option<HiLine> {
         let kept = if self.live.no_record().any() {
