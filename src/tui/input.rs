@@ -37,8 +37,8 @@ pub enum Action {
     Repaint,
     /// Stop the program until the shell continues it (Ctrl-Z).
     Suspend,
-    /// End the game (the quit key); on the help or a question, it only
-    /// closes it, as any key does.
+    /// End the game (the quit key); on the help, a question or a notice,
+    /// it only closes the box, as any key does.
     Quit,
     /// End the game, whatever is shown (Ctrl-C, Ctrl-\\).
     Interrupt,

@@ -65,7 +65,8 @@ impl Live {
         }
     }
 
-    /// A new game begins: no score, no help yet.
+    /// A new game begins: no score, and nothing yet that keeps it from
+    /// the records.
     pub(super) fn reset(&self) {
         self.set_score(0);
         self.assisted.store(false, Ordering::SeqCst);
