@@ -37,7 +37,8 @@ pub struct ChipLook {
     pub ink: Ink,
 }
 
-/// Glyphs and colours, from the `-f`, `-F`, `-o` and `-m` options.
+/// Glyphs, colours and cell shape, from the `-f`, `-F`, `-o`, `-m` and
+/// `--cells` options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Style {
     /// Whether colours are used (colour mode) or glyphs only.
