@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::ai::Move;
 use crate::board::Pos;
-use crate::cli::{DEFAULT_AUTOPLAY_DELAY, Keys};
+use crate::cli::{DEFAULT_AUTOPLAY_DELAY, Keys, NEW_GAME_KEY};
 use crate::game::{Event, Game, MoveError, Planned};
 use crate::records::{BoardRecords, HiLine, NoRecord};
 
@@ -25,7 +25,7 @@ use super::animation::{Animation, Shown};
 use super::event::Suggestion;
 use super::frame::Frame;
 use super::help;
-use super::input::{Action, Dir, NEW_GAME_KEY};
+use super::input::{Action, Dir};
 use super::layout::{self, Layout, TooSmall};
 use super::live::Live;
 use super::player::Request;

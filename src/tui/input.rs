@@ -4,7 +4,7 @@ use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use crate::cli::Keys;
+use crate::cli::{AUTOPLAY_KEY, HINT_KEY, Keys, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 
 /// A direction the cursor moves in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +120,6 @@ fn key_action(key: &KeyEvent, keys: &Keys) -> Option<Action> {
     };
     Some(action)
 }
-
-pub use crate::cli::{AUTOPLAY_KEY, HINT_KEY, NEW_GAME_KEY, QUIT_KEY, SAVE_KEY, UNDO_KEY};
 
 /// Enter, as a typed character (and as a `-C` string spells it).
 pub const ENTER: char = '\n';
