@@ -1,8 +1,9 @@
 //! A frame of character cells, stored as runs, and the renderer that writes
-//! only the cells that changed since the previous frame, with the fewest bytes it can
-//! find: cursor jumps are replaced by shorter moves (`\n`, `\r`, backspace,
-//! relative moves, or rewriting the unchanged characters in between), and
-//! the colour is set only when a visible character needs a different one.
+//! only the cells that changed since the previous frame, with the fewest
+//! bytes it can find: cursor jumps are replaced by shorter moves (`\n`,
+//! `\r`, backspace, relative moves, or rewriting the unchanged characters
+//! in between), and the colour is set only when a visible character needs a
+//! different one.
 //!
 //! The byte budget matters: the original game writes 131 bytes per cursor
 //! move and about 455 bytes per second while a chip jumps; see the

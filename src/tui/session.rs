@@ -461,10 +461,10 @@ pub(super) fn save_game(
 }
 
 /// Saves the game on screen as [`save_game`] does, for a game cut short
-/// ([`cuts_short`]), unless the slot holds a game other than `owned` (the save it
-/// went on from): no one chose to replace that game, kept with `--new` or
-/// saved meanwhile in another terminal, so it is kept, and this one is
-/// not saved.
+/// ([`cuts_short`]), unless the slot holds a game other than `owned` (the
+/// save it went on from): no one chose to replace that game, kept with
+/// `--new` or saved meanwhile in another terminal, so it is kept, and this
+/// one is not saved.
 fn save_unless_taken(
     slot: Result<&SaveSlot, &str>,
     app: &App,
