@@ -167,7 +167,8 @@ impl TomlProblem {
 fn in_players_words(message: &str) -> String {
     let mut words = message.split_whitespace().collect::<Vec<_>>().join(" ");
     let whole = |most: u64| format!("expected a whole number from 0 to {most}");
-    // Past 64 bits a number is out of TOML's range, told apart.
+    // No row for 128 bits: a number past 64 bits is out of TOML's range,
+    // which `TomlProblem::new` tells apart.
     let unsigned = [
         ("u8", whole(u8::MAX.into())),
         ("u16", whole(u16::MAX.into())),

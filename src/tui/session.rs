@@ -1,8 +1,9 @@
 //! What becomes of a game's record, and of the game itself, as a session
 //! ends or starts a new game: the record saved or why not, the game saved
 //! to go on with or its save removed, and the closing lines. This is the
-//! policy alone, with no terminal code, apart from the event loop that
-//! calls it.
+//! policy alone, apart from the event loop that calls it: it draws
+//! nothing and sets no terminal mode; it only asks, once the terminal is
+//! restored, for a failed thread's panic to be told.
 
 use std::fmt;
 use std::io::{self, Write};
