@@ -361,9 +361,10 @@ impl Board {
         }
     }
 
-    /// `count` (at most [`Board::free`]) distinct empty cells, as
-    /// [`choose_cells`] picks them from the list of empty cells in
-    /// row-major order, with the same draws.
+    /// `count` distinct empty cells (every one, where fewer are empty: a
+    /// preview plans a throw that may not fit), as [`choose_cells`] picks
+    /// them from the list of empty cells in row-major order, with the same
+    /// draws.
     ///
     /// A throw of a few chips does not list the cells: it shuffles a virtual
     /// list, keeping only the entries it swapped, and finds an untouched
