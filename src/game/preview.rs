@@ -426,6 +426,35 @@ mod tests {
         assert_eq!(thrown(&quiet.events).len(), 3);
     }
 
+    /// On a board big enough that the plan draws without listing the empty
+    /// cells, it draws as from their list, also where the throw does not
+    /// fit: seeded games replay as they did when the plan listed them.
+    #[test]
+    fn a_plan_on_a_big_board_draws_as_from_the_list_of_empty_cells() {
+        use rand_core::SeedableRng;
+        for empty in [2, 3, 40] {
+            let mut board = Board::new(30, 30);
+            for i in empty..board.len() {
+                // The empty cells spread over the board.
+                let cell = (i * 7) % board.len();
+                board.set(board.pos(cell), Some(1 + (i % 5) as Color));
+            }
+            assert_eq!(board.free(), empty);
+            let mut drawn = ChaCha8Rng::seed_from_u64(7);
+            let planned = plan(&board, Preview::Cells, &mut drawn, 3, 5);
+            let mut listed = ChaCha8Rng::seed_from_u64(7);
+            let mut pool = empty_indices(&board);
+            let cells = board::choose_cells(&mut listed, &mut pool, 3);
+            let expected: Vec<Planned> = (0..3)
+                .map(|i| Planned {
+                    pos: cells.get(i).map(|&cell| board.pos(cell)),
+                    color: 1 + board::below(&mut listed, 5) as Color,
+                })
+                .collect();
+            assert_eq!(planned, expected, "{empty} empty cells");
+        }
+    }
+
     #[test]
     fn the_same_seed_previews_and_plays_the_same_game() {
         for preview in [Preview::Colors, Preview::Cells] {
