@@ -269,11 +269,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         }
         Ok(seed)
     };
-    // A seeded game's throws can be known beforehand: it goes on, even
-    // without --seed, keeping no record.
-    let seeded = matches!(session.records, RecordKeeping::Off);
-    let mut save =
-        |app: &App| save_game(slot_of(&config), app, seeded).map_err(|problem| problem.reason);
+    let mut save = |app: &App| save_game(slot_of(&config), app).map_err(|problem| problem.reason);
     let result = event_loop(
         &mut app,
         &receiver,
@@ -291,7 +287,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // Ended in the background (`kill %1`), the game still finishes: its
     // closing lines go through even under `stty tostop`, rather than stop
     // it until `fg`.
-    sys::with_sigttou_blocked(|| close(&config, &app, &session, result, &owned, seeded))
+    sys::with_sigttou_blocked(|| close(&config, &app, &session, result, &owned))
 }
 
 /// Fits `app` to the terminal if it was resized since its size (`was`) was

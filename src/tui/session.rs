@@ -114,7 +114,6 @@ pub(super) fn close(
     session: &Session,
     result: io::Result<Ending>,
     owned: &Owned,
-    seeded: bool,
 ) -> Result<Outcome, Error> {
     if owned.on_screen && !config.new_games_keep_records {
         let _ = writeln!(io::stdout(), "{SEED_NOT_USED}");
@@ -128,7 +127,6 @@ pub(super) fn close(
         slot_of(config),
         app,
         ending,
-        seeded,
         owned.save.as_ref(),
         record_lost,
     ));
@@ -331,14 +329,12 @@ fn tell_kept(kept: Result<Option<&'static str>, String>) {
 /// its record could not be saved (`record_lost` says why), but never over
 /// a save other than the one it went on from (`owned`); any other ending
 /// removes that save, if it is still there, as the game is over. What to
-/// tell the player, or what went wrong. A `seeded` game is saved as one
-/// that keeps no record. A game over is never saved; one that ended on
+/// tell the player, or what went wrong. A game over is never saved; one that ended on
 /// the save key says so.
 fn game_kept(
     slot: Result<&SaveSlot, &str>,
     app: &App,
     ending: Ending,
-    seeded: bool,
     owned: Option<&SavedGame>,
     record_lost: Option<&RecordProblem>,
 ) -> Result<Option<&'static str>, String> {
@@ -354,7 +350,7 @@ fn game_kept(
     } else if let Some(problem) = record_lost {
         return save_for_lost_record(slot, app, owned, problem);
     } else if cuts_short(ending) {
-        return save_unless_taken(slot, app, seeded, owned)
+        return save_unless_taken(slot, app, owned)
             .map(Some)
             .map_err(|problem| problem.to_string());
     }
@@ -446,18 +442,14 @@ pub(super) fn slot_of(config: &PlayConfig) -> Result<&SaveSlot, &str> {
     config.saves.as_ref().map_err(String::as_str)
 }
 
-/// Saves the game on screen in `slot` to go on with later, `seeded` saying
-/// that it keeps no record; what went wrong, if it could not be saved (the
+/// Saves the game on screen in `slot` to go on with later, with the reasons
+/// it keeps no record ([`Live::no_record`]); what went wrong, if it could not be saved (the
 /// session's end says that it was: [`game_kept`]). With no `slot` (no user
 /// name or records directory), there is nowhere, for the reason given
 /// instead.
-pub(super) fn save_game(
-    slot: Result<&SaveSlot, &str>,
-    app: &App,
-    seeded: bool,
-) -> Result<(), SaveProblem> {
+pub(super) fn save_game(slot: Result<&SaveSlot, &str>, app: &App) -> Result<(), SaveProblem> {
     let slot = slot.map_err(SaveProblem::nowhere)?;
-    slot.save(&saved_game(app, seeded))
+    slot.save(&saved_game(app))
         .map_err(|e| SaveProblem::in_slot(slot, e.cause().to_string()))
 }
 
@@ -469,23 +461,20 @@ pub(super) fn save_game(
 fn save_unless_taken(
     slot: Result<&SaveSlot, &str>,
     app: &App,
-    seeded: bool,
     owned: Option<&SavedGame>,
 ) -> Result<&'static str, SaveProblem> {
     let slot = slot.map_err(SaveProblem::nowhere)?;
-    match slot.save_unless_taken(&saved_game(app, seeded), owned, LockWait::Usual) {
+    match slot.save_unless_taken(&saved_game(app), owned, LockWait::Usual) {
         Ok(placed) => placed_notice(placed, SAVED).map_err(|why| SaveProblem::in_slot(slot, why)),
         Err(e) => Err(SaveProblem::in_slot(slot, e.cause().to_string())),
     }
 }
 
-/// The game on screen as saved, `seeded` saying that it keeps no record.
-fn saved_game(app: &App, seeded: bool) -> SavedGame {
-    let mut no_record = app.live().no_record();
-    no_record.seeded |= seeded;
+/// The game on screen as saved, with the reasons it keeps no record.
+fn saved_game(app: &App) -> SavedGame {
     SavedGame {
         state: app.game().state(),
-        no_record,
+        no_record: app.live().no_record(),
     }
 }
 
@@ -729,7 +718,7 @@ mod tests {
         for (mark, says) in marks {
             let played = app(100, 50);
             mark(&played.live());
-            assert_eq!(save_game(Ok(&slot), &played, false), Ok(()));
+            assert_eq!(save_game(Ok(&slot), &played), Ok(()));
             let saved = slot.load().unwrap().expect("the save");
             let resumed = app(100, 50).resumed(saved.no_record);
             let session = Session {
@@ -741,16 +730,6 @@ mod tests {
             session.live.set_score(40);
             assert_eq!(keep_record(&session), (Some(says), None));
         }
-        // Seeded in this session (records off), then resumed without it.
-        save_game(Ok(&slot), &app(100, 50), true).unwrap();
-        let saved = slot.load().unwrap().expect("the save");
-        assert_eq!(
-            saved.no_record,
-            crate::records::NoRecord {
-                seeded: true,
-                ..Default::default()
-            }
-        );
         assert_eq!(stored(dir.path()), None);
     }
 
@@ -778,9 +757,8 @@ mod tests {
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
         let problem = &RecordProblem::because("the record could not be saved: the disk is full");
         let playing = app(100, 50);
-        let end = |app: &App, ending, owned| {
-            game_kept(Ok(&slot), app, ending, false, owned, Some(problem))
-        };
+        let end =
+            |app: &App, ending, owned| game_kept(Ok(&slot), app, ending, owned, Some(problem));
         for ending in [Ending::Quit, Ending::Signal(libc::SIGTERM)] {
             assert_eq!(
                 end(&playing, ending, None),
@@ -794,7 +772,7 @@ mod tests {
         // Another session's save stays, and that is told.
         let other = app(100, 50);
         other.live().mark_assisted();
-        save_game(Ok(&slot), &other, false).unwrap();
+        save_game(Ok(&slot), &other).unwrap();
         let theirs = slot.load().unwrap().expect("the other save");
         let kept = end(&playing, Ending::Quit, None).unwrap_err();
         assert!(
@@ -815,7 +793,6 @@ mod tests {
                 Err("the disk is full"),
                 &playing,
                 Ending::Quit,
-                false,
                 None,
                 Some(problem)
             ),
@@ -824,12 +801,12 @@ mod tests {
         // The closed terminal's save does not replace another session's
         // either, when the record was lost; nor does one that went on from
         // a save that another session has replaced since.
-        save_game(Ok(&slot), &other, false).unwrap();
+        save_game(Ok(&slot), &other).unwrap();
         for ending in [Ending::Signal(libc::SIGHUP), Ending::Quit] {
             assert!(end(&playing, ending, Some(&ours)).is_err(), "{ending:?}");
             assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
         }
-        save_game(Ok(&slot), &playing, false).unwrap();
+        save_game(Ok(&slot), &playing).unwrap();
         // Over: its own save goes.
         assert_eq!(end(&over(), Ending::Quit, Some(&ours)), Ok(None));
         assert_eq!(slot.load().unwrap(), None, "a game over leaves no save");
@@ -856,7 +833,7 @@ mod tests {
         assert_eq!(full.lock_wait_in(slot.dir()), LockWait::Usual);
         let playing = app(100, 50);
         assert_eq!(
-            game_kept(Ok(&slot), &playing, Ending::Quit, false, None, Some(&here)),
+            game_kept(Ok(&slot), &playing, Ending::Quit, None, Some(&here)),
             Ok(Some(SAVED_FOR_RECORD))
         );
         assert!(slot.load().unwrap().is_some(), "saved, the lock free");
@@ -896,7 +873,7 @@ mod tests {
             .any(|(from, to)| game.play(from, to).is_ok());
         assert!(ended && game.is_over());
         let over = app_of(game, opening, (100, 50));
-        let kept = |ending, owned| game_kept(Ok(&slot), &over, ending, false, owned, None);
+        let kept = |ending, owned| game_kept(Ok(&slot), &over, ending, owned, None);
         assert_eq!(kept(Ending::Saved, None), Ok(Some(OVER_NOT_SAVED)));
         assert_eq!(slot.load().unwrap(), None, "nothing saved");
         // The save it went on from goes, as with any ending of a game over.
@@ -905,7 +882,7 @@ mod tests {
         assert_eq!(slot.load().unwrap(), None, "its save removed");
         // Other endings of a game over say nothing of saving.
         assert_eq!(kept(Ending::Quit, None), Ok(None));
-        let nowhere = game_kept(Err("no user"), &over, Ending::Saved, false, None, None);
+        let nowhere = game_kept(Err("no user"), &over, Ending::Saved, None, None);
         assert_eq!(nowhere, Ok(Some(OVER_NOT_SAVED)));
     }
 
@@ -917,12 +894,12 @@ mod tests {
         let playing = app(100, 50);
         let other = app(100, 50);
         other.live().mark_assisted();
-        let closed = |ending, owned| game_kept(Ok(&slot), &playing, ending, false, owned, None);
+        let closed = |ending, owned| game_kept(Ok(&slot), &playing, ending, owned, None);
         let ours = SavedGame {
             state: playing.game().state(),
             no_record: playing.live().no_record(),
         };
-        save_game(Ok(&slot), &other, false).unwrap();
+        save_game(Ok(&slot), &other).unwrap();
         let theirs = slot.load().unwrap().expect("the other save");
         for ending in [
             Ending::TerminalLost,
@@ -933,12 +910,12 @@ mod tests {
             let _ = std::fs::remove_file(slot.path());
             assert_eq!(closed(ending, None), Ok(Some(SAVED)), "{ending:?}");
             assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
-            save_game(Ok(&slot), &other, false).unwrap();
+            save_game(Ok(&slot), &other).unwrap();
             assert_eq!(closed(ending, Some(&theirs)), Ok(Some(SAVED)));
             assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
             // Not over a game kept with --new, nor over one that another
             // session saved after this one went on from its save.
-            save_game(Ok(&slot), &other, false).unwrap();
+            save_game(Ok(&slot), &other).unwrap();
             for owned in [None, Some(&ours)] {
                 let refused = closed(ending, owned).unwrap_err();
                 assert!(
@@ -980,9 +957,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path(), "me").unwrap();
         let slot = SaveSlot::new(&store, Rules::default(), Preview::Off).unwrap();
-        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, false, owned, None);
+        let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, owned, None);
         // A game that went on from no save leaves another game's.
-        save_game(Ok(&slot), &app(100, 50), false).unwrap();
+        save_game(Ok(&slot), &app(100, 50)).unwrap();
         let ours = slot.load().unwrap().expect("the save");
         assert_eq!(quit(None), Ok(None));
         assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
@@ -990,7 +967,7 @@ mod tests {
         // saved over it.
         let other = app(100, 50);
         other.live().mark_assisted();
-        save_game(Ok(&slot), &other, false).unwrap();
+        save_game(Ok(&slot), &other).unwrap();
         let theirs = slot.load().unwrap().expect("the other save");
         assert_ne!(theirs, ours);
         assert_eq!(quit(Some(&ours)), Ok(None));
@@ -1011,14 +988,14 @@ mod tests {
             Ending::Signal(libc::SIGTERM),
         ] {
             assert_eq!(
-                game_kept(Err(why), &app, ending, false, None, None),
+                game_kept(Err(why), &app, ending, None, None),
                 Err(nowhere.clone())
             );
         }
         assert_eq!(
-            game_kept(Err(why), &app, Ending::Quit, false, None, None),
+            game_kept(Err(why), &app, Ending::Quit, None, None),
             Ok(None)
         );
-        assert_eq!(save_game(Err(why), &app, false).unwrap_err().reason, why);
+        assert_eq!(save_game(Err(why), &app).unwrap_err().reason, why);
     }
 }
