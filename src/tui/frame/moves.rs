@@ -24,8 +24,8 @@ pub(super) struct Moves {
     len: usize,
 }
 
-/// Room in a [`Moves`]: twice the longest move on a terminal, so that the
-/// larger frames of tests fit too.
+/// Room in a [`Moves`]: the longest move on a terminal (17 bytes), with
+/// room to spare.
 pub(super) const MOVES_MAX: usize = 40;
 
 impl Default for Moves {
