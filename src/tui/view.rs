@@ -294,8 +294,9 @@ fn draw_question(scene: &Scene, style: &Style, frame: &mut Frame) {
         } else {
             draw_text_box(&lines, style.board, frame);
         }
-    } else if scene.confirm_new_game {
-        let key = scene.new_game_key.unwrap_or(' ');
+    } else if let Some(key) = scene.new_game_key.filter(|_| scene.confirm_new_game) {
+        // The box asks for the key that starts a new game, the only one
+        // that can put it up.
         let lines = [
             format!("New game? Press {key} again,"),
             "any other key goes back.".to_string(),
