@@ -14,10 +14,10 @@
 //!    the chips it holds; free cells are worth much; fragmented empty space
 //!    (several components, cells cut off from the largest one) costs, and
 //!    so does each chip that belongs to no budding line of its colour. For
-//!    the 7-colour game on 9 × 9 a learned value is added: the points
-//!    still to come, read off every window of five cells by a table that
-//!    self-play trained (`examples/train.rs`), in three phases as the
-//!    board fills.
+//!    the 7-colour game on 9 × 9 (lines of 5, throws of 3) a learned value
+//!    is added: the points still to come, read off every window of five
+//!    cells by a table that self-play trained (`examples/train.rs`), in
+//!    three phases as the board fills.
 //! 2. **Candidates:** the value of moving chip `a` to cell `t` is nearly the
 //!    value of lifting `a` plus the value of dropping its colour on `t`, both
 //!    read off per-window tallies, so every chip is paired cheaply with its
@@ -41,10 +41,10 @@
 //!    chip whose cell the candidate fills lands on a drawn cell, as in the
 //!    game); only the throws after it are sampled.
 //!
-//! On boards far bigger than the default the work is capped (fewer samples,
-//! down to none; a spread selection of chips and of targets; a few targets
-//! per colour), so that a move on the largest board takes well under a
-//! second.
+//! On boards far bigger than the default the work is capped (fewer samples
+//! past 576 cells, down to none; a spread selection of chips past 2,048
+//! and of targets past 65,536; no connectivity terms past 40,000 cells),
+//! so that a move on the largest board takes well under a second.
 //!
 //! The parts, one file each: `geometry` (the board's fixed shape and its
 //! windows), `position` (a board being searched, with its window tallies),
@@ -82,8 +82,9 @@ use search::{SampleRng, Sampling, ShownChip, Worker, refine};
 pub use geometry::MAX_SPAN;
 pub use weights::{MAX_WEIGHT, WeightError, Weights};
 
-/// Threads a player samples on at most, however many cores there are: more
-/// would cost memory (a position each) for little gain on 9 × 9.
+/// Threads a player samples on by default at most, however many cores
+/// there are: more would cost memory (a position each) for little gain on
+/// 9 × 9. [`Player::with_threads`] may set more.
 const MAX_THREADS: usize = 8;
 
 /// A move of the chip at `from` to the empty cell `to`.
@@ -104,8 +105,9 @@ pub struct Budget {
     /// Of those, how many of the best are refined by sampling throws, in
     /// rounds that each keep the better half (successive halving).
     pub refined: usize,
-    /// Throws sampled for each surviving candidate in each round (fewer on
-    /// boards bigger than 24 × 24, in proportion to their size).
+    /// Throws sampled for each surviving candidate in each round; on boards
+    /// of more than 576 cells (24 × 24) fewer, in inverse proportion to
+    /// their cells, down to none.
     pub samples: usize,
     /// Candidate replies played out exactly after each sampled throw.
     pub replies: usize,
@@ -239,15 +241,21 @@ struct Scratch {
     component: Vec<u32>,
     /// Size of each empty component, in the order of their first cells.
     component_size: Vec<u32>,
+    /// Cells still to visit in a flood fill.
     stack: Vec<usize>,
     /// Best colour-blind drop value per component, and its cell.
     parking: Vec<(f64, usize)>,
     /// Per colour (by its number), the targets that extend its windows as
     /// (value, cell): every one, then the best few, best first.
     drops: Vec<Vec<(f64, usize)>>,
+    /// The candidates of the position being searched, by estimate.
     candidates: Vec<Candidate>,
+    /// Cells whose chips the last move or throw removed.
     removed: Vec<usize>,
+    /// The empty cells a sampled throw is drawn from, when drawn by
+    /// shuffling them.
     empty: Vec<usize>,
+    /// The chips of a sampled throw, as (cell, colour).
     thrown: Vec<(usize, Color)>,
 }
 
@@ -255,7 +263,9 @@ struct Scratch {
 /// moves; create one per game and call [`Player::choose`] each turn.
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// The board's shape, the weights and the learned table.
     geometry: Geometry,
+    /// The work allowed for each move.
     budget: Budget,
     /// The calling thread's position and buffers.
     main: Worker,
@@ -339,7 +349,8 @@ impl Player {
     }
 
     /// The same player sampling on `threads` threads (at least 1) instead
-    /// of one per available core. The moves are the same either way.
+    /// of one per available core up to 8, the default. The moves are the
+    /// same either way.
     pub fn with_threads(mut self, threads: usize) -> Player {
         self.threads = threads.max(1);
         self.helpers.truncate(self.threads - 1);
