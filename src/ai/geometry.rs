@@ -30,13 +30,19 @@ const NO_CELL: u32 = u32::MAX;
 /// from (every evaluation reads both).
 #[derive(Clone, Debug)]
 pub(super) struct Geometry {
+    /// Cells across ([`Rules::width`]).
     pub(super) width: usize,
+    /// Cells down ([`Rules::height`]).
     pub(super) height: usize,
     /// Cells on the board, `width * height`.
     pub(super) cell_count: usize,
+    /// The shortest line removed ([`Rules::line`]).
     pub(super) line: usize,
+    /// Cells in a window: the line's length, at most [`MAX_SPAN`].
     pub(super) span: usize,
+    /// Colours of chips ([`Rules::colors`]).
     pub(super) colors: Color,
+    /// Chips the computer throws each turn ([`Rules::next`]).
     pub(super) next: usize,
     /// Unit steps of the four axes.
     pub(super) axes: [(isize, isize); 4],
@@ -92,6 +98,9 @@ impl Geometry {
         n
     }
 
+    /// The shape of boards under `rules`, valued with `weights` (and the
+    /// compiled learned table, when the weights use it and it was trained
+    /// for these rules).
     pub(super) fn new(rules: &Rules, weights: Weights) -> Geometry {
         let (width, height) = (rules.width, rules.height);
         let cell_count = width * height;

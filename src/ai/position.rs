@@ -17,14 +17,17 @@ const RELOAD_SHARE: usize = 8;
 /// change, so that a change costs a few windows, not the whole board.
 #[derive(Clone, Debug)]
 pub(super) struct Position {
+    /// The colour of each cell, 0 for empty.
     pub(super) cells: Vec<Color>,
+    /// Empty cells.
     pub(super) free: usize,
     /// The empty cells as bits (cell `i` is bit `i`) on boards that have
     /// [`Geometry::bit_masks`]; 0 on bigger ones.
     pub(super) empty_bits: u128,
     /// Chips in each window.
     pub(super) count: Vec<u16>,
-    /// The single colour of each window's chips, 0 when empty, [`MIXED`].
+    /// The single colour of each window's chips, 0 when empty, [`MIXED`]
+    /// when they are of several.
     pub(super) color: Vec<Color>,
     /// Per window, the sum of its chips' colours and of their squares
     /// ([`color_sums`]), so that what a mixed window holds once a chip is
@@ -103,6 +106,7 @@ pub(super) struct Mark {
 }
 
 impl Position {
+    /// An empty board, no board loaded yet.
     pub(super) fn new(geometry: &Geometry) -> Position {
         Position {
             cells: vec![0; geometry.cell_count],
@@ -526,6 +530,8 @@ fn supports(count: u16, color: Color) -> bool {
     count >= 2 && color != MIXED
 }
 
+/// The reward of a window of `count` chips of `color` alone: 0 for an
+/// empty or [`MIXED`] window.
 #[inline]
 pub(super) fn window_reward(geometry: &Geometry, count: u16, color: Color) -> f64 {
     if color == 0 || color == MIXED {

@@ -39,6 +39,7 @@ const REJECTION_FREE_SHARE: usize = 8;
 pub(super) struct SampleRng(pub(super) u64);
 
 impl SampleRng {
+    /// The next number of the sequence.
     pub(super) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -105,12 +106,14 @@ fn best_reply_move(
 pub(super) struct ShownChip {
     /// The planned cell, if shown.
     pub(super) cell: Option<usize>,
+    /// Its colour.
     pub(super) color: Color,
 }
 
 /// What every sampled future of one search shares.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Sampling<'a> {
+    /// The player's budget: samples, replies and depth.
     pub(super) budget: &'a Budget,
     /// The search's seed, mixed with each sample's number.
     pub(super) seed: u64,
@@ -123,7 +126,9 @@ pub(super) struct Sampling<'a> {
 /// so that samples can run on several threads at once.
 #[derive(Clone, Debug)]
 pub(super) struct Worker {
+    /// The board being searched.
     pub(super) position: Position,
+    /// Buffers for the search.
     pub(super) scratch: Scratch,
 }
 
@@ -132,10 +137,10 @@ pub(super) struct Worker {
 /// `samples` more times (the player's best answer valued after each), then
 /// keeps the better half by mean, until one is left. Every candidate sees
 /// the same sampled throws (by seed), so that they are compared fairly;
-/// the samples of a round run on `threads` threads (`main` and as many
-/// `helpers`, made as needed), each sample's value
-/// depending only on the position, the candidate and the sample's seed, so
-/// that the result is the same on any number of threads.
+/// the samples of a round run on up to `threads` threads (`main` and
+/// helpers, made as needed), each sample's value depending only on the
+/// position, the candidate and the sample's seed, so that the result is
+/// the same on any number of threads.
 pub(super) fn refine(
     geometry: &Geometry,
     main: &mut Worker,
@@ -293,7 +298,8 @@ fn sample_after(
 /// shown throw first, if any), the player answers with its best
 /// exactly-valued move (moving again after each scoring move), for
 /// `budget.depth` throws; the value is the points won on the way plus the
-/// best reply to the last throw. The position is restored afterwards.
+/// best reply to the last throw, or the weight of a loss when a throw
+/// ends the game. The position is restored afterwards.
 fn sample_future(
     geometry: &Geometry,
     position: &mut Position,
