@@ -6,9 +6,10 @@
 //! ```
 //!
 //! Every iteration perturbs all tuned weights at once (in log space, each
-//! by `±c`, from the defaults at 0), plays the same `--games` seeds with the weights pushed up and
-//! pushed down, and steps along the measured difference of the mean score
-//! (without the streak bonus), relative to its size. Each iteration uses
+//! by `±c`, from the defaults at 0), plays the same `--games` seeds with
+//! the weights pushed up and pushed down, and steps along the measured
+//! difference of the mean score (without the streak bonus), relative to
+//! its size. Each iteration uses
 //! fresh seeds; the perturbations come from a generator seeded with
 //! `--seed`, so a run is reproducible on any machine, whatever `--threads`.
 //! The last lines compare the tuned weights with the defaults on

@@ -214,10 +214,12 @@ pub fn phases_of(rules: Rules, bytes: &[u8]) -> Result<usize, String> {
 /// `None`), calling `report` every `every` games; returns the table file.
 ///
 /// # Errors
-/// When the rules' lines are not five cells long, `start` is not a table
-/// for these rules, the rate is not a finite number above 0, or the blend
-/// is not a weight the evaluation takes ([`Weights::validate`]); all
-/// before the first game.
+/// When the rules are invalid ([`Rules::validate`]) or their lines are not
+/// five cells long, `start` is not a table for these rules, the phases are
+/// not 1 to [`MAX_PHASES`] or differ from those of a `start` of several,
+/// the rate is not a finite number above 0, or the blend is not a weight
+/// the evaluation takes ([`Weights::validate`]); all before the first
+/// game.
 pub fn train(
     rules: Rules,
     training: &Training,

@@ -101,8 +101,8 @@ static COMPILED: &[u8] = include_bytes!("value.bin");
 /// direction, and the table.
 ///
 /// A table may have several *phases*, each a set of weights for every
-/// class, anchored at free-cell counts spread evenly from a full board's
-/// cells (the first phase) down to none (the last): a pattern is worth
+/// class, anchored at free-cell counts spread evenly from every cell free
+/// (the first phase) down to none (the last): a pattern is worth
 /// more or less as the board fills. A position's value is interpolated
 /// between the two phases whose anchors bracket its free cells.
 #[derive(Clone, Debug)]
@@ -395,9 +395,10 @@ fn patterns_of_raw_codes() -> &'static [u32] {
 /// A symmetry of a `w` × `h` board: where `(x, y)` goes, given `x, y, w, h`.
 type Symmetry = fn(usize, usize, usize, usize) -> (usize, usize);
 
-/// How each window is read, and the number of classes. Two windows share a class when a
-/// symmetry of the board maps one onto the other; the class's windows are
-/// read in the direction that maps onto its first window's.
+/// How each window is read, and the number of classes. Two windows share
+/// a class when a symmetry of the board maps one onto the other; each is
+/// read in the direction that maps onto the class's smallest image (its
+/// cells' indices sorted) read from its lowest cell.
 fn classes(geometry: &Geometry) -> (Vec<Option<Reading>>, usize) {
     let (w, h) = (geometry.width, geometry.height);
     let mut symmetries: Vec<Symmetry> = vec![
