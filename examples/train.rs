@@ -86,6 +86,20 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
     if options.out.is_empty() {
         return Err(format!("--out is needed\n{USAGE}"));
     }
+    // Before the rules, so that a board too small for the opening throw
+    // (which no flag sets) is told what it lacks.
+    let Rules {
+        width,
+        height,
+        line,
+        ..
+    } = options.rules;
+    if width < line && height < line {
+        return Err(format!(
+            "--width {width} --height {height}: a table needs room for a line of {line}, \
+             a width or height of at least {line}\n{USAGE}"
+        ));
+    }
     rules::validate(&options.rules, &Rule::ALL)?;
     Ok(Some(options))
 }
@@ -311,6 +325,21 @@ mod tests {
             let error = refusal(parse, &format!("--out x {line}"));
             assert!(error.starts_with(start), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn a_board_with_no_room_for_a_line_is_refused_by_name() {
+        for (line, start) in [
+            ("--width 4 --height 4", "--width 4 --height 4: "),
+            ("--height 3 --width 1 --next 1", "--width 1 --height 3: "),
+            ("--width 1 --height 2 --next 1", "--width 1 --height 2: "),
+        ] {
+            let error = refusal(parse, &format!("--out x {line}"));
+            assert!(error.starts_with(start), "{line}: {error}");
+            assert!(error.contains("room for a line of 5"), "{line}: {error}");
+        }
+        assert!(parse(words("--out x --width 5 --height 1 --next 1")).is_ok());
+        assert!(parse(words("--out x --width 1 --height 5 --next 1")).is_ok());
     }
 
     #[test]

@@ -214,8 +214,8 @@ pub fn phases_of(rules: Rules, bytes: &[u8]) -> Result<usize, String> {
 /// `None`), calling `report` every `every` games; returns the table file.
 ///
 /// # Errors
-/// When the rules are invalid ([`Rules::validate`]) or their lines are not
-/// five cells long, `start` is not a table for these rules, the phases are
+/// When the rules are invalid ([`Rules::validate`]), their lines are not
+/// five cells long or the board has no room for one, `start` is not a table for these rules, the phases are
 /// not 1 to [`MAX_PHASES`] or differ from those of a `start` of several,
 /// the rate is not a finite number above 0, or the blend is not a weight
 /// the evaluation takes ([`Weights::validate`]); all before the first
@@ -247,6 +247,13 @@ pub fn train(
             .ok_or("the starting table was not trained for these rules")?,
         None => Learned::zero(geometry).ok_or("a learned value needs lines of five")?,
     };
+    // With no window, every game would train a table of nothing.
+    if learned.per_phase() == 0 {
+        return Err(format!(
+            "a learned value needs room for a line of five: a {}x{} board has none",
+            rules.width, rules.height
+        ));
+    }
     let learned = match learned.phases {
         1 => learned
             .with_phases(training.phases)
@@ -500,6 +507,17 @@ mod tests {
             ..seven_colours()
         };
         assert!(train(fours, &short(), None, 1, |_| {}).is_err());
+        for (width, height) in [(4, 4), (1, 4), (4, 2)] {
+            let cramped = Rules {
+                width,
+                height,
+                next: 1,
+                first: 1,
+                ..seven_colours()
+            };
+            let refused = train(cramped, &short(), None, 1, |_| {}).unwrap_err();
+            assert!(refused.contains("room for a line of five"), "{refused}");
+        }
         let first = train(seven_colours(), &short(), None, 3, |_| {}).expect("trains");
         let sixes = Rules {
             colors: 6,
