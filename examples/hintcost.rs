@@ -26,10 +26,16 @@ mod rules;
 #[path = "support/tell.rs"]
 mod tell;
 
-const USAGE: &str = "usage: hintcost [--width W] [--height H] [--colors C] [--line I] [--fill PERCENT] [--repeats N] [--threads K]";
+const USAGE: &str = "usage: hintcost [--width W] [--height H] [--colors C] [--line I] [--next N] [--fill PERCENT] [--repeats N] [--threads K]";
 
 /// The rules hintcost takes on its command line.
-const RULES: [Rule; 4] = [Rule::Width, Rule::Height, Rule::Colors, Rule::Line];
+const RULES: [Rule; 5] = [
+    Rule::Width,
+    Rule::Height,
+    Rule::Colors,
+    Rule::Line,
+    Rule::Next,
+];
 
 /// The largest `--fill`: a full board has no move to hint.
 const MAX_FILL: usize = 99;
@@ -84,11 +90,12 @@ fn write_line(out: &mut impl Write, text: &str) -> std::io::Result<()> {
 }
 
 /// Every option, each taking a value.
-const FLAGS: [&str; 7] = [
+const FLAGS: [&str; 8] = [
     "--width",
     "--height",
     "--colors",
     "--line",
+    "--next",
     "--fill",
     "--repeats",
     "--threads",
@@ -262,6 +269,16 @@ mod tests {
         assert!(error.starts_with("--width 4294967296: "), "{error}");
         let max = usize::MAX.to_string();
         assert!(parsed(&["--height", &max, "--fill", "99"]).is_err());
+    }
+
+    #[test]
+    fn a_board_too_small_for_the_throws_names_the_option_to_give() {
+        let error = parsed(&["--width", "1", "--height", "2"]).unwrap_err();
+        assert!(error.starts_with("--next 3: "), "{error}");
+        let options = parsed(&["--width", "1", "--height", "2", "--next", "1"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(options.rules.next, 1);
     }
 
     #[test]
