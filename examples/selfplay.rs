@@ -403,7 +403,7 @@ fn run(args: impl IntoIterator<Item = String>) -> ExitCode {
     let trace_error = Mutex::new(None);
     let started = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..options.threads {
+        for _ in 0..workers(&options) {
             scope.spawn(|| {
                 loop {
                     let g = next_game.fetch_add(1, Ordering::Relaxed) as u64;
@@ -448,6 +448,13 @@ fn run(args: impl IntoIterator<Item = String>) -> ExitCode {
         started.elapsed().as_secs_f64(),
     );
     out.finish()
+}
+
+/// The threads that play the games: `--threads`, but no more than there
+/// are games, since each would spawn only to find none left (and a huge
+/// `--threads` would spawn for ever, or until the system refused one).
+fn workers(options: &Options) -> usize {
+    usize::try_from(options.games).map_or(options.threads, |games| options.threads.min(games))
 }
 
 /// The line written for game `g` as it ends; [`read_game_line`] reads it
@@ -681,6 +688,15 @@ mod tests {
             move_cpu_micros: Vec::new(),
             steps: Vec::new(),
         }
+    }
+
+    #[test]
+    fn no_more_threads_play_than_there_are_games() {
+        let options = |line: &str| parse(words(line)).expect("taken").expect("no help");
+        let huge = usize::MAX;
+        assert_eq!(workers(&options(&format!("--games 3 --threads {huge}"))), 3);
+        assert_eq!(workers(&options(&format!("--games 0 --threads {huge}"))), 0);
+        assert_eq!(workers(&options("--games 5 --threads 2")), 2);
     }
 
     #[test]

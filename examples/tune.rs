@@ -238,7 +238,7 @@ fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<
     let next = AtomicUsize::new(0);
     let scores = Mutex::new(vec![vec![0.0; seeds.len()]; players.len()]);
     std::thread::scope(|scope| {
-        for _ in 0..options.threads {
+        for _ in 0..workers(options, jobs.len()) {
             scope.spawn(|| {
                 loop {
                     let j = next.fetch_add(1, Ordering::Relaxed);
@@ -250,6 +250,13 @@ fn play_games(options: &Options, players: &[Weights], seeds: &[u64]) -> Vec<Vec<
         }
     });
     scores.into_inner().expect("no thread panicked")
+}
+
+/// The threads that play `games` games: `--threads`, but no more than
+/// there are games, since each would spawn only to find none left (and a
+/// huge `--threads` would spawn for ever, or until the system refused one).
+fn workers(options: &Options, games: usize) -> usize {
+    options.threads.min(games)
 }
 
 /// SplitMix64, for the perturbations' signs.
@@ -407,6 +414,18 @@ mod tests {
         let theta = vec![1e6; TUNED.len()];
         let error = weights_at(&theta, 3, "up").expect_err("infinite weights");
         assert!(error.contains("--step or --perturbation"), "{error}");
+    }
+
+    #[test]
+    fn no_more_threads_play_than_there_are_games() {
+        let line = format!("--threads {}", usize::MAX);
+        let options = parse(words(&line)).expect("taken").expect("no help");
+        assert_eq!(workers(&options, 32), 32);
+        assert_eq!(workers(&options, 0), 0);
+        let options = parse(words("--threads 2"))
+            .expect("taken")
+            .expect("no help");
+        assert_eq!(workers(&options, 32), 2);
     }
 
     #[test]
