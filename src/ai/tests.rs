@@ -22,7 +22,7 @@ fn rules_for(board: &Board, colors: Color) -> Rules {
     }
 }
 
-/// Every legal move, and whether it removes chips, by the real engine.
+/// The legal moves that remove chips, by the real engine.
 fn scoring_moves(board: &Board, rules: Rules) -> Vec<Move> {
     let mut scoring = Vec::new();
     for from in board.chips().map(|c| c.pos) {
@@ -193,8 +193,8 @@ proptest::proptest! {
     }
 }
 
-/// Rules for the property below: small odd boards, and the 7-colour game
-/// on 9 × 9 that reads the learned table.
+/// Rules for the property below: small boards of any shape, and the
+/// 7-colour game on 9 × 9 that reads the learned table.
 fn rules_with_and_without_the_table() -> impl Strategy<Value = Rules> {
     let small = crate::game::strategies::rules(
         1usize..9,
@@ -389,8 +389,8 @@ fn board_of(fill: &[Color]) -> Board {
     Board::from_rows(&rows)
 }
 
-/// The geometry of lines of four on `board`, with a scrambled table of
-/// three phases, and a position holding the board.
+/// The geometry of `board` in the 4-colour game with lines of five, with
+/// a scrambled table of three phases, and a position holding the board.
 fn loaded_with_scrambled_table(board: &Board) -> (Geometry, Position) {
     let rules = rules_for(board, 4);
     let mut geometry = Geometry::new(&rules, Weights::default());
