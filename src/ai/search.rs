@@ -206,7 +206,9 @@ fn samples_per_round(geometry: &Geometry, budget: &Budget) -> usize {
     if geometry.cell_count <= FULL_SAMPLING_CELLS {
         budget.samples
     } else {
-        budget.samples * FULL_SAMPLING_CELLS / geometry.cell_count
+        // In 128 bits: a budget of more than 2^54 samples would overflow.
+        let scaled = budget.samples as u128 * FULL_SAMPLING_CELLS as u128;
+        (scaled / geometry.cell_count as u128) as usize
     }
 }
 
@@ -463,6 +465,27 @@ mod tests {
     use crate::ai::Weights;
     use crate::board::Board;
     use crate::game::Rules;
+
+    #[test]
+    fn big_boards_sample_in_inverse_proportion_to_their_cells() {
+        let rules = |side| Rules {
+            width: side,
+            height: side,
+            ..Rules::default()
+        };
+        let samples = |side, samples| {
+            let geometry = Geometry::new(&rules(side), Weights::default());
+            let budget = Budget {
+                samples,
+                ..Budget::default()
+            };
+            samples_per_round(&geometry, &budget)
+        };
+        assert_eq!(samples(24, 12), 12);
+        assert_eq!(samples(48, 12), 3);
+        assert_eq!(samples(100, 12), 0);
+        assert_eq!(samples(48, usize::MAX), usize::MAX / 4);
+    }
 
     #[test]
     fn a_shown_throw_lands_as_the_game_throws_it() {
