@@ -6,8 +6,8 @@ use super::position::Position;
 use super::value::UNIT;
 
 /// Boards with more cells than this skip the connectivity and orphan terms
-/// in the exact evaluation of a candidate (a pass over the whole board each
-/// time).
+/// in every static evaluation: finding the empty components after each
+/// move played out is a pass over the whole board.
 pub(super) const CONNECTIVITY_CELLS: usize = 40_000;
 
 /// Plays the move on the position, values the result, and takes it back.
