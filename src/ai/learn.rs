@@ -215,11 +215,11 @@ pub fn phases_of(rules: Rules, bytes: &[u8]) -> Result<usize, String> {
 ///
 /// # Errors
 /// When the rules are invalid ([`Rules::validate`]), their lines are not
-/// five cells long or the board has no room for one, `start` is not a table for these rules, the phases are
-/// not 1 to [`MAX_PHASES`] or differ from those of a `start` of several,
-/// the rate is not a finite number above 0, or the blend is not a weight
-/// the evaluation takes ([`Weights::validate`]); all before the first
-/// game.
+/// five cells long or the board has no room for one, `start` is not a
+/// table for these rules, the phases are not 1 to [`MAX_PHASES`] or
+/// differ from those of a `start` of several, the rate is not a finite
+/// number above 0, or the blend is not a weight the evaluation takes
+/// ([`Weights::validate`]); all before the first game.
 pub fn train(
     rules: Rules,
     training: &Training,
