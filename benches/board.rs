@@ -353,8 +353,9 @@ fn state_with_a_million_planned(c: &mut Criterion) {
 }
 
 /// One turn of `-w1000 -t1000` with each preview: a chip moved one cell,
-/// the planned throw landing and the next one planned. Three chips thrown
-/// should cost three chips, not a list of the million cells.
+/// the planned throw landing and the next one planned; and with `-p cells`
+/// a chip moved onto a planned cell, sending that chip elsewhere. Three
+/// chips thrown should cost three chips, not a list of the million cells.
 fn preview_turns(c: &mut Criterion) {
     let rules = Rules {
         width: 1000,
@@ -379,6 +380,29 @@ fn preview_turns(c: &mut Criterion) {
             )
         });
     }
+    // A chip moved onto a planned cell: the other two chips keep theirs,
+    // and that one is drawn a cell among those no chip is planned for.
+    let (game, _) = Game::with_preview(rules, Preview::Cells, 1);
+    let (from, to) = game
+        .planned()
+        .iter()
+        .filter_map(|planned| planned.pos)
+        .find_map(|to| {
+            let from = game
+                .board()
+                .chips()
+                .find(|chip| game.check_move(chip.pos, to).is_ok())?;
+            Some((from.pos, to))
+        })
+        .expect("a chip that can move onto a planned cell");
+    let id = BenchmarkId::new("1000x1000", "one move onto a planned cell, preview cells");
+    group.bench_function(id, |b| {
+        b.iter_batched(
+            || game.clone(),
+            |mut game| game.play(black_box(from), black_box(to)),
+            BatchSize::LargeInput,
+        )
+    });
     group.finish();
 }
 

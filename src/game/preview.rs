@@ -121,23 +121,17 @@ pub(super) fn throw(
         .iter()
         .map(|p| p.pos.filter(|&pos| board.get(pos).is_none()))
         .collect();
+    // The chips that keep their cells land first, so that the empty cells
+    // left are exactly those no chip keeps: `choose_empty` then draws the
+    // others' cells as `choose_cells` over the list of those cells would,
+    // and a turn costs the chips thrown, not the board.
+    for (planned, pos) in plan.iter().zip(&kept) {
+        if let Some(pos) = *pos {
+            board.set(pos, Some(planned.color));
+        }
+    }
     let homeless = kept.iter().filter(|pos| pos.is_none()).count();
-    // The draws of `choose_cells` over the empty cells no chip keeps,
-    // listed only when some chip keeps its cell and another needs one:
-    // with every chip on its planned cell (most turns of `-p cells`), or
-    // none (`-p colors`), a turn costs the chips thrown, not the board.
-    let mut drawn = if homeless == 0 || homeless == plan.len() {
-        board.choose_empty(rng, homeless).into_iter()
-    } else {
-        let mut taken: Vec<usize> = kept.iter().flatten().map(|&pos| board.index(pos)).collect();
-        taken.sort_unstable();
-        let mut pool: Vec<u32> = empty_indices(board)
-            .into_iter()
-            .filter(|i| taken.binary_search(i).is_err())
-            .map(|i| i as u32)
-            .collect();
-        board::choose_cells(rng, &mut pool, homeless).into_iter()
-    };
+    let mut drawn = board.choose_empty(rng, homeless).into_iter();
     let chips: Vec<Chip> = plan
         .iter()
         .zip(kept)
@@ -146,13 +140,14 @@ pub(super) fn throw(
                 board.pos(
                     drawn
                         .next()
-                        .expect("the pool holds a cell for every homeless chip")
+                        .expect("the board holds a cell for every homeless chip")
                         as usize,
                 )
             }),
             color: planned.color,
         })
         .collect();
+    // Setting a kept chip again changes nothing.
     for chip in &chips {
         board.set(chip.pos, Some(chip.color));
     }
@@ -160,6 +155,7 @@ pub(super) fn throw(
 }
 
 /// The row-major indices of the empty cells.
+#[cfg(test)]
 fn empty_indices(board: &Board) -> Vec<usize> {
     board
         .cells()
@@ -452,6 +448,81 @@ mod tests {
                 })
                 .collect();
             assert_eq!(planned, expected, "{empty} empty cells");
+        }
+    }
+
+    /// Where some chips keep their planned cells and others were moved
+    /// onto, the others' cells are drawn without listing the empty cells,
+    /// as from the list of those no chip keeps: seeded games replay as they
+    /// did when the throw listed them. Boards small enough to list and big
+    /// enough not to, with one or two chips displaced.
+    #[test]
+    fn a_throw_with_some_cells_taken_draws_as_from_the_list_of_cells_left() {
+        use rand_core::{Rng, SeedableRng};
+        for (side, empty) in [(9, 20), (30, 4), (30, 40), (100, 5000)] {
+            for displaced in [1, 2] {
+                for seed in 0..8 {
+                    let mut board = Board::new(side, side);
+                    let len = board.len();
+                    for i in empty..len {
+                        // The empty cells spread over the board.
+                        let cell = (i * 7) % len;
+                        board.set(board.pos(cell), Some(1 + (i % 5) as Color));
+                    }
+                    let chips: Vec<usize> = (0..len).filter(|&i| board.cells()[i] != 0).collect();
+                    let holes = empty_indices(&board);
+                    // Chip 0 (and 1) planned on a cell that now holds a
+                    // chip, the others on empty cells spread over the board.
+                    let plan: Vec<Planned> = (0..4)
+                        .map(|i| {
+                            let cell = if i < displaced {
+                                chips[(seed as usize * 13 + i * 5) % chips.len()]
+                            } else {
+                                holes[(seed as usize * 3 + i * holes.len() / 4) % holes.len()]
+                            };
+                            Planned {
+                                color: 1 + i as Color,
+                                pos: Some(board.pos(cell)),
+                            }
+                        })
+                        .collect();
+                    let mut after = board.clone();
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let thrown = throw(&mut after, &mut rng, &plan).unwrap();
+
+                    // The listing method: every empty cell no chip keeps.
+                    let mut listed = ChaCha8Rng::seed_from_u64(seed);
+                    let taken: Vec<usize> = plan[displaced..]
+                        .iter()
+                        .map(|p| board.index(p.pos.unwrap()))
+                        .collect();
+                    let mut pool: Vec<usize> = holes
+                        .iter()
+                        .copied()
+                        .filter(|i| !taken.contains(i))
+                        .collect();
+                    let mut drawn =
+                        board::choose_cells(&mut listed, &mut pool, displaced).into_iter();
+                    let expected: Vec<Chip> = plan
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| Chip {
+                            pos: if i < displaced {
+                                board.pos(drawn.next().unwrap())
+                            } else {
+                                p.pos.unwrap()
+                            },
+                            color: p.color,
+                        })
+                        .collect();
+                    let case =
+                        format!("{side}x{side}, {empty} empty, {displaced} displaced, seed {seed}");
+                    assert_eq!(thrown, expected, "{case}");
+                    assert_eq!(rng.next_u64(), listed.next_u64(), "{case}: as many draws");
+                    assert_eq!(after.free(), empty - 4, "{case}");
+                    assert!(thrown.iter().all(|c| after.get(c.pos) == Some(c.color)));
+                }
+            }
         }
     }
 
