@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{self, Color, Pos};
 use crate::files;
-use crate::game::{GameState, Planned, Preview, Rules};
+use crate::game::{Game, GameState, Planned, Preview, Rules};
 use crate::text::{self, TomlProblem};
 
 use super::format::refused_symlink;
@@ -84,8 +84,8 @@ pub struct SaveSlot {
 enum Occupant {
     /// No save (or no records directory to hold one).
     Nothing,
-    /// A game to go on with.
-    Game(SavedGame),
+    /// A game to go on with, as saved and as the engine made it of that.
+    Game(SavedGame, Box<Game>),
     /// A file no game can go on from here, and why: `damaged`, a save of
     /// this version's, of these rules, whose contents were spoilt since.
     Unusable { why: String, damaged: bool },
@@ -208,13 +208,14 @@ impl SaveSlot {
         self.path.parent().unwrap_or(Path::new("."))
     }
 
-    /// The saved game, `Ok(None)` when there is none, also when the
+    /// The saved game, and the game to go on with that the engine made of
+    /// it while checking it, `Ok(None)` when there is none, also when the
     /// records directory is not a directory or cannot be reached (saving
     /// the record says so). One that cannot be used is moved aside and
     /// reported: under the records directory's lock, and only if it is
     /// still unusable then, since another game may have been saving there
     /// meanwhile. Where the lock cannot be had, it stays where it is.
-    pub fn load(&self) -> Result<Option<SavedGame>, BadSave> {
+    pub fn load(&self) -> Result<Option<(SavedGame, Game)>, BadSave> {
         let first = self.occupant();
         if !matches!(first, Occupant::Unusable { .. }) {
             return self.loaded(first);
@@ -231,10 +232,10 @@ impl SaveSlot {
     }
 
     /// What [`SaveSlot::load`] makes of `occupant`.
-    fn loaded(&self, occupant: Occupant) -> Result<Option<SavedGame>, BadSave> {
+    fn loaded(&self, occupant: Occupant) -> Result<Option<(SavedGame, Game)>, BadSave> {
         match occupant {
             Occupant::Nothing => Ok(None),
-            Occupant::Game(game) => Ok(Some(game)),
+            Occupant::Game(saved, game) => Ok(Some((saved, *game))),
             Occupant::Unusable { why, .. } => Err(self.set_aside(why)),
         }
     }
@@ -267,7 +268,7 @@ impl SaveSlot {
             }
         };
         match self.parse(&text) {
-            Ok(game) => Occupant::Game(game),
+            Ok((saved, game)) => Occupant::Game(saved, Box::new(game)),
             Err(why) => Occupant::Unusable {
                 // This version's own save, of these rules, that it wrote
                 // whole (saves are replaced atomically) and that was
@@ -300,8 +301,8 @@ impl SaveSlot {
         let mut placed = Placed::Saved;
         let saved = self.save_if(game, wait, || match self.occupant() {
             Occupant::Nothing => true,
-            Occupant::Game(now) if owned.is_some_and(|owned| now == *owned) => true,
-            Occupant::Game(_) => {
+            Occupant::Game(now, _) if owned.is_some_and(|owned| now == *owned) => true,
+            Occupant::Game(..) => {
                 placed = Placed::Refused(TAKEN.to_string());
                 false
             }
@@ -382,7 +383,7 @@ impl SaveSlot {
     /// Whether the save holds `loaded`.
     fn holds(&self, loaded: &SavedGame) -> io::Result<bool> {
         match read_limited(&self.path, max_save_bytes(&self.rules, self.preview)) {
-            Ok(text) => Ok(self.parse(&text).is_ok_and(|now| now == *loaded)),
+            Ok(text) => Ok(self.parse(&text).is_ok_and(|(now, _)| now == *loaded)),
             // Not a save this game could have loaded: someone else's.
             Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => Ok(false),
             Err(e) => Err(e),
@@ -417,8 +418,11 @@ impl SaveSlot {
         }
     }
 
-    /// The game in `text`, which must be a save of this slot's rules.
-    fn parse(&self, text: &str) -> Result<SavedGame, String> {
+    /// The game in `text`, which must be a save of this slot's rules, and
+    /// the game to go on with that the engine makes of it: made once, as
+    /// the check that the state is one a game can be in, and kept, since
+    /// on a large board it costs about as much as reading the file.
+    fn parse(&self, text: &str) -> Result<(SavedGame, Game), String> {
         let file: SaveFile = toml::from_str(text).map_err(|e| {
             if text.contains(FORMAT) {
                 let problem = TomlProblem::new(&e, text);
@@ -466,18 +470,19 @@ impl SaveSlot {
             plan: file.plan.as_deref().map(plan).transpose()?,
         };
         // The engine checks what the file alone cannot.
-        crate::game::Game::from_state(state.clone())?;
+        let game = Game::from_state(state.clone())?;
         // A save that names no reason comes from the first version, which
         // read its one flag as help from the built-in player.
         let named = file.helped || file.undone || file.seeded;
-        Ok(SavedGame {
+        let saved = SavedGame {
             state,
             no_record: NoRecord {
                 helped: file.helped || (file.assisted && !named),
                 undone: file.undone,
                 seeded: file.seeded,
             },
-        })
+        };
+        Ok((saved, game))
     }
 }
 
@@ -663,9 +668,15 @@ mod tests {
     use proptest::sample::{Index, select};
 
     use super::*;
-    use crate::game::{Game, strategies};
+    use crate::game::strategies;
     use crate::records::test_util::{damage, damaged, permissions_apply, temp_dir};
     use std::os::unix::fs::PermissionsExt;
+
+    /// The saved game [`SaveSlot::load`] finds in `slot`, without the game
+    /// made of it.
+    fn saved_in(slot: &SaveSlot) -> Result<Option<SavedGame>, BadSave> {
+        slot.load().map(|found| found.map(|(saved, _)| saved))
+    }
 
     /// A save, like a record, clears what saves cut short by a crash left.
     #[test]
@@ -708,7 +719,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for preview in [Preview::Off, Preview::Colors, Preview::Cells] {
             let slot = slot(dir.path(), preview);
-            assert_eq!(slot.load().unwrap(), None);
+            assert_eq!(saved_in(&slot).unwrap(), None);
             let game = played(preview);
             let saved = SavedGame {
                 state: game.state(),
@@ -726,9 +737,9 @@ mod tests {
             // Nobody else may read it, whatever the umask lets through.
             let mode = fs::metadata(slot.path()).unwrap().permissions().mode();
             assert_eq!(mode & 0o077, 0, "{mode:o}");
-            assert_eq!(slot.load().unwrap(), Some(saved));
+            assert_eq!(saved_in(&slot).unwrap(), Some(saved));
             slot.remove().unwrap();
-            assert_eq!(slot.load().unwrap(), None);
+            assert_eq!(saved_in(&slot).unwrap(), None);
             slot.remove().unwrap();
         }
         // Only the saves were written, and no temporary file is left.
@@ -767,7 +778,7 @@ mod tests {
                 text.contains(&format!("assisted = {}\n", no_record.any())),
                 "{text}"
             );
-            assert_eq!(slot.load().unwrap(), Some(saved));
+            assert_eq!(saved_in(&slot).unwrap(), Some(saved));
         }
         // A save of the first format, with the one flag alone, resumes as
         // it did: a flagged game as one the built-in player helped in.
@@ -790,7 +801,7 @@ mod tests {
             assert!(!text.contains("seeded"), "{text}");
             fs::write(slot.path(), &text).unwrap();
             assert_eq!(
-                slot.load().unwrap(),
+                saved_in(&slot).unwrap(),
                 Some(SavedGame {
                     state: state.clone(),
                     no_record,
@@ -804,7 +815,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // A path no file can have, as a config file's score_dir may give.
         let nul = slot(&dir.path().join("a\0b"), Preview::Off);
-        assert_eq!(nul.load().unwrap(), None);
+        assert_eq!(saved_in(&nul).unwrap(), None);
         // A records directory that may not be entered: permission bits do
         // not stop root, so this part is checked only where they apply.
         let locked = dir.path().join("locked");
@@ -812,7 +823,7 @@ mod tests {
         fs::create_dir(&locked).unwrap();
         if permissions_apply(dir.path()) {
             fs::set_permissions(&locked, fs::Permissions::from_mode(0o600)).unwrap();
-            let found = slot.load();
+            let found = saved_in(&slot);
             let told = Store::new(&locked, "ann").unwrap().unusable();
             fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
             assert_eq!(found.unwrap(), None);
@@ -823,7 +834,7 @@ mod tests {
         fs::write(slot.path(), "x").unwrap();
         if permissions_apply(dir.path()) {
             fs::set_permissions(slot.path(), fs::Permissions::from_mode(0o000)).unwrap();
-            let unread = slot.load().unwrap_err().to_string();
+            let unread = saved_in(&slot).unwrap_err().to_string();
             assert!(unread.contains("cannot read it"), "{unread}");
         }
     }
@@ -933,7 +944,7 @@ mod tests {
         .unwrap();
         for (text, says) in corrupt_saves(&good) {
             fs::write(slot.path(), &text).unwrap();
-            let bad = slot.load().unwrap_err();
+            let bad = saved_in(&slot).unwrap_err();
             let message = bad.to_string();
             assert!(message.contains(says), "{message}");
             assert!(message.contains("a new game starts"), "{message}");
@@ -944,7 +955,7 @@ mod tests {
             let aside = bad.set_aside.expect("moved aside");
             assert_eq!(fs::read_to_string(&aside).unwrap(), text);
             assert!(!slot.path().exists());
-            assert_eq!(slot.load().unwrap(), None, "nothing in the way now");
+            assert_eq!(saved_in(&slot).unwrap(), None, "nothing in the way now");
         }
     }
 
@@ -973,7 +984,7 @@ mod tests {
             slot.save(&saved).unwrap();
             let bytes = fs::metadata(slot.path()).unwrap().len();
             assert!(bytes > SAVE_CAP_FLOOR, "{preview}: {bytes} bytes");
-            assert_eq!(slot.load().unwrap(), Some(saved), "{preview}");
+            assert_eq!(saved_in(&slot).unwrap(), Some(saved), "{preview}");
         }
     }
 
@@ -1037,11 +1048,11 @@ mod tests {
         let slot = slot(dir.path(), Preview::Off);
         fs::write(slot.path(), "damaged").unwrap();
         let held = DirLock::acquire(dir.path(), LockWait::Usual).unwrap();
-        let bad = slot.load().unwrap_err();
+        let bad = saved_in(&slot).unwrap_err();
         assert_eq!(bad.set_aside, None);
         assert_eq!(fs::read_to_string(slot.path()).unwrap(), "damaged");
         drop(held);
-        let bad = slot.load().unwrap_err();
+        let bad = saved_in(&slot).unwrap_err();
         let aside = bad.set_aside.expect("moved aside");
         assert_eq!(fs::read_to_string(aside).unwrap(), "damaged");
         assert!(!slot.path().exists());
@@ -1055,7 +1066,7 @@ mod tests {
         let texts = ["first bad save", "second bad save", "third bad save"];
         for text in texts {
             fs::write(slot.path(), text).unwrap();
-            slot.load().unwrap_err();
+            saved_in(&slot).unwrap_err();
         }
         for (aside, text) in ["bad", "bad.1", "bad.2"].iter().zip(texts) {
             let aside = dir.path().join(format!("{name}.{aside}"));
@@ -1064,7 +1075,7 @@ mod tests {
         // A gap left by a copy the player removed is filled first.
         fs::remove_file(dir.path().join(format!("{name}.bad.1"))).unwrap();
         fs::write(slot.path(), "fourth bad save").unwrap();
-        let bad = slot.load().unwrap_err();
+        let bad = saved_in(&slot).unwrap_err();
         let aside = dir.path().join(format!("{name}.bad.1"));
         assert_eq!(bad.set_aside.as_ref(), Some(&aside));
         assert!(bad.to_string().contains(".bad.1"), "{bad}");
@@ -1079,7 +1090,7 @@ mod tests {
         fs::write(&file, "").unwrap();
         for score_dir in [file.clone(), file.join("scores")] {
             let slot = slot(&score_dir, Preview::Off);
-            assert_eq!(slot.load().unwrap(), None);
+            assert_eq!(saved_in(&slot).unwrap(), None);
             slot.remove().unwrap();
         }
         assert_eq!(fs::read(&file).unwrap(), b"");
@@ -1094,7 +1105,7 @@ mod tests {
         let mut first = slot.path().as_os_str().to_owned();
         first.push(".bad");
         fs::write(&first, "an earlier bad save").unwrap();
-        let bad = slot.load().unwrap_err();
+        let bad = saved_in(&slot).unwrap_err();
         let aside = bad.set_aside.expect("moved aside");
         assert!(
             aside.to_str().unwrap().ends_with(".game.bad.1"),
@@ -1111,7 +1122,7 @@ mod tests {
         let elsewhere = dir.path().join("elsewhere");
         fs::write(&elsewhere, "not a save").unwrap();
         std::os::unix::fs::symlink(&elsewhere, slot.path()).unwrap();
-        let bad = slot.load().unwrap_err();
+        let bad = saved_in(&slot).unwrap_err();
         assert_eq!(bad.why, "it is a symbolic link, not followed");
         assert!(bad.set_aside.is_some());
         assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "not a save");
@@ -1125,7 +1136,7 @@ mod tests {
         let looped = dir.path().join("loop");
         std::os::unix::fs::symlink("loop", &looped).unwrap();
         let slot = slot(&looped, Preview::Off);
-        assert_eq!(slot.load().unwrap(), None);
+        assert_eq!(saved_in(&slot).unwrap(), None);
         let store = Store::new(&looped, "me").unwrap();
         let why = store.unusable().expect("told before play");
         assert!(why.contains("/loop: it cannot be reached: "), "{why}");
@@ -1240,7 +1251,7 @@ mod tests {
                 no_record: saved.no_record,
             };
             let text = toml::to_string(&file_of(&again)).unwrap();
-            prop_assert_eq!(slot.parse(&text), Ok(again));
+            prop_assert_eq!(slot.parse(&text).map(|(saved, _)| saved), Ok(again));
         }
         Ok(())
     }
@@ -1381,7 +1392,7 @@ mod tests {
             let dir = temp_dir();
             let slot = slot_of(dir.path(), rules, preview);
             fs::write(slot.path(), &bytes).unwrap();
-            match slot.load() {
+            match saved_in(&slot) {
                 Ok(Some(loaded)) => {
                     check_loaded(&slot, std::str::from_utf8(&bytes).unwrap(), &loaded, choice)?;
                 }
@@ -1430,7 +1441,7 @@ mod tests {
             let edited = toml::to_string(&file).unwrap();
             for text in [&edited, &text] {
                 match slot.parse(text) {
-                    Ok(saved) => check_loaded(&slot, text, &saved, choice)?,
+                    Ok((saved, _)) => check_loaded(&slot, text, &saved, choice)?,
                     Err(why) => check_refusal(&why)?,
                 }
             }
@@ -1454,9 +1465,9 @@ mod tests {
             prop_assume!(!game.is_over());
             let saved = SavedGame { state: game.state(), no_record };
             let slot = slot_of(Path::new("/nowhere"), rules, preview);
-            let loaded = slot.parse(&toml::to_string(&file_of(&saved)).unwrap()).unwrap();
+            let (loaded, mut resumed) =
+                slot.parse(&toml::to_string(&file_of(&saved)).unwrap()).unwrap();
             prop_assert_eq!(&loaded, &saved);
-            let mut resumed = Game::from_state(loaded.state).unwrap();
             for choice in next {
                 let Some((from, to)) = a_legal_move(&game, choice) else {
                     break;

@@ -392,7 +392,7 @@ fn check_terminal() -> Result<(), Error> {
 fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, Option<SavedGame>) {
     let rules = config.rules;
     let mut not_resumed = None;
-    let saved = match &config.saves {
+    let resumed = match &config.saves {
         Ok(slot) if config.resume => slot.load().unwrap_or_else(|bad| {
             // Before the screen changes, so that it is still there after
             // the game; a box says it meanwhile.
@@ -402,13 +402,8 @@ fn first_game(config: &PlayConfig, color: bool, size: (usize, usize)) -> (App, O
         }),
         _ => None,
     };
-    let resumed = saved.and_then(|saved| {
-        Game::from_state(saved.state.clone())
-            .ok()
-            .map(|game| (game, saved))
-    });
     let (game, opening, saved) = match resumed {
-        Some((game, saved)) => (game, Vec::new(), Some(saved)),
+        Some((saved, game)) => (game, Vec::new(), Some(saved)),
         None => {
             let (game, opening) = Game::with_preview(rules, config.preview, config.seed);
             (game, opening, None)

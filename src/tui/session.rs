@@ -539,6 +539,11 @@ mod tests {
 
     use super::super::tests::{app, app_of};
 
+    /// The saved game `slot` holds, without the game made of it.
+    fn saved_in(slot: &SaveSlot) -> Option<SavedGame> {
+        slot.load().unwrap().map(|(saved, _)| saved)
+    }
+
     fn session(score: u64, records: RecordKeeping) -> Session {
         let live = Arc::new(Live::default());
         live.set_score(score);
@@ -719,7 +724,7 @@ mod tests {
             let played = app(100, 50);
             mark(&played.live());
             assert_eq!(save_game(Ok(&slot), &played), Ok(()));
-            let saved = slot.load().unwrap().expect("the save");
+            let saved = saved_in(&slot).expect("the save");
             let resumed = app(100, 50).resumed(saved.no_record);
             let session = Session {
                 live: resumed.live(),
@@ -765,7 +770,7 @@ mod tests {
                 Ok(Some(SAVED_FOR_RECORD)),
                 "{ending:?}"
             );
-            let saved = slot.load().unwrap().expect("the game saved");
+            let saved = saved_in(&slot).expect("the game saved");
             assert_eq!(saved.state, playing.game().state());
             slot.remove_if_unchanged(&saved, LockWait::Usual).unwrap();
         }
@@ -773,19 +778,19 @@ mod tests {
         let other = app(100, 50);
         other.live().mark_assisted();
         save_game(Ok(&slot), &other).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
+        let theirs = saved_in(&slot).expect("the other save");
         let kept = end(&playing, Ending::Quit, None).unwrap_err();
         assert!(
             kept.contains("another game of these rules is saved there"),
             "{kept}"
         );
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+        assert_eq!(saved_in(&slot).as_ref(), Some(&theirs));
         // The save it went on from, unchanged, it replaces.
         assert_eq!(
             end(&playing, Ending::Quit, Some(&theirs)),
             Ok(Some(SAVED_FOR_RECORD))
         );
-        let ours = slot.load().unwrap().expect("the game saved");
+        let ours = saved_in(&slot).expect("the game saved");
         assert_eq!(ours.state, playing.game().state());
         // No slot, for the record's own reason: said briefly.
         assert_eq!(
@@ -804,7 +809,7 @@ mod tests {
         save_game(Ok(&slot), &other).unwrap();
         for ending in [Ending::Signal(libc::SIGHUP), Ending::Quit] {
             assert!(end(&playing, ending, Some(&ours)).is_err(), "{ending:?}");
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+            assert_eq!(saved_in(&slot).as_ref(), Some(&theirs));
         }
         save_game(Ok(&slot), &playing).unwrap();
         // Over: its own save goes.
@@ -900,7 +905,7 @@ mod tests {
             no_record: playing.live().no_record(),
         };
         save_game(Ok(&slot), &other).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
+        let theirs = saved_in(&slot).expect("the other save");
         for ending in [
             Ending::TerminalLost,
             Ending::Signal(libc::SIGHUP),
@@ -909,10 +914,10 @@ mod tests {
             // Into an empty slot, or over the save it went on from.
             let _ = std::fs::remove_file(slot.path());
             assert_eq!(closed(ending, None), Ok(Some(SAVED)), "{ending:?}");
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+            assert_eq!(saved_in(&slot).as_ref(), Some(&ours));
             save_game(Ok(&slot), &other).unwrap();
             assert_eq!(closed(ending, Some(&theirs)), Ok(Some(SAVED)));
-            assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+            assert_eq!(saved_in(&slot).as_ref(), Some(&ours));
             // Not over a game kept with --new, nor over one that another
             // session saved after this one went on from its save.
             save_game(Ok(&slot), &other).unwrap();
@@ -922,7 +927,7 @@ mod tests {
                     refused.contains("another game of these rules is saved there"),
                     "{refused}"
                 );
-                assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+                assert_eq!(saved_in(&slot).as_ref(), Some(&theirs));
             }
         }
         // A save of this version's, damaged, holds no game: it is set
@@ -936,7 +941,7 @@ mod tests {
         std::fs::write(slot.path(), &damaged).unwrap();
         let ending = Ending::Signal(libc::SIGTERM);
         assert_eq!(closed(ending, None), Ok(Some(SAVED)));
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+        assert_eq!(saved_in(&slot).as_ref(), Some(&ours));
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), damaged);
         // What this version cannot read is not its to set aside: a newer
         // version's save, a file that is no save at all.
@@ -960,18 +965,18 @@ mod tests {
         let quit = |owned| game_kept(Ok(&slot), &app(100, 50), Ending::Quit, owned, None);
         // A game that went on from no save leaves another game's.
         save_game(Ok(&slot), &app(100, 50)).unwrap();
-        let ours = slot.load().unwrap().expect("the save");
+        let ours = saved_in(&slot).expect("the save");
         assert_eq!(quit(None), Ok(None));
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&ours));
+        assert_eq!(saved_in(&slot).as_ref(), Some(&ours));
         // One that went on from it leaves it too once another game has
         // saved over it.
         let other = app(100, 50);
         other.live().mark_assisted();
         save_game(Ok(&slot), &other).unwrap();
-        let theirs = slot.load().unwrap().expect("the other save");
+        let theirs = saved_in(&slot).expect("the other save");
         assert_ne!(theirs, ours);
         assert_eq!(quit(Some(&ours)), Ok(None));
-        assert_eq!(slot.load().unwrap().as_ref(), Some(&theirs));
+        assert_eq!(saved_in(&slot).as_ref(), Some(&theirs));
         // Its own save, unchanged, goes.
         assert_eq!(quit(Some(&theirs)), Ok(None));
         assert_eq!(slot.load().unwrap(), None, "its own save goes");
