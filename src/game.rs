@@ -604,6 +604,12 @@ impl Game {
         for (i, &color) in state.cells.iter().enumerate() {
             board.set(board.pos(i), (color > 0).then_some(color));
         }
+        if state.over && state.plan.is_some() {
+            return Err(
+                "a planned throw in a game that is over, where a game plans none once it ends"
+                    .into(),
+            );
+        }
         if let Some(plan) = &state.plan {
             check_plan(plan, &board, &rules, state.preview)?;
         } else if state.preview != Preview::Off && !state.over {

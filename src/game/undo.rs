@@ -259,6 +259,11 @@ mod tests {
             "generator position 295147905179352825856, where the positions are 0 to \
              295147905179352825855",
         );
+        // A game that is over plans no throw.
+        refused(
+            &|s| s.over = true,
+            "a planned throw in a game that is over, where a game plans none once it ends",
+        );
         // A game going on has a chip to move and a cell to move it to.
         refused(&|s| s.cells.fill(1), "no move to make");
         refused(&|s| s.cells.fill(0), "no move to make");
