@@ -604,6 +604,19 @@ impl Game {
         for (i, &color) in state.cells.iter().enumerate() {
             board.set(board.pos(i), (color > 0).then_some(color));
         }
+        // Lines are removed as they form: no game ever holds one.
+        let chips: Vec<u32> = (0..board.len() as u32)
+            .filter(|&i| state.cells[i as usize] != 0)
+            .collect();
+        if let Some(&first) = board.lines_through_cells(&chips, rules.line).first() {
+            let pos = board.pos(first as usize);
+            return Err(format!(
+                "a line of {} or more chips of colour {} through cell {} {}, where \
+                 the board holds only shorter ones (longer ones are removed as they form)",
+                rules.line, state.cells[first as usize], pos.x, pos.y
+            ));
+        }
+        drop(chips);
         if state.over && state.plan.is_some() {
             return Err(
                 "a planned throw in a game that is over, where a game plans none once it ends"

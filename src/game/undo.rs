@@ -264,6 +264,12 @@ mod tests {
             &|s| s.over = true,
             "a planned throw in a game that is over, where a game plans none once it ends",
         );
+        // Lines go as they form: a board never holds one.
+        refused(
+            &|s| s.cells[9..14].fill(2),
+            "a line of 5 or more chips of colour 2 through cell 0 1, where the board holds \
+             only shorter ones",
+        );
         // A game going on has a chip to move and a cell to move it to.
         refused(&|s| s.cells.fill(1), "no move to make");
         refused(&|s| s.cells.fill(0), "no move to make");

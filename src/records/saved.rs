@@ -1058,6 +1058,30 @@ mod tests {
         assert!(!slot.path().exists());
     }
 
+    /// A hand-edited save holding a complete line, which play would have
+    /// removed, is refused, saying what is wrong and what is accepted, and
+    /// kept aside whole.
+    #[test]
+    fn a_save_with_a_complete_line_is_refused_and_kept() {
+        let saved = SavedGame {
+            state: played(Preview::Cells).state(),
+            no_record: NoRecord::default(),
+        };
+        let text = toml::to_string(&file_of(&saved)).unwrap();
+        let mut file: SaveFile = toml::from_str(&text).unwrap();
+        file.board[4] = "1111122..".into();
+        let edited = toml::to_string(&file).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Cells);
+        fs::write(slot.path(), &edited).unwrap();
+        let bad = saved_in(&slot).unwrap_err();
+        let says = "a line of 5 or more chips of colour 1 through cell 0 4, where the board \
+                    holds only shorter ones";
+        assert!(bad.why.contains(says), "{:?} lacks {says:?}", bad.why);
+        let aside = bad.set_aside.expect("moved aside");
+        assert_eq!(fs::read_to_string(aside).unwrap(), edited, "kept whole");
+    }
+
     #[test]
     fn every_bad_save_is_kept() {
         let dir = tempfile::tempdir().unwrap();
