@@ -1082,6 +1082,26 @@ mod tests {
         assert_eq!(fs::read_to_string(aside).unwrap(), edited, "kept whole");
     }
 
+    /// A score past TOML's 2⁶³ − 1 is one this program writes itself (a
+    /// game resumed near it plays on past it, as the score goes on to
+    /// `u64::MAX`), so it reads it back rather than setting its own save
+    /// aside; the record it keeps stops at 2⁶³ − 1 (`MOST_RECORDED`).
+    #[test]
+    fn a_save_with_a_score_past_toml_range_loads_and_saves_again() {
+        let mut state = played(Preview::Cells).state();
+        state.score = i64::MAX as u64 + 1;
+        let saved = SavedGame {
+            state,
+            no_record: NoRecord::default(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let slot = slot(dir.path(), Preview::Cells);
+        slot.save(&saved).unwrap();
+        let text = fs::read_to_string(slot.path()).unwrap();
+        assert!(text.contains("score = 9223372036854775808\n"), "{text}");
+        assert_eq!(saved_in(&slot).unwrap(), Some(saved));
+    }
+
     #[test]
     fn every_bad_save_is_kept() {
         let dir = tempfile::tempdir().unwrap();
