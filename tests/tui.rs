@@ -8,7 +8,8 @@
 //!
 //! This file holds what every part shares: the headless-mode reader, the
 //! model of the expected screen and the start and quit steps. The tests are
-//! in its parts: `drawing`, `cursor`, `moves`, `resize`, `start` and `exit`.
+//! in its parts: `drawing`, `cursor`, `moves`, `resize`, `huge`, `start` and
+//! `exit`.
 
 use crate::pty;
 
@@ -19,6 +20,7 @@ const CLINES: &str = env!("CARGO_BIN_EXE_clines");
 mod cursor;
 mod drawing;
 mod exit;
+mod huge;
 mod input_storm;
 mod moves;
 mod resize;
