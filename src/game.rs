@@ -604,19 +604,7 @@ impl Game {
         for (i, &color) in state.cells.iter().enumerate() {
             board.set(board.pos(i), (color > 0).then_some(color));
         }
-        // Lines are removed as they form: no game ever holds one.
-        let chips: Vec<u32> = (0..board.len() as u32)
-            .filter(|&i| state.cells[i as usize] != 0)
-            .collect();
-        if let Some(&first) = board.lines_through_cells(&chips, rules.line).first() {
-            let pos = board.pos(first as usize);
-            return Err(format!(
-                "a line of {} or more chips of colour {} through cell {} {}, where \
-                 the board holds only shorter ones (longer ones are removed as they form)",
-                rules.line, state.cells[first as usize], pos.x, pos.y
-            ));
-        }
-        drop(chips);
+        check_no_line(&board, rules.line)?;
         if state.over && state.plan.is_some() {
             return Err(
                 "a planned throw in a game that is over, where a game plans none once it ends"
@@ -806,6 +794,28 @@ pub struct GameState {
     pub word_pos: u128,
     /// The planned throw; `None` without a preview or after the end.
     pub plan: Option<Vec<Planned>>,
+}
+
+/// Checks that `board` holds no line of `line` chips or more: lines are
+/// removed as they form, so no game ever holds one. The first found is
+/// named by its colour and a cell of it.
+fn check_no_line(board: &Board, line: usize) -> Result<(), String> {
+    let chips: Vec<u32> = (0..board.len() as u32)
+        .filter(|&i| board.cells()[i as usize] != 0)
+        .collect();
+    match board.lines_through_cells(&chips, line).first() {
+        Some(&first) => {
+            let pos = board.pos(first as usize);
+            Err(format!(
+                "a line of {line} or more chips of colour {} through cell {} {}, where \
+                 the board holds only shorter ones (longer ones are removed as they form)",
+                board.cells()[first as usize],
+                pos.x,
+                pos.y
+            ))
+        }
+        None => Ok(()),
+    }
 }
 
 /// Checks that `plan` is one a game under `rules` and `preview` can have:
