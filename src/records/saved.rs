@@ -914,22 +914,22 @@ mod tests {
                 "damaged at line 2: the number \"99999999999999999999\" is out of the \
                  range TOML holds",
             ),
-            // A good save made too large by a comment: what is read is
-            // not judged by its first part.
-            (
-                format!("{good}#{}\n", "x".repeat(SAVE_CAP_FLOOR as usize)),
-                "larger than 8388608 bytes",
-            ),
-            // Its size is what is wrong wherever the cut falls, within a
-            // letter of two bytes or between two.
-            (
-                format!("{good}#{}\n", "é".repeat(SAVE_CAP_FLOOR as usize / 2)),
-                "larger than 8388608 bytes",
-            ),
-            (
-                format!("{good}#x{}\n", "é".repeat(SAVE_CAP_FLOOR as usize / 2)),
-                "larger than 8388608 bytes",
-            ),
+        ]
+        .into_iter()
+        .chain(oversized_saves(good))
+        .collect()
+    }
+
+    /// A good save made too large by a comment: what is read is not judged
+    /// by its first part, and its size is what is wrong wherever the cut
+    /// falls, within a letter of two bytes or between two.
+    fn oversized_saves(good: &str) -> [(String, &'static str); 3] {
+        let too_large = "larger than 8388608 bytes";
+        let half = SAVE_CAP_FLOOR as usize / 2;
+        [
+            (format!("{good}#{}\n", "x".repeat(2 * half)), too_large),
+            (format!("{good}#{}\n", "é".repeat(half)), too_large),
+            (format!("{good}#x{}\n", "é".repeat(half)), too_large),
         ]
     }
 
