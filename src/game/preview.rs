@@ -154,22 +154,16 @@ pub(super) fn throw(
     Some(chips)
 }
 
-/// The row-major indices of the empty cells.
-#[cfg(test)]
-fn empty_indices(board: &Board) -> Vec<usize> {
-    board
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|&(_, &c)| c == 0)
-        .map(|(i, _)| i)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Event, Game, Rules};
+
+    /// The row-major indices of the empty cells, the list that the throws
+    /// once drew from.
+    fn empty_indices(board: &Board) -> Vec<usize> {
+        board.empty_cells().map(|pos| board.index(pos)).collect()
+    }
 
     fn at(x: usize, y: usize) -> Pos {
         Pos::new(x, y)
