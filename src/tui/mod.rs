@@ -21,6 +21,7 @@ mod help;
 mod input;
 mod layout;
 mod live;
+mod offscreen;
 mod player;
 mod session;
 mod sys;
@@ -45,6 +46,7 @@ use app::{App, Stop};
 use event::{Foreground, Message, Part};
 use frame::Renderer;
 pub use help::lines as help_lines;
+pub use offscreen::Offscreen;
 
 use input::actions_for;
 use layout::Layout;
