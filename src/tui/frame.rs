@@ -119,6 +119,20 @@ impl Frame {
         }
     }
 
+    /// Makes row `to` a copy of row `from`, whatever it held; rows outside
+    /// the frame are left alone. A row drawn once and copied costs a copy
+    /// of its runs instead of a write of each: the grid's rows, all alike,
+    /// are thousands of runs each on a huge board.
+    pub fn copy_row(&mut self, from: usize, to: usize) {
+        if from >= self.rows || to >= self.rows || from == to || !self.complete {
+            return;
+        }
+        match self.lines[from].try_clone() {
+            Ok(line) => self.lines[to] = line,
+            Err(_) => self.give_up(),
+        }
+    }
+
     /// Writes `text` from `row`, `col` rightwards, clipped at the edge.
     pub fn text(&mut self, row: usize, col: usize, text: &str, ink: Ink) {
         for (i, ch) in text.chars().enumerate() {

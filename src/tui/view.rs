@@ -473,18 +473,24 @@ fn draw_mark(layout: &Layout, pos: Pos, look: ChipLook, frame: &mut Frame) {
 
 /// `|` at every cell boundary column, `-` along every boundary row between
 /// the outer columns, so inner crossings show `-`. Each row is written left
-/// to right, which keeps the frame's rows in order at no cost.
+/// to right, which keeps the frame's rows in order at no cost. The rows
+/// between boundary rows are all alike: the first is drawn and the others
+/// copied, a copy of its runs each instead of a write per cell boundary.
 fn draw_grid(layout: &Layout, ink: Ink, frame: &mut Frame) {
     let (s, last) = (layout.cell, layout.cols() - 1);
+    let mut first_between = None;
     for row in 0..layout.rows() {
         if row % s == 0 {
             frame.set(row, 0, '|', ink);
             frame.fill(row, 1, last - 1, '-', ink);
             frame.set(row, last, '|', ink);
+        } else if let Some(first) = first_between {
+            frame.copy_row(first, row);
         } else {
             for k in 0..=layout.width {
                 frame.set(row, layout.line_col(k), '|', ink);
             }
+            first_between = Some(row);
         }
     }
 }
@@ -678,6 +684,41 @@ mod tests {
         assert_eq!(frame.get(top + middle, left + middle).ch, 'O');
         let held = frame.heap_bytes();
         assert!(held <= 8 << 20, "{held} bytes");
+    }
+
+    /// Every row of the grid, the copied ones too, holds `|` at each cell
+    /// boundary column and `-` along each boundary row, written cell by
+    /// cell here as the model: mini, full and wide cells.
+    #[test]
+    fn copied_grid_rows_match_a_grid_drawn_cell_by_cell() {
+        for (shape, cols, rows, width, height) in [
+            (CellShape::Square, 23, 12, 11, 5),
+            (CellShape::Square, 100, 50, 9, 9),
+            (CellShape::Wide, 60, 20, 9, 7),
+        ] {
+            let layout = Layout::fit(shape, cols, rows, width, height).unwrap();
+            let mut frame = Frame::new(cols, rows);
+            draw_grid(&layout, Some(7), &mut frame);
+            for row in 0..rows {
+                for col in 0..cols {
+                    let on_board = row < layout.rows() && col < layout.cols();
+                    let boundary_col = (0..=width).any(|k| layout.line_col(k) == col);
+                    let expected = match () {
+                        _ if !on_board => ' ',
+                        _ if row % layout.cell == 0 => {
+                            if col == 0 || col == layout.cols() - 1 {
+                                '|'
+                            } else {
+                                '-'
+                            }
+                        }
+                        _ if boundary_col => '|',
+                        _ => ' ',
+                    };
+                    assert_eq!(frame.get(row, col).ch, expected, "{shape:?} {row} {col}");
+                }
+            }
+        }
     }
 
     #[test]

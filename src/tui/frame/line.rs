@@ -53,6 +53,18 @@ impl Line {
         push(&mut self.runs, run)
     }
 
+    /// A copy of the row, or an error when memory runs out.
+    pub fn try_clone(&self) -> Result<Line, TryReserveError> {
+        let mut runs = Vec::new();
+        runs.try_reserve_exact(self.runs.len())?;
+        runs.extend_from_slice(&self.runs);
+        Ok(Line {
+            runs,
+            messy: self.messy,
+            finger: std::cell::Cell::new(0),
+        })
+    }
+
     /// The cell at `col`.
     pub fn get(&self, col: usize) -> Cell {
         let covers = |r: &&Run| r.start as usize <= col && col < r.end as usize;
