@@ -195,48 +195,66 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
             planned[index(pos)].get_or_insert(chip.color);
         }
     }
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let pos = Pos::new(x, y);
-            let chip = match scene.walker {
-                Some(walker) if walker.pos == pos => Some(walker.color),
-                _ => scene.board.get(pos),
-            };
-            let look = chip.map(|color| {
-                let mut look = style.chip(color);
-                if flashing[index(pos)] {
-                    look.ink = style.cursor_ink;
-                    if !style.color {
-                        look.glyph = style.cursor;
-                    }
+    for pos in shown_cells(scene) {
+        let chip = match scene.walker {
+            Some(walker) if walker.pos == pos => Some(walker.color),
+            _ => scene.board.get(pos),
+        };
+        let look = chip.map(|color| {
+            let mut look = style.chip(color);
+            if flashing[index(pos)] {
+                look.ink = style.cursor_ink;
+                if !style.color {
+                    look.glyph = style.cursor;
                 }
-                look
-            });
-            let tick = scene
-                .jumping
-                .and_then(|(p, tick)| (p == pos && chip.is_some()).then_some(tick));
-            let mark = match chip {
-                None => planned[index(pos)].map(|color| style.chip(color)),
-                Some(_) => None,
-            };
-            let cell = CellView {
-                pos,
-                look,
-                tick,
-                cursor: scene.cursor == Some(pos),
-            };
-            if layout.wide {
-                draw_wide_cell(layout, &cell, style, frame);
-            } else if layout.draws_diamonds() {
-                draw_full_cell(layout, &cell, style, frame);
-            } else {
-                draw_mini_cell(layout, &cell, style, frame);
             }
-            if let Some(mark) = mark.filter(|_| !cell.cursor) {
-                draw_mark(layout, pos, mark, frame);
-            }
+            look
+        });
+        let tick = scene
+            .jumping
+            .and_then(|(p, tick)| (p == pos && chip.is_some()).then_some(tick));
+        let mark = match chip {
+            None => planned[index(pos)].map(|color| style.chip(color)),
+            Some(_) => None,
+        };
+        let cell = CellView {
+            pos,
+            look,
+            tick,
+            cursor: scene.cursor == Some(pos),
+        };
+        if layout.wide {
+            draw_wide_cell(layout, &cell, style, frame);
+        } else if layout.draws_diamonds() {
+            draw_full_cell(layout, &cell, style, frame);
+        } else {
+            draw_mini_cell(layout, &cell, style, frame);
+        }
+        if let Some(mark) = mark.filter(|_| !cell.cursor) {
+            draw_mark(layout, pos, mark, frame);
         }
     }
+}
+
+/// The cells that show something, in reading order, each once: those with
+/// a chip (the walking one too), the cursor's and the planned ones. An
+/// empty cell without the cursor or a mark shows the blank the frame starts
+/// with, so only these are drawn: on a big, mostly empty board, visiting
+/// every cell was most of the time a frame took. In reading order, the
+/// rows stay written left to right.
+fn shown_cells(scene: &Scene) -> Vec<Pos> {
+    let layout = scene.layout;
+    let walker = scene.walker.map(|walker| walker.pos);
+    let planned = scene.planned.iter().filter_map(|chip| chip.pos);
+    let mut shown: Vec<Pos> = (scene.board.chips().map(|chip| chip.pos))
+        .chain(walker)
+        .chain(scene.cursor)
+        .chain(planned)
+        .filter(|pos| pos.x < layout.width && pos.y < layout.height)
+        .collect();
+    shown.sort_unstable_by_key(|pos| (pos.y, pos.x));
+    shown.dedup();
+    shown
 }
 
 /// The score line at the top and the records line at the bottom.
