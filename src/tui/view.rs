@@ -739,6 +739,24 @@ mod tests {
         }
     }
 
+    /// A chip walking its path is drawn over the empty cells it crosses,
+    /// in full and mini mode.
+    #[test]
+    fn a_walking_chip_shows_on_an_empty_cell() {
+        for (cols, rows) in [(100, 50), (23, 12)] {
+            let layout = Layout::fit(CellShape::Square, cols, rows, 9, 5).unwrap();
+            let board = Board::new(9, 5);
+            let mut scene = scene(&layout, &board);
+            let pos = Pos::new(4, 2);
+            scene.walker = Some(Chip { pos, color: 2 });
+            let frame = render(&scene, &style(true), cols, rows);
+            let (top, left) = layout.origin(pos);
+            let middle = layout.interior() / 2;
+            let cell = frame.get(top + middle, left + middle);
+            assert_eq!((cell.ch, cell.ink), ('O', style(true).chips[1].ink));
+        }
+    }
+
     #[test]
     fn grid_lines() {
         let layout = Layout::fit(CellShape::Square, 100, 50, 9, 9).unwrap();
