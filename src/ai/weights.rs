@@ -85,7 +85,16 @@ impl Default for Weights {
     ///   the empty space breaks up and a thrown chip on such a cell breaks
     ///   it: −176.1 ± 63.9 at 15 a cell, −12.2 ± 73.3 at 4 (first 50 games
     ///   each, `CLINES_EXP_ARTIC`), at a median of 53 ms of CPU a move
-    ///   instead of 37.
+    ///   instead of 37;
+    /// - the potential's expected change when the next throw lands, worked
+    ///   out from the windows' tallies (a thrown chip on a window's empty
+    ///   cell adds to it at odds of one in the colours, and otherwise
+    ///   breaks it), so that the last position searched still counts the
+    ///   throw after it (`CLINES_EXP_EXPOSE`, times the potential's
+    ///   weight): −30.9 ± 58.9 at 1 and −70.2 ± 73.2 at 3 (first 50 games
+    ///   each); taken as a bonus instead, at −1, +186.7 ± 99.3 on the first
+    ///   50 games but −197.1 ± 112.1 on the last 50 (`--seed 51 --games
+    ///   50`), and at −2 −0.6 ± 70.4 on the first 50.
     ///
     /// Nor did a free cell worth 45 or 80 instead of 60 (`--weight free=…`,
     /// which moves where a game settles: `selfplay --trace`): 45 scored
