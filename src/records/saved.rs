@@ -80,12 +80,13 @@ pub struct SaveSlot {
     preview: Preview,
 }
 
-/// What a save slot holds.
-enum Occupant {
+/// What a save slot holds, with `G` what was made of a save read from it
+/// ([`SaveSlot::occupant`]).
+enum Occupant<G> {
     /// No save (or no records directory to hold one).
     Nothing,
-    /// A game to go on with, as saved and as the engine made it of that.
-    Game(SavedGame, Box<Game>),
+    /// A game to go on with, as saved, and what was made of it.
+    Game(SavedGame, G),
     /// A file no game can go on from here, and why: `damaged`, a save of
     /// this version's, of these rules, whose contents were spoilt since.
     Unusable { why: String, damaged: bool },
@@ -216,12 +217,13 @@ impl SaveSlot {
     /// still unusable then, since another game may have been saving there
     /// meanwhile. Where the lock cannot be had, it stays where it is.
     pub fn load(&self) -> Result<Option<(SavedGame, Game)>, BadSave> {
-        let first = self.occupant();
+        let to_go_on = || self.occupant(|saved| checked(saved).map(Box::new));
+        let first = to_go_on();
         if !matches!(first, Occupant::Unusable { .. }) {
             return self.loaded(first);
         }
         let lock = DirLock::acquire(self.dir(), LockWait::Usual);
-        match self.occupant() {
+        match to_go_on() {
             Occupant::Unusable { why, .. } if lock.is_err() => Err(BadSave {
                 path: self.path.clone(),
                 why,
@@ -232,7 +234,7 @@ impl SaveSlot {
     }
 
     /// What [`SaveSlot::load`] makes of `occupant`.
-    fn loaded(&self, occupant: Occupant) -> Result<Option<(SavedGame, Game)>, BadSave> {
+    fn loaded(&self, occupant: Occupant<Box<Game>>) -> Result<Option<(SavedGame, Game)>, BadSave> {
         match occupant {
             Occupant::Nothing => Ok(None),
             Occupant::Game(saved, game) => Ok(Some((saved, *game))),
@@ -240,8 +242,9 @@ impl SaveSlot {
         }
     }
 
-    /// What the slot holds.
-    fn occupant(&self) -> Occupant {
+    /// What the slot holds, with `make`'s work made of a save read from it,
+    /// or why that could not be made, which makes the save unusable.
+    fn occupant<G>(&self, make: impl FnOnce(&SavedGame) -> Result<G, String>) -> Occupant<G> {
         let text = match read_limited(&self.path, max_save_bytes(&self.rules, self.preview)) {
             Ok(text) => text,
             Err(e) if is_absent(&e) => return Occupant::Nothing,
@@ -267,8 +270,11 @@ impl SaveSlot {
                 };
             }
         };
-        match self.parse(&text) {
-            Ok((saved, game)) => Occupant::Game(saved, Box::new(game)),
+        match self
+            .parse(&text)
+            .and_then(|saved| make(&saved).map(|made| (saved, made)))
+        {
+            Ok((saved, made)) => Occupant::Game(saved, made),
             Err(why) => Occupant::Unusable {
                 // This version's own save, of these rules, that it wrote
                 // whole (saves are replaced atomically) and that was
@@ -299,10 +305,17 @@ impl SaveSlot {
         wait: LockWait,
     ) -> Result<Placed, SaveError> {
         let mut placed = Placed::Saved;
-        let saved = self.save_if(game, wait, || match self.occupant() {
-            Occupant::Nothing => true,
-            Occupant::Game(now, _) if owned.is_some_and(|owned| now == *owned) => true,
-            Occupant::Game(..) => {
+        // `owned` was checked as it was loaded: a save still equal to it
+        // is not made a game again, which on the largest boards takes tens
+        // of milliseconds and a second game's memory. Any other is, as
+        // loading it would, to tell a game from a damaged save.
+        let ours = |now: &SavedGame| match owned {
+            Some(owned) if now == owned => Ok(true),
+            _ => checked(now).map(|_| false),
+        };
+        let saved = self.save_if(game, wait, || match self.occupant(ours) {
+            Occupant::Nothing | Occupant::Game(_, true) => true,
+            Occupant::Game(_, false) => {
                 placed = Placed::Refused(TAKEN.to_string());
                 false
             }
@@ -360,9 +373,9 @@ impl SaveSlot {
         }
     }
 
-    /// Removes the save if it still holds `loaded`: a game ending removes
-    /// the save it went on from, never one that another game of the same
-    /// rules made there since. Checked and removed under the records
+    /// Removes the save if it still holds `loaded` (as [`SaveSlot::load`]
+    /// gave it): a game ending removes the save it went on from, never one
+    /// that another game of the same rules made there since. Checked and removed under the records
     /// directory's lock, waited for as `wait` says, so that no save made
     /// meanwhile is taken for it.
     pub fn remove_if_unchanged(&self, loaded: &SavedGame, wait: LockWait) -> io::Result<()> {
@@ -380,10 +393,11 @@ impl SaveSlot {
         }
     }
 
-    /// Whether the save holds `loaded`.
+    /// Whether the save holds `loaded`: as it was loaded, so a game the
+    /// engine made, and not made one again.
     fn holds(&self, loaded: &SavedGame) -> io::Result<bool> {
         match read_limited(&self.path, max_save_bytes(&self.rules, self.preview)) {
-            Ok(text) => Ok(self.parse(&text).is_ok_and(|(now, _)| now == *loaded)),
+            Ok(text) => Ok(self.parse(&text).is_ok_and(|now| now == *loaded)),
             // Not a save this game could have loaded: someone else's.
             Err(e) if is_absent(&e) || e.kind() == io::ErrorKind::InvalidData => Ok(false),
             Err(e) => Err(e),
@@ -418,11 +432,9 @@ impl SaveSlot {
         }
     }
 
-    /// The game in `text`, which must be a save of this slot's rules, and
-    /// the game to go on with that the engine makes of it: made once, as
-    /// the check that the state is one a game can be in, and kept, since
-    /// on a large board it costs about as much as reading the file.
-    fn parse(&self, text: &str) -> Result<(SavedGame, Game), String> {
+    /// The game in `text`, which must be a save of this slot's rules, as
+    /// far as the file alone can tell: [`checked`] tells the rest.
+    fn parse(&self, text: &str) -> Result<SavedGame, String> {
         let file: SaveFile = toml::from_str(text).map_err(|e| {
             if text.contains(FORMAT) {
                 let problem = TomlProblem::new(&e, text);
@@ -469,21 +481,26 @@ impl SaveSlot {
             })?,
             plan: file.plan.as_deref().map(plan).transpose()?,
         };
-        // The engine checks what the file alone cannot.
-        let game = Game::from_state(state.clone())?;
         // A save that names no reason comes from the first version, which
         // read its one flag as help from the built-in player.
         let named = file.helped || file.undone || file.seeded;
-        let saved = SavedGame {
+        Ok(SavedGame {
             state,
             no_record: NoRecord {
                 helped: file.helped || (file.assisted && !named),
                 undone: file.undone,
                 seeded: file.seeded,
             },
-        };
-        Ok((saved, game))
+        })
     }
+}
+
+/// The game to go on with that the engine makes of `saved`, or why it
+/// makes none: the check of what the file alone cannot tell, that the
+/// state is one a game can be in. The game is kept where it is played,
+/// since on a large board making it costs a good part of reading the file.
+fn checked(saved: &SavedGame) -> Result<Game, String> {
+    Game::from_state(saved.state.clone())
 }
 
 /// The file for `game`.
@@ -1063,14 +1080,7 @@ mod tests {
     /// kept aside whole.
     #[test]
     fn a_save_with_a_complete_line_is_refused_and_kept() {
-        let saved = SavedGame {
-            state: played(Preview::Cells).state(),
-            no_record: NoRecord::default(),
-        };
-        let text = toml::to_string(&file_of(&saved)).unwrap();
-        let mut file: SaveFile = toml::from_str(&text).unwrap();
-        file.board[4] = "1111122..".into();
-        let edited = toml::to_string(&file).unwrap();
+        let edited = with_a_complete_line(&played_saved());
         let dir = tempfile::tempdir().unwrap();
         let slot = slot(dir.path(), Preview::Cells);
         fs::write(slot.path(), &edited).unwrap();
@@ -1080,6 +1090,46 @@ mod tests {
         assert!(bad.why.contains(says), "{:?} lacks {says:?}", bad.why);
         let aside = bad.set_aside.expect("moved aside");
         assert_eq!(fs::read_to_string(aside).unwrap(), edited, "kept whole");
+    }
+
+    /// A game saved where it replaces no one else's takes a save the
+    /// engine refuses, though the file alone is a game's, for a damaged
+    /// one, as loading it would: set aside and saved over, not kept as
+    /// another game, whatever save the game went on from.
+    #[test]
+    fn a_save_with_a_complete_line_is_set_aside_by_a_game_saved_unless_taken() {
+        let saved = played_saved();
+        let edited = with_a_complete_line(&saved);
+        for owned in [None, Some(&saved)] {
+            let dir = tempfile::tempdir().unwrap();
+            let slot = slot(dir.path(), Preview::Cells);
+            fs::write(slot.path(), &edited).unwrap();
+            let placed = slot.save_unless_taken(&saved, owned, LockWait::Usual);
+            let Ok(Placed::SavedOver(bad)) = placed else {
+                panic!("{owned:?}: {placed:?}");
+            };
+            assert!(bad.why.contains("a line of 5"), "{:?}", bad.why);
+            let aside = bad.set_aside.expect("moved aside");
+            assert_eq!(fs::read_to_string(aside).unwrap(), edited, "kept whole");
+            assert_eq!(saved_in(&slot).unwrap(), Some(saved.clone()));
+        }
+    }
+
+    /// A game of the default rules with a preview of cells, saved.
+    fn played_saved() -> SavedGame {
+        SavedGame {
+            state: played(Preview::Cells).state(),
+            no_record: NoRecord::default(),
+        }
+    }
+
+    /// `saved`'s file with a line of five standing on the board: a file
+    /// that reads as a game's, of a state no game can be in.
+    fn with_a_complete_line(saved: &SavedGame) -> String {
+        let text = toml::to_string(&file_of(saved)).unwrap();
+        let mut file: SaveFile = toml::from_str(&text).unwrap();
+        file.board[4] = "1111122..".into();
+        toml::to_string(&file).unwrap()
     }
 
     /// A score past TOML's 2⁶³ − 1 is one this program writes itself (a
@@ -1256,6 +1306,14 @@ mod tests {
         game
     }
 
+    /// What loading `text` in `slot` makes of it: the save and the game to
+    /// go on with, or why there is none.
+    fn loaded_from(slot: &SaveSlot, text: &str) -> Result<(SavedGame, Game), String> {
+        let saved = slot.parse(text)?;
+        let game = checked(&saved)?;
+        Ok((saved, game))
+    }
+
     /// Checks `saved`, which `slot` read from `text`: a game of the slot's
     /// rules, in a state play can reach, holding what the file says, that
     /// plays on (the move `choice` picks) and saves again.
@@ -1295,7 +1353,7 @@ mod tests {
                 no_record: saved.no_record,
             };
             let text = toml::to_string(&file_of(&again)).unwrap();
-            prop_assert_eq!(slot.parse(&text).map(|(saved, _)| saved), Ok(again));
+            prop_assert_eq!(loaded_from(slot, &text).map(|(saved, _)| saved), Ok(again));
         }
         Ok(())
     }
@@ -1484,7 +1542,7 @@ mod tests {
             let slot = slot_of(Path::new("/nowhere"), rules, preview);
             let edited = toml::to_string(&file).unwrap();
             for text in [&edited, &text] {
-                match slot.parse(text) {
+                match loaded_from(&slot, text) {
                     Ok((saved, _)) => check_loaded(&slot, text, &saved, choice)?,
                     Err(why) => check_refusal(&why)?,
                 }
@@ -1510,7 +1568,7 @@ mod tests {
             let saved = SavedGame { state: game.state(), no_record };
             let slot = slot_of(Path::new("/nowhere"), rules, preview);
             let (loaded, mut resumed) =
-                slot.parse(&toml::to_string(&file_of(&saved)).unwrap()).unwrap();
+                loaded_from(&slot, &toml::to_string(&file_of(&saved)).unwrap()).unwrap();
             prop_assert_eq!(&loaded, &saved);
             for choice in next {
                 let Some((from, to)) = a_legal_move(&game, choice) else {
