@@ -16,7 +16,12 @@
 //! it ([`Player::choose_seeing`]). `--weight NAME=VALUE` (repeatable)
 //! changes one of the evaluation's [`Weights`] by its field name, to check
 //! a set that `examples/tune.rs` printed; `--learned W` is
-//! `--weight learned=W`.
+//! `--weight learned=W`. `--value FILE` values positions with the learned
+//! table in FILE (as `examples/train.rs` writes it) in place of the
+//! compiled one; it is refused where no game would use it, trained for
+//! other rules or at a learned weight of 0. The settings line says which
+//! learned value the player counts, if any: the compiled table serves only
+//! the 7-colour game on 9 × 9 with lines of 5 and throws of 3.
 //!
 //! `--trace FILE` writes every turn to FILE (created once every option is
 //! checked, and never the `--against` file): the free cells before the
@@ -102,8 +107,13 @@ struct Options {
     budget: Budget,
     /// The evaluation's weights.
     weights: Weights,
-    /// A learned table to use instead of the compiled one.
+    /// The file of a learned table to use instead of the compiled one.
+    value: Option<String>,
+    /// The table read from it.
     table: Option<Vec<u8>>,
+    /// Whether the player counts a learned value
+    /// ([`Player::uses_learned_value`]).
+    learned: bool,
     /// An earlier run's games to pair these with, and the file named.
     against: Option<(String, Vec<Earlier>)>,
     /// Where every turn is written, with the file's name.
@@ -132,7 +142,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         preview: Preview::Off,
         budget: Budget::default(),
         weights: Weights::default(),
+        value: None,
         table: None,
+        learned: false,
         against: None,
         trace: None,
     };
@@ -154,16 +166,36 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         "learned" => format!("--learned: {e}"),
         name => format!("--weight {name}: {e}"),
     })?;
-    if let Some(table) = &options.table {
-        Player::with_budget(options.rules, options.budget)
-            .with_learned_table(table)
-            .map_err(|e| format!("--value: {e}"))?;
-    }
+    check_learned(&mut options)?;
     if let Some(name) = trace {
         let file = open_trace(&name, &options.against)?;
         options.trace = Some((name, file));
     }
     Ok(Some(options))
+}
+
+/// Reads the table of `--value`, if given, and notes whether the player
+/// counts a learned value. A table no game would use is refused, as one
+/// trained for other rules is: at a weight of 0 it counts for nothing, and
+/// a run that named it would be taken for a run with it.
+fn check_learned(options: &mut Options) -> Result<(), String> {
+    let mut player = Player::with_weights(options.rules, options.budget, options.weights);
+    if let Some(value) = &options.value {
+        if options.weights.learned == 0.0 {
+            return Err(format!(
+                "--value {value}: the learned value's weight (--learned, or --weight \
+                 learned=) is 0, so no table is used; leave out --value, or give \
+                 --learned a weight other than 0"
+            ));
+        }
+        let table = std::fs::read(value).map_err(|e| format!("--value {value}: {e}"))?;
+        player = player
+            .with_learned_table(&table)
+            .map_err(|e| format!("--value {value}: {e}"))?;
+        options.table = Some(table);
+    }
+    options.learned = player.uses_learned_value();
+    Ok(())
 }
 
 /// Every option that takes a value.
@@ -228,10 +260,7 @@ fn apply(options: &mut Options, flag: &str, value: String) -> Result<(), String>
         }
         "--weight" => set_weight(&mut options.weights, &value)
             .map_err(|e| format!("--weight {value}: {e}\n{USAGE}"))?,
-        "--value" => {
-            let bytes = std::fs::read(&value).map_err(|e| format!("--value {value}: {e}"))?;
-            options.table = Some(bytes);
-        }
+        "--value" => options.value = Some(value),
         "--against" => {
             let text =
                 std::fs::read_to_string(&value).map_err(|e| format!("--against {value}: {e}"))?;
@@ -588,6 +617,19 @@ fn report(out: &mut Output, options: &Options, outcomes: &[Outcome], seconds: f6
     );
 }
 
+/// The learned value the player counts, as the settings line says it.
+fn learned_used(options: &Options) -> String {
+    match (&options.value, options.learned) {
+        (Some(value), true) => format!(
+            "learned value x{} (table from --value {value})",
+            options.weights.learned
+        ),
+        (None, true) => format!("learned value x{}", options.weights.learned),
+        _ if options.weights.learned == 0.0 => "learned value off (weight 0)".to_string(),
+        _ => "no learned table for these rules".to_string(),
+    }
+}
+
 /// The rules, weights and budget played, and how many games took how long.
 fn print_settings(out: &mut Output, options: &Options, games: usize, seconds: f64) {
     let rules = options.rules;
@@ -607,18 +649,13 @@ fn print_settings(out: &mut Output, options: &Options, games: usize, seconds: f6
     }
     say!(
         out,
-        "budget: candidates={} refined={} samples={} replies={} depth={}; learned value x{}{}",
+        "budget: candidates={} refined={} samples={} replies={} depth={}; {}",
         options.budget.candidates,
         options.budget.refined,
         options.budget.samples,
         options.budget.replies,
         options.budget.depth,
-        options.weights.learned,
-        if options.table.is_some() {
-            " (table from --value)"
-        } else {
-            ""
-        }
+        learned_used(options)
     );
     say!(
         out,
@@ -796,6 +833,50 @@ mod tests {
             let error = refusal(parse, line);
             assert!(error.starts_with(start), "{line}: {error}");
         }
+    }
+
+    /// The compiled table, trained for the 7-colour game.
+    const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/ai/value.bin");
+
+    #[test]
+    fn the_settings_say_which_learned_value_is_counted() {
+        let told = |line: &str| {
+            let options = parse(words(line)).expect("taken").expect("not help");
+            learned_used(&options)
+        };
+        assert_eq!(told("--colors 7"), "learned value x5");
+        assert_eq!(
+            told(&format!("--colors 7 --value {TABLE} --learned 2")),
+            format!("learned value x2 (table from --value {TABLE})")
+        );
+        for line in [
+            "",
+            "--colors 6",
+            "--colors 7 --width 10",
+            "--colors 7 --next 4",
+        ] {
+            assert_eq!(told(line), "no learned table for these rules", "{line}");
+        }
+        for line in ["--colors 7 --learned 0", "--weight learned=0"] {
+            assert_eq!(told(line), "learned value off (weight 0)", "{line}");
+        }
+    }
+
+    #[test]
+    fn a_table_no_game_would_use_is_refused() {
+        // Refused at a weight of 0 before the file is read: none is there.
+        for weight in ["--learned 0", "--weight learned=0"] {
+            let error = refusal(
+                parse,
+                &format!("--colors 7 {weight} --value /nowhere/t.bin"),
+            );
+            assert!(error.starts_with("--value /nowhere/t.bin: "), "{error}");
+            for option in ["--learned", "--weight learned=", "leave out --value"] {
+                assert!(error.contains(option), "{option}: {error}");
+            }
+        }
+        let error = refusal(parse, &format!("--colors 6 --value {TABLE}"));
+        assert!(error.contains("not trained for these rules"), "{error}");
     }
 
     #[test]

@@ -339,6 +339,14 @@ impl Player {
         Ok(self)
     }
 
+    /// Whether this player's evaluation counts a learned value: its
+    /// [`Weights::learned`] is not 0 and it has a table trained for its
+    /// rules, the compiled one (only the 7-colour game on 9 × 9, lines of
+    /// 5, throws of 3) or one given to [`Player::with_learned_table`].
+    pub fn uses_learned_value(&self) -> bool {
+        self.geometry.weights.learned != 0.0 && self.geometry.learned.is_some()
+    }
+
     /// Makes every position of this player recount everything at its next
     /// load: the tables it summed from have changed.
     fn forget_positions(&mut self) {

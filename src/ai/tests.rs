@@ -785,3 +785,31 @@ fn a_table_tells_its_phases() {
     assert_eq!(learn::phases_of(rules, compiled), Ok(3));
     assert!(learn::phases_of(Rules::default(), compiled).is_err());
 }
+
+#[test]
+fn a_learned_value_is_used_where_weighted_and_trained_for_the_rules() {
+    let seven = Rules {
+        colors: 7,
+        ..Rules::default()
+    };
+    let budget = Budget::default();
+    let off = Weights {
+        learned: 0.0,
+        ..Weights::default()
+    };
+    assert!(Player::new(seven).uses_learned_value());
+    assert!(!Player::with_weights(seven, budget, off).uses_learned_value());
+    // A table given counts for nothing at a weight of 0 either.
+    let given = Player::with_weights(seven, budget, off)
+        .with_learned_table(include_bytes!("value.bin"))
+        .expect("trained for the 7-colour game");
+    assert!(!given.uses_learned_value());
+    for rules in [
+        Rules::default(),
+        Rules { width: 10, ..seven },
+        Rules { line: 4, ..seven },
+        Rules { next: 4, ..seven },
+    ] {
+        assert!(!Player::new(rules).uses_learned_value(), "{rules:?}");
+    }
+}
