@@ -551,6 +551,22 @@ fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
             pty::count(raw, b"Scores earned : 0") == started
         });
         assert!(ended, "game {started} did not end:\n{}", term.contents());
+        if end == "fg" {
+            // The shell's prompt comes once the game has exited. Until then
+            // its input thread still reads the terminal, back in cooked
+            // mode, and would take the next command typed.
+            let prompted = term.wait_for_output(TIMEOUT, |raw| {
+                let closing = raw
+                    .windows(b"Scores earned : 0".len())
+                    .rposition(|w| w == b"Scores earned : 0");
+                closing.is_some_and(|at| pty::count(&raw[at..], b"ready$ ") > 0)
+            });
+            assert!(
+                prompted,
+                "no prompt after game {started}:\n{}",
+                term.contents()
+            );
+        }
     }
     assert_eq!(
         term.count_in_output(b"Game saved: "),
