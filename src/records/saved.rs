@@ -375,9 +375,9 @@ impl SaveSlot {
 
     /// Removes the save if it still holds `loaded` (as [`SaveSlot::load`]
     /// gave it): a game ending removes the save it went on from, never one
-    /// that another game of the same rules made there since. Checked and removed under the records
-    /// directory's lock, waited for as `wait` says, so that no save made
-    /// meanwhile is taken for it.
+    /// that another game of the same rules made there since. Checked and
+    /// removed under the records directory's lock, waited for as `wait`
+    /// says, so that no save made meanwhile is taken for it.
     pub fn remove_if_unchanged(&self, loaded: &SavedGame, wait: LockWait) -> io::Result<()> {
         if !self.holds(loaded)? {
             return Ok(());
