@@ -7,14 +7,14 @@
 
 use std::io;
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::thread;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use crossterm::event;
 use libc::{
     SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGUSR1, SIGUSR2,
-    SIGVTALRM, SIGXCPU,
+    SIGVTALRM, SIGWINCH, SIGXCPU,
 };
 
 use super::sys::{self, SignalSet};
@@ -106,40 +106,94 @@ pub fn spawn_signals(sender: Sender<Message>) -> io::Result<Arc<SignalSet>> {
     Ok(signals)
 }
 
-/// How many times the game has taken the terminal back after a stop,
-/// for the input thread to wait on while the game is in the background.
+/// How many times the game has taken the terminal back after a stop, for
+/// the input thread to wait on while the game is in the background, and
+/// whether the game is closing, when the thread must read no more.
 #[derive(Debug, Default)]
 pub struct Foreground {
-    taken: Mutex<u64>,
+    state: Mutex<Turns>,
     changed: Condvar,
+}
+
+/// What [`Foreground`] keeps.
+#[derive(Debug, Default)]
+struct Turns {
+    /// Times the terminal has been taken back.
+    taken: u64,
+    /// Whether the game is closing.
+    closing: bool,
 }
 
 impl Foreground {
     /// Times the terminal has been taken back so far.
     pub fn taken(&self) -> u64 {
-        *self.taken.lock().unwrap_or_else(PoisonError::into_inner)
+        self.turns().taken
     }
 
     /// Notes that the game has taken the terminal back.
     pub fn take(&self) {
-        *self.taken.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        self.turns().taken += 1;
         self.changed.notify_all();
     }
 
     /// Sleeps until the terminal has been taken back more than `since`
-    /// times.
+    /// times, or the game is closing.
     pub fn wait_past(&self, since: u64) {
-        let taken = self.taken.lock().unwrap_or_else(PoisonError::into_inner);
         drop(
             self.changed
-                .wait_while(taken, |taken| *taken <= since)
+                .wait_while(self.turns(), |turns| turns.taken <= since && !turns.closing)
                 .unwrap_or_else(PoisonError::into_inner),
         );
+    }
+
+    /// Notes that the game is closing, waking a wait for the terminal.
+    fn close(&self) {
+        self.turns().closing = true;
+        self.changed.notify_all();
+    }
+
+    /// Whether the game is closing.
+    fn closing(&self) -> bool {
+        self.turns().closing
+    }
+
+    fn turns(&self) -> MutexGuard<'_, Turns> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The thread reading the terminal's events, to be stopped before the game
+/// gives the terminal back ([`Input::stop`]).
+#[derive(Debug)]
+pub struct Input {
+    thread: JoinHandle<()>,
+    foreground: Arc<Foreground>,
+}
+
+impl Input {
+    /// Stops the thread and waits for it to end, so that the game reads
+    /// nothing typed from now on. Bytes still in the terminal's queue stay
+    /// there: a line typed while the game closes (saving, writing records),
+    /// the terminal back in cooked mode, is the shell's next command, as it
+    /// is after a program that reads no more.
+    ///
+    /// The thread sleeps in the terminal's event source, which has no way
+    /// to be woken but input and a resize. So the game raises a SIGWINCH on
+    /// itself, which the source takes for a resize and returns from its
+    /// read; the thread drops that event, finding the game closing.
+    pub fn stop(self) {
+        self.foreground.close();
+        // Should raising fail, the thread is left reading rather than the
+        // closing hung on it.
+        if sys::raise(SIGWINCH).is_ok() {
+            let _ = self.thread.join();
+        }
     }
 }
 
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a
-/// blocking read until one arrives. Started once the terminal is raw.
+/// blocking read until one arrives. Started once the terminal is raw, and
+/// stopped ([`Input::stop`]) before the terminal is given back.
 ///
 /// The terminal's event source, and with it the SIGWINCH handler, is made
 /// here, before this returns: made by the thread, it could come after the
@@ -157,16 +211,21 @@ impl Foreground {
 /// on; keys read from another terminal (standard output a terminal other
 /// than the controlling one) fail twice there and end the game, where they
 /// stopped it before.
-pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::Result<()> {
+pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::Result<Input> {
     let _ = event::poll(Duration::ZERO);
-    thread::Builder::new().name("input".into()).spawn(move || {
+    let shared = Arc::clone(&foreground);
+    let thread = thread::Builder::new().name("input".into()).spawn(move || {
         let sigttin_blocked = SignalSet::of(&[SIGTTIN]).and_then(|set| set.block());
         let mut failed_before = false;
-        loop {
+        while !foreground.closing() {
             let taken = foreground.taken();
             // A panic here must still end the game, or the loop would wait
             // forever on the signal thread alone.
-            let message = match std::panic::catch_unwind(read) {
+            let got = std::panic::catch_unwind(read);
+            if foreground.closing() {
+                break;
+            }
+            let message = match got {
                 Ok(Ok(event)) => Message::Input(event),
                 Ok(Err(_)) if sigttin_blocked.is_ok() && !sys::in_foreground() => {
                     failed_before = false;
@@ -187,7 +246,10 @@ pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::
             }
         }
     })?;
-    Ok(())
+    Ok(Input {
+        thread,
+        foreground: shared,
+    })
 }
 
 /// The next event from the terminal.
@@ -227,6 +289,23 @@ mod tests {
         foreground.take();
         let answer = receiver.recv_timeout(Duration::from_secs(30));
         assert_eq!(answer, Ok(now + 1));
+        waiter.join().unwrap();
+    }
+
+    #[test]
+    fn a_wait_for_the_terminal_ends_once_the_game_is_closing() {
+        let foreground = Arc::new(Foreground::default());
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let waiting = Arc::clone(&foreground);
+        let waiter = thread::spawn(move || {
+            waiting.wait_past(waiting.taken());
+            sender.send(waiting.closing()).unwrap();
+        });
+        assert!(!foreground.closing());
+        foreground.close();
+        let answer = receiver.recv_timeout(Duration::from_secs(30));
+        assert_eq!(answer, Ok(true));
+        assert_eq!(foreground.taken(), 0, "closing takes nothing back");
         waiter.join().unwrap();
     }
 }

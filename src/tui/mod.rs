@@ -246,7 +246,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    event::spawn_input(sender, foreground).map_err(Error::Thread)?;
+    let input = event::spawn_input(sender, foreground).map_err(Error::Thread)?;
     catch_up_with_a_resize(&mut app, &job, (cols, rows));
     let mut renderer = renderer_for_terminal(color);
     let mut seed = config.seed;
@@ -284,6 +284,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
             save: &mut save,
         },
     );
+    input.stop();
     drop(job);
     let owned = owned.take();
     // Ended in the background (`kill %1`), the game still finishes: its

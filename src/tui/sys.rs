@@ -52,6 +52,17 @@ pub fn in_foreground() -> bool {
     foreground == -1 || foreground == group
 }
 
+/// Sends `signal` to the calling thread, which runs its handler before this
+/// returns.
+pub fn raise(signal: i32) -> io::Result<()> {
+    // SAFETY: raise takes a plain integer and touches no memory of ours.
+    if unsafe { libc::raise(signal) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
 /// A set of signals, blocked in every thread and taken by one
 /// ([`SignalSet::wait`]), so that none is handled anywhere else and they
 /// are taken in the kernel's order.

@@ -496,6 +496,13 @@ impl Term {
         i32::try_from(self.child.id()).expect("a pid fits in i32")
     }
 
+    /// The terminal's foreground process group, once known: under a shell
+    /// with job control, the group of the job it runs in the foreground,
+    /// whose leader's process id it is.
+    pub fn foreground_group(&self) -> Option<i32> {
+        self.master.as_ref()?.process_group_leader()
+    }
+
     /// When the program was started.
     pub fn spawned_at(&self) -> Instant {
         self.spawned_at

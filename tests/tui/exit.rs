@@ -461,6 +461,73 @@ fn a_game_stopped_from_outside_then_in_the_background_ends_on_sigterm_under_tost
     });
 }
 
+/// Has a process started from the shell in `term` take the lock of the
+/// records directory of `sandbox` and hold it until the returned value is
+/// dropped, so that a game ending there waits for it.
+fn hold_the_records_lock(term: &mut Term, sandbox: &pty::Sandbox) -> pty::Killed {
+    std::fs::create_dir_all(sandbox.score_dir()).expect("the records directory");
+    let holder = format!(
+        "(flock {} sh -c 'echo locked by $$; exec sleep 1000' &)\n",
+        sandbox.score_dir().display()
+    );
+    term.send(holder.as_bytes());
+    pty::Killed(term.expect("the lock held", |screen| {
+        let contents = screen.contents();
+        contents
+            .lines()
+            .filter(|line| !line.contains("echo locked by"))
+            .find_map(|line| line.split("locked by ").nth(1))
+            .and_then(|pid| pid.trim().parse().ok())
+            .ok_or_else(|| "not yet".to_string())
+    }))
+}
+
+/// A line typed while the game closes, the terminal given back but the
+/// game still saving, is the shell's next command, as after any program
+/// that reads no more: the game stops reading once it has ended. The lock
+/// of the records directory, held elsewhere, keeps the game saving while
+/// the line is typed.
+#[test]
+fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
+    let sandbox = pty::Sandbox::new();
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = bash_in(&sandbox);
+    let holder = hold_the_records_lock(&mut term, &sandbox);
+    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let shell = term.pid();
+    let game = term
+        .foreground_group()
+        .filter(|&group| group != shell)
+        .expect("the game is the shell's foreground job");
+    pty::send_signal(game, libc::SIGTERM);
+    term.expect_screen("the terminal given back", |screen| {
+        !screen.alternate_screen()
+    });
+    // The terminal echoes the line itself, in cooked mode again, once it
+    // has it; a game still reading would have it by then.
+    term.send(b"echo $((6 * 7))-typed\n");
+    term.expect_text("echo $((6 * 7))-typed");
+    assert_eq!(
+        term.count_in_output(b"Scores earned"),
+        0,
+        "the game ended before the line was typed: {}",
+        term.contents()
+    );
+    drop(holder);
+    let ran = term.wait_for_output(TIMEOUT, |raw| pty::count(raw, b"42-typed") > 0);
+    assert!(ran, "the line typed was lost:\n{}", term.contents());
+    assert_eq!(
+        term.count_in_output(b"Game saved: "),
+        1,
+        "{}",
+        term.contents()
+    );
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
 /// A game ended in the background goes on to its end even when something
 /// is typed meanwhile: reading the terminal there would stop it (SIGTTIN)
 /// before it is saved. The records directory's lock, held elsewhere, keeps
@@ -471,21 +538,7 @@ fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     let sandbox = pty::Sandbox::new();
     let view = View::new(batch(&[], 93, &[]), 100, 50);
     let mut term = bash_in(&sandbox);
-    std::fs::create_dir_all(sandbox.score_dir()).expect("the records directory");
-    let holder = format!(
-        "(flock {} sh -c 'echo locked by $$; exec sleep 1000' &)\n",
-        sandbox.score_dir().display()
-    );
-    term.send(holder.as_bytes());
-    let holder = pty::Killed(term.expect("the lock held", |screen| {
-        let contents = screen.contents();
-        contents
-            .lines()
-            .filter(|line| !line.contains("echo locked by"))
-            .find_map(|line| line.split("locked by ").nth(1))
-            .and_then(|pid| pid.trim().parse().ok())
-            .ok_or_else(|| "not yet".to_string())
-    }));
+    let holder = hold_the_records_lock(&mut term, &sandbox);
     term.send(format!("{CLINES} --seed=93\n").as_bytes());
     term.expect("the opening board", |screen| view.locate_cursor(screen));
     term.send(&[0x1a]);
@@ -552,9 +605,8 @@ fn a_game_started_in_the_background_waits_for_fg_or_ends_on_sigterm() {
         });
         assert!(ended, "game {started} did not end:\n{}", term.contents());
         if end == "fg" {
-            // The shell's prompt comes once the game has exited. Until then
-            // its input thread still reads the terminal, back in cooked
-            // mode, and would take the next command typed.
+            // The shell's prompt comes once the game has exited: the next
+            // command goes to a shell that is ready for it.
             let prompted = term.wait_for_output(TIMEOUT, |raw| {
                 let closing = raw
                     .windows(b"Scores earned : 0".len())
