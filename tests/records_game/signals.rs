@@ -10,6 +10,7 @@
 
 use super::*;
 
+use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write as _};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,8 +18,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The seeds of the games, each ended or interrupted by one signal, the
 /// signals in turn: the first six games are signalled early, the others
 /// once they have scored (their seeds score within a few moves), so that
-/// each signal meets a record.
-const SEEDS: [u64; 12] = [2, 3, 5, 6, 8, 9, 19, 33, 34, 1, 4, 7];
+/// each signal meets a record. Between them, their dice take every action
+/// and reach every moment, and a game with a move taken back is saved by
+/// SIGTERM (seed 46), to go on keeping no record.
+const SEEDS: [u64; 12] = [46, 3, 5, 6, 8, 9, 19, 33, 34, 57, 4, 7];
 /// How many games are played side by side.
 const PLAYED_AT_ONCE: usize = 3;
 /// The most keys and clicks (moves, undos, help…) before the signal.
@@ -70,6 +73,25 @@ enum Moment {
     /// before it or after it.
     MidMove,
 }
+
+impl Moment {
+    /// Which of [`MOMENTS`] this is.
+    fn kind(self) -> &'static str {
+        match self {
+            Moment::Settled => "settled",
+            Moment::Selected(_) => "selected",
+            Moment::Help => "help",
+            Moment::Question => "question",
+            Moment::MidMove => "mid-move",
+        }
+    }
+}
+
+/// Every kind of [`Moment`].
+const MOMENTS: [&str; 5] = ["help", "mid-move", "question", "selected", "settled"];
+
+/// Every action [`Player::act`] takes.
+const ACTIONS: [&str; 6] = ["help", "move", "question", "select", "undo", "walk"];
 
 /// A seeded stream of numbers (SplitMix64): the same keys every run.
 struct Dice(u64);
@@ -263,8 +285,9 @@ impl Player {
         std::mem::replace(&mut self.board, self.model.seen())
     }
 
-    /// One seeded action, waited for on the screen.
-    fn act(&mut self) {
+    /// One seeded action, waited for on the screen; returns which of
+    /// [`ACTIONS`] it was.
+    fn act(&mut self) -> &'static str {
         match self.dice.below(8) {
             0 if self.moves > 0 => {
                 self.term.key(Key::Char('u'));
@@ -273,32 +296,38 @@ impl Player {
                 self.keeps_record = false;
                 self.board = self.model.seen();
                 self.expect_board("the move taken back");
+                "undo"
             }
             1 => {
                 self.term.send(F1);
                 self.term.expect_text(HELP);
                 self.term.key(Key::Char('x'));
                 self.expect_board("the help closed");
+                "help"
             }
             2 => {
                 let chip = self.chip();
                 self.click(chip);
                 self.click(chip);
                 self.expect_board("a chip selected, then not");
+                "select"
             }
             3 if self.board.score > 0 => {
                 self.term.key(Key::Char('n'));
                 self.term.expect_text(QUESTION);
                 self.term.key(Key::Char('x'));
                 self.expect_board("the question gone");
+                "question"
             }
             4 if self.cursor.is_some() => {
                 let target = (self.dice.below(SIDE), self.dice.below(SIDE));
                 self.walk(target);
+                "walk"
             }
             _ => {
                 self.send_move();
                 self.expect_board("the move played");
+                "move"
             }
         }
     }
@@ -498,10 +527,21 @@ fn resized(player: &mut Player, moment: Moment) {
     player.back_to_the_board(moment);
 }
 
+/// What one case went through.
+struct Covered {
+    /// Whether a record with points was checked.
+    scored: bool,
+    /// Which of [`ACTIONS`] were taken.
+    actions: Vec<&'static str>,
+    /// The moment the signal came.
+    moment: Moment,
+    /// The signal.
+    signal: Signal,
+}
+
 /// Plays seeded keys and clicks, sends a signal at a seeded moment and
-/// checks all it must leave. Returns whether a record with points was
-/// checked.
-fn signal_case(case: usize) -> bool {
+/// checks all it must leave.
+fn signal_case(case: usize) -> Covered {
     let signal = SIGNALS[case % SIGNALS.len()];
     let seed = SEEDS[case];
     let sandbox = Sandbox::new();
@@ -516,11 +556,15 @@ fn signal_case(case: usize) -> bool {
         }
     }
     let actions = player.dice.below(MOST_ACTIONS + 1);
-    for _ in 0..actions {
-        player.act();
-    }
+    let taken: Vec<&'static str> = (0..actions).map(|_| player.act()).collect();
     let (moment, before) = player.reach_moment();
-    let case = format!("seed {seed}, {actions} actions, {signal:?} at {moment:?}");
+    let case = format!("seed {seed}, actions {taken:?}, {signal:?} at {moment:?}");
+    let covered = |scored| Covered {
+        scored,
+        actions: taken.clone(),
+        moment,
+        signal,
+    };
     let ending = match signal {
         Signal::Term => Some(libc::SIGTERM),
         Signal::Hup => Some(libc::SIGHUP),
@@ -531,7 +575,7 @@ fn signal_case(case: usize) -> bool {
     if let Some(ending) = ending {
         let scored = player.keeps_record && player.board.score > 0;
         ended_by(&sandbox, player, ending, before, &case);
-        return scored;
+        return covered(scored);
     }
     if signal == Signal::StopThenCont {
         stopped_and_continued(&mut player, moment, &case);
@@ -545,7 +589,7 @@ fn signal_case(case: usize) -> bool {
     check_exit(&mut player.term, &[], score);
     check_record(&sandbox, player.keeps_record, score, &case);
     assert_eq!(saves(&sandbox), 0, "{case}: a save");
-    player.keeps_record && score > 0
+    covered(player.keeps_record && score > 0)
 }
 
 #[test]
@@ -553,7 +597,7 @@ fn a_signal_at_any_moment_leaves_the_game_the_terminal_and_the_files_whole() {
     // The games spend their time waiting for animations: played side by
     // side, they take a fraction of the time, even on a busy machine.
     let next = AtomicUsize::new(0);
-    let scored = AtomicUsize::new(0);
+    let cases = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..PLAYED_AT_ONCE {
             scope.spawn(|| {
@@ -562,14 +606,23 @@ fn a_signal_at_any_moment_leaves_the_game_the_terminal_and_the_files_whole() {
                     if case >= SEEDS.len() {
                         break;
                     }
-                    if signal_case(case) {
-                        scored.fetch_add(1, Ordering::Relaxed);
-                    }
+                    let covered = signal_case(case);
+                    cases.lock().unwrap().push(covered);
                 }
             });
         }
     });
+    let cases = cases.into_inner().unwrap();
     // Records are checked only where a game scored.
-    let scored = scored.into_inner();
+    let scored = cases.iter().filter(|case| case.scored).count();
     assert!(scored >= SIGNALS.len() - 1, "only {scored} games scored");
+    // The seeds are chosen so that every action and every moment comes.
+    let taken: BTreeSet<&str> = cases.iter().flat_map(|case| case.actions.clone()).collect();
+    assert_eq!(taken, BTreeSet::from(ACTIONS), "the actions taken");
+    let moments: BTreeSet<&str> = cases.iter().map(|case| case.moment.kind()).collect();
+    assert_eq!(moments, BTreeSet::from(MOMENTS), "the moments signalled");
+    let saved_without_record = cases.iter().any(|case| {
+        matches!(case.signal, Signal::Term | Signal::Hup) && case.actions.contains(&"undo")
+    });
+    assert!(saved_without_record, "no game saved after an undo");
 }
