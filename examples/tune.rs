@@ -62,7 +62,8 @@ const USAGE: &str =
 
 /// The weights tuned, by name; the rest keep their defaults (`points` sets
 /// the scale, `loss` only needs to be far below any other value). The
-/// learned value's weight matters only in the 7-colour game on 9 × 9.
+/// learned value's weight is tuned only where a learned table is read
+/// ([`tuned_mask`]).
 const TUNED: [&str; 8] = [
     "free",
     "potential",
@@ -178,6 +179,21 @@ fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
         _ => unreachable!("{flag} is listed in FLAGS"),
     }
     Ok(())
+}
+
+/// For each of [`TUNED`], 1 where it is tuned under `rules`, 0 where it
+/// stays at its default: the learned value's weight, where no table is
+/// read (only the 7-colour game on 9 × 9 has one), changes no move, so its
+/// steps would be a drift of noise.
+fn tuned_mask(rules: Rules) -> [f64; TUNED.len()] {
+    let learned = Player::new(rules).uses_learned_value();
+    TUNED.map(|name| {
+        if name != "learned" || learned {
+            1.0
+        } else {
+            0.0
+        }
+    })
 }
 
 /// The weights at `theta`, the tuned coordinates: each weight's log
@@ -301,6 +317,14 @@ fn main() -> ExitCode {
 /// When a step leaves weights the evaluation cannot take.
 fn tune(options: &Options, out: &mut Output) -> Result<Option<Weights>, String> {
     let mut theta = vec![0.0; TUNED.len()];
+    let mask = tuned_mask(options.rules);
+    if mask.contains(&0.0)
+        && !out.line(format_args!(
+            "no learned table for these rules: learned is not tuned"
+        ))
+    {
+        return Ok(None);
+    }
     let mut random = options.seed;
     for k in 0..options.iterations {
         // The usual SPSA decay exponents (Spall).
@@ -316,16 +340,22 @@ fn tune(options: &Options, out: &mut Output) -> Result<Option<Weights>, String> 
                 }
             })
             .collect();
-        let plus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + c * d).collect();
-        let minus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - c * d).collect();
+        // Signs are drawn for every weight, tuned or not, so that a run
+        // perturbs the tuned ones as it did before any was left out.
+        let pushed_by = |sign: f64| -> Vec<f64> {
+            (theta.iter().zip(&delta).zip(&mask))
+                .map(|((t, d), m)| t + sign * c * d * m)
+                .collect()
+        };
+        let (plus, minus) = (pushed_by(1.0), pushed_by(-1.0));
         let pushed = [weights_at(&plus, k, "up")?, weights_at(&minus, k, "down")?];
         let first = options.seed.wrapping_add(k.wrapping_mul(1_000));
         let seeds: Vec<u64> = (0..options.games).map(|g| first.wrapping_add(g)).collect();
         let scores = play_games(options, &pushed, &seeds);
         let (up, down) = (mean_and_error(&scores[0]).0, mean_and_error(&scores[1]).0);
         let relative = (up - down) / ((up + down) / 2.0).max(1.0);
-        for (t, d) in theta.iter_mut().zip(&delta) {
-            *t += a * relative / (2.0 * c * d);
+        for ((t, d), m) in theta.iter_mut().zip(&delta).zip(&mask) {
+            *t += m * a * relative / (2.0 * c * d);
         }
         let stepped = weights_at(&theta, k, "stepped")?;
         if !out.line(format_args!(
@@ -426,6 +456,34 @@ mod tests {
             .expect("taken")
             .expect("no help");
         assert_eq!(workers(&options, 32), 2);
+    }
+
+    #[test]
+    fn the_learned_weight_is_tuned_only_where_a_table_is_read() {
+        let learned = TUNED.iter().position(|&name| name == "learned");
+        let learned = learned.expect("learned is listed");
+        let seven = Rules {
+            colors: 7,
+            ..Rules::default()
+        };
+        assert_eq!(tuned_mask(seven), [1.0; TUNED.len()]);
+        for rules in [Rules::default(), Rules { width: 10, ..seven }] {
+            let mask = tuned_mask(rules);
+            assert_eq!(mask[learned], 0.0, "{rules:?}");
+            assert_eq!(mask.iter().sum::<f64>(), (TUNED.len() - 1) as f64);
+        }
+    }
+
+    #[test]
+    fn without_a_learned_table_a_run_leaves_the_learned_weight_alone() {
+        let line = "--colors 5 --iterations 2 --games 1 --max-turns 3 --threads 1";
+        let options = parse(words(line)).expect("taken").expect("no help");
+        let mut out = Output::new("tune");
+        let tuned = tune(&options, &mut out)
+            .expect("in range")
+            .expect("written");
+        assert_eq!(tuned.learned, Weights::default().learned);
+        assert_ne!(tuned, Weights::default(), "the others were stepped");
     }
 
     #[test]
