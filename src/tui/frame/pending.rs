@@ -83,6 +83,15 @@ impl Pending {
             .map(|&(_, end)| end as usize)
     }
 
+    /// Whether the first column of `row` is pending, found without moving
+    /// the row's search finger from where the writing is.
+    pub fn first_column(&self, row: usize) -> bool {
+        let row = &self.rows[row];
+        row.spans
+            .get(row.done)
+            .is_some_and(|&(start, end)| start == 0 && end > 0)
+    }
+
     /// Marks columns `from..to` of `row` written.
     pub fn take(&mut self, row: usize, from: usize, to: usize) {
         let first = self.rows[row].after(from) - self.rows[row].done;
@@ -132,17 +141,23 @@ impl Pending {
 
     /// The first pending cell at or after `row`, `col` in reading order;
     /// there must be one.
-    pub fn next_from(&self, (row, col): (usize, usize)) -> (usize, usize) {
+    pub fn next_from(&self, at: (usize, usize)) -> (usize, usize) {
+        self.first_from(at, self.rows.len())
+            .expect("a pending cell")
+    }
+
+    /// The first pending cell at or after `row`, `col` in reading order,
+    /// if there is one before row `end`.
+    pub fn first_from(&self, (row, col): (usize, usize), end: usize) -> Option<(usize, usize)> {
         let live = &self.rows[row];
         let at = live.after(col);
         if let Some(&(start, _)) = live.spans[at..].iter().find(|&&(s, e)| s < e) {
-            return (row, col.max(start as usize));
+            return Some((row, col.max(start as usize)));
         }
-        let (row, spans) = (row + 1..self.rows.len())
+        let (row, spans) = (row + 1..end.min(self.rows.len()))
             .map(|r| (r, self.row(r)))
-            .find(|(_, spans)| !spans.is_empty())
-            .expect("a pending cell");
-        (row, spans[0].0 as usize)
+            .find(|(_, spans)| !spans.is_empty())?;
+        Some((row, spans[0].0 as usize))
     }
 }
 
