@@ -482,6 +482,18 @@ fn hold_the_records_lock(term: &mut Term, sandbox: &pty::Sandbox) -> pty::Killed
     }))
 }
 
+/// A shell in a terminal of 100 × 50, `clines --seed=93` started from it
+/// and showing its opening, and a process holding the lock of the records
+/// directory of `sandbox` until the value returned is dropped.
+fn a_game_in_bash_with_the_records_locked(sandbox: &pty::Sandbox) -> (Term, pty::Killed) {
+    let view = View::new(batch(&[], 93, &[]), 100, 50);
+    let mut term = bash_in(sandbox);
+    let holder = hold_the_records_lock(&mut term, sandbox);
+    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    (term, holder)
+}
+
 /// A line typed while the game closes, the terminal given back but the
 /// game still saving, is the shell's next command, as after any program
 /// that reads no more: the game stops reading once it has ended. The lock
@@ -490,11 +502,7 @@ fn hold_the_records_lock(term: &mut Term, sandbox: &pty::Sandbox) -> pty::Killed
 #[test]
 fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
     let sandbox = pty::Sandbox::new();
-    let view = View::new(batch(&[], 93, &[]), 100, 50);
-    let mut term = bash_in(&sandbox);
-    let holder = hold_the_records_lock(&mut term, &sandbox);
-    term.send(format!("{CLINES} --seed=93\n").as_bytes());
-    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox);
     let shell = term.pid();
     let game = term
         .foreground_group()
@@ -536,11 +544,7 @@ fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
 #[test]
 fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     let sandbox = pty::Sandbox::new();
-    let view = View::new(batch(&[], 93, &[]), 100, 50);
-    let mut term = bash_in(&sandbox);
-    let holder = hold_the_records_lock(&mut term, &sandbox);
-    term.send(format!("{CLINES} --seed=93\n").as_bytes());
-    term.expect("the opening board", |screen| view.locate_cursor(screen));
+    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox);
     term.send(&[0x1a]);
     term.expect_text("Stopped");
     // One write: what is typed (`true`) is in the terminal's queue as the

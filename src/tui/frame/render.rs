@@ -644,15 +644,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_short_cut_over_a_blank_writes_what_weighing_every_cell_would() {
-        let mut state = 11u64;
-        let mut next = move || {
+    /// A seeded stream of numbers (a linear congruential generator's high
+    /// bits), for frames that are the same every run.
+    fn numbers(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             state >> 24
-        };
+        }
+    }
+
+    #[test]
+    fn the_short_cut_over_a_blank_writes_what_weighing_every_cell_would() {
+        let mut next = numbers(11);
         // First, a grid row of cells one column wide, a line and a blank
         // in turn: the short cut's case.
         let mut grid_row = Frame::new(2001, 3);
@@ -850,13 +855,7 @@ mod tests {
             0,
         );
         let mut renderer = Renderer::new(true);
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state >> 24
-        };
+        let mut next = numbers(7);
         let mut frame = Frame::new(cols, rows);
         for step in 0..120 {
             let random_cell = |roll: u64| {
