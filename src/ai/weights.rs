@@ -94,7 +94,22 @@ impl Default for Weights {
     ///   weight): −30.9 ± 58.9 at 1 and −70.2 ± 73.2 at 3 (first 50 games
     ///   each); taken as a bonus instead, at −1, +186.7 ± 99.3 on the first
     ///   50 games but −197.1 ± 112.1 on the last 50 (`--seed 51 --games
-    ///   50`), and at −2 −0.6 ± 70.4 on the first 50.
+    ///   50`), and at −2 −0.6 ± 70.4 on the first 50;
+    /// - a cross potential, since two lines of five that meet score 45 where
+    ///   two apart score 10: for each empty cell and colour, over pairs of
+    ///   axes, the product of how full the best clean window of that colour
+    ///   through the cell is on each (0.1, 0.35 and 1 for 2, 3 and 4 chips),
+    ///   with scoring moves let compete in the sampled search while any was
+    ///   near (`CLINES_EXP_CROSS`, paired on `--seed 1`'s first 20 games):
+    ///   −120.2 ± 118.5 at 150, −149.2 ± 125.2 at 600, −479.5 ± 106.7 at
+    ///   2,000, where the player built crosses ready to complete in 159
+    ///   turns but completed 2 as throws filled the board; scoring moves
+    ///   let compete on every move, −63.2 ± 136.5 at 600 and +4.5 ± 143.0
+    ///   at 300 with a bonus for completing one, at a median of 70 ms of
+    ///   CPU a move. The player's removals were 93 % lines of five, 7 %
+    ///   of six and no cross in 10 games, and a line one chip from whole
+    ///   met another of its colour's windows holding three chips in 6 of
+    ///   1,822 turns: crosses must be built, and building them costs turns.
     ///
     /// Nor did a free cell worth 45 or 80 instead of 60 (`--weight free=…`,
     /// which moves where a game settles: `selfplay --trace`): 45 scored
