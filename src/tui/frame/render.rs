@@ -234,8 +234,8 @@ impl Renderer {
     /// unless an earlier cell costs a byte too: the one left of the
     /// cursor (a backspace) or the row's first (a carriage return); any
     /// other on the row costs two bytes at least, and one on a row above
-    /// three. On a grid's rows, where every other cell is a line,
-    /// this short cut skips most of the work of a repaint.
+    /// three. On a grid's rows, where every other cell is a line, this
+    /// short cut skips most of the work of a repaint.
     fn over_one_blank(&self, frame: &Frame, pending: &Pending, scan: (usize, usize)) -> bool {
         #[cfg(test)]
         if self.weigh_every_cell {
@@ -249,11 +249,11 @@ impl Renderer {
         }
         // `scan` there: no cell before it is pending. Otherwise, looked up.
         let pending_at = |col| pending.stretch_end(row, col).is_some();
-        let next_is_first = scan == (row, col + 1)
+        let chosen = scan == (row, col + 1)
             || pending_at(col + 1)
                 && !(col > 0 && (pending.first_column(row) || pending_at(col - 1)));
         let cell = frame.get(row, col + 1);
-        next_is_first && (cell.ch == ' ' || self.ink == Some(cell.ink))
+        chosen && (cell.ch == ' ' || self.ink == Some(cell.ink))
     }
 
     /// Chooses the next cell to write: the cheapest, counting the move and
@@ -265,9 +265,9 @@ impl Renderer {
     /// that costs more than any move), the first pending cell of the rows
     /// below: so the rows after it are still written in reading order,
     /// `\r\n` from one to the next, rather than back and forth from the
-    /// end of each row. Ties go to the earlier cell in reading order. Returns its row and
-    /// column, the move there, and the row and columns `from..to` the move
-    /// rewrote.
+    /// end of each row. Ties go to the earlier cell in reading order.
+    /// Returns its row and column, the move there, and the row and columns
+    /// `from..to` the move rewrote.
     fn next_cell(
         &self,
         frame: &Frame,
