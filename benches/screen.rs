@@ -50,7 +50,7 @@ fn drawing(c: &mut Criterion) {
     group.finish();
 }
 
-/// Few samples and no plots: a full repaint takes a third of a second.
+/// Few samples and no plots: a full repaint takes over a tenth of a second.
 fn quick() -> Criterion {
     Criterion::default()
         .sample_size(10)
