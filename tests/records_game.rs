@@ -26,7 +26,7 @@ const GAME_OVER: &str = "Game over, press a key...";
 /// `CLINES_TEST_SEED` (`--seed` would keep none), so that the test player
 /// plays the same game every time: one it scores in, and again after a
 /// save (a game of any seed may be lost).
-const TEST_SEED: &str = "1";
+pub(crate) const TEST_SEED: &str = "1";
 /// Leaves full-screen mode.
 const LEAVE_ALTERNATE: &[u8] = b"\x1b[?1049l";
 
@@ -196,7 +196,7 @@ fn plan(seen: &Seen) -> Option<(Pos, Pos)> {
 
 /// Plays the game in `term` (full mode, `cols` × `rows`) until it scores;
 /// returns the score.
-fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
+pub(crate) fn play_until_scored(term: &mut Term, cols: u16, rows: u16) -> u64 {
     play_until_score_above(term, cols, rows, 0)
 }
 

@@ -191,6 +191,33 @@ impl Input {
     }
 }
 
+/// Where the input thread is kept once started, so that whichever comes
+/// first, the game's end or a panic on the game's thread (its panic hook),
+/// stops it before the terminal is given back.
+#[derive(Debug, Default)]
+pub struct InputSlot(Mutex<Option<Input>>);
+
+impl InputSlot {
+    /// Keeps `input` until [`InputSlot::stop`].
+    pub fn hold(&self, input: Input) {
+        *self.input() = Some(input);
+    }
+
+    /// Stops the thread held, if any ([`Input::stop`]); a second call
+    /// finds none.
+    pub fn stop(&self) {
+        // Taken out first: the lock is not held while the thread ends.
+        let input = self.input().take();
+        if let Some(input) = input {
+            input.stop();
+        }
+    }
+
+    fn input(&self) -> MutexGuard<'_, Option<Input>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// Starts the thread that feeds `sender` terminal events; it sleeps in a
 /// blocking read until one arrives. Started once the terminal is raw, and
 /// stopped ([`Input::stop`]) before the terminal is given back.

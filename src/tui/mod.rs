@@ -43,7 +43,7 @@ use crate::game::{Game, Preview, Rules};
 use crate::records::{LockWait, NoRecord, SaveSlot, SavedGame, Store};
 
 use app::{App, Stop};
-use event::{Foreground, Message, Part};
+use event::{Foreground, InputSlot, Message, Part};
 use frame::Renderer;
 pub use help::lines as help_lines;
 pub use offscreen::Offscreen;
@@ -228,9 +228,14 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     let (mut app, went_on_from) = first_game(&config, color, (cols, rows));
     let session = Arc::new(Session::start(&config, app.live(), went_on_from.is_some()));
     let for_panic = Arc::clone(&session);
-    terminal::install_panic_hook(move || {
-        end_session(&for_panic, Ending::Panic);
-    });
+    let reading = Arc::new(InputSlot::default());
+    let stop_reading = Arc::clone(&reading);
+    terminal::install_panic_hook(
+        move || stop_reading.stop(),
+        move || {
+            end_session(&for_panic, Ending::Panic);
+        },
+    );
     let (sender, receiver) = mpsc::channel();
     let signals = event::spawn_signals(sender.clone()).map_err(Error::Thread)?;
     let terminal = terminal::Guard::enter_in_the_foreground()?;
@@ -246,7 +251,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
-    let input = event::spawn_input(sender, foreground).map_err(Error::Thread)?;
+    reading.hold(event::spawn_input(sender, foreground).map_err(Error::Thread)?);
     catch_up_with_a_resize(&mut app, &job, (cols, rows));
     let mut renderer = renderer_for_terminal(color);
     let mut seed = config.seed;
@@ -284,7 +289,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
             save: &mut save,
         },
     );
-    input.stop();
+    reading.stop();
     drop(job);
     let owned = owned.take();
     // Ended in the background (`kill %1`), the game still finishes: its

@@ -131,10 +131,11 @@ fn leave(erase: bool) {
     }
 }
 
-/// Installs a panic hook for the calling thread's panics, which restores
-/// the terminal, then runs `then` (for last words such as the score), then
-/// the previous hook, which prints the panic message on the restored
-/// terminal.
+/// Installs a panic hook for the calling thread's panics, which runs
+/// `first` (to stop reading the keys: once the terminal is restored, what
+/// is typed is for the shell), restores the terminal, then runs `then`
+/// (for last words such as the score), then the previous hook, which
+/// prints the panic message on the restored terminal.
 ///
 /// Another thread's panic leaves the terminal and the game to the game:
 /// the threads that run code which could panic (the player's, the
@@ -143,7 +144,10 @@ fn leave(erase: bool) {
 /// would be drawn over and lost with the alternate screen, so it is kept
 /// for [`report_deferred_panic`], or printed at once where the game does
 /// not have the terminal (stopped, or already closing).
-pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
+pub fn install_panic_hook(
+    first: impl Fn() + Send + Sync + 'static,
+    then: impl Fn() + Send + Sync + 'static,
+) {
     let previous = std::panic::take_hook();
     let main = thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
@@ -157,6 +161,7 @@ pub fn install_panic_hook(then: impl Fn() + Send + Sync + 'static) {
             return;
         }
         let was_active = ACTIVE.load(Ordering::SeqCst);
+        first();
         restore();
         if was_active {
             then();

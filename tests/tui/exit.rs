@@ -509,6 +509,52 @@ fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
         .filter(|&group| group != shell)
         .expect("the game is the shell's foreground job");
     pty::send_signal(game, libc::SIGTERM);
+    type_a_line_while_the_game_closes(&mut term, holder);
+    assert_eq!(
+        term.count_in_output(b"Game saved: "),
+        1,
+        "{}",
+        term.contents()
+    );
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+/// So is a line typed while a game closes after a panic on its own thread:
+/// the panic hook stops the reading of keys before it gives the terminal
+/// back. The debug build panics on a resize when `CLINES_TEST_PANIC` asks
+/// it to; the game, keeping records (`CLINES_TEST_SEED`) and with points
+/// scored, then waits for the lock to save its record.
+#[cfg(debug_assertions)]
+#[test]
+fn a_line_typed_while_a_panicked_game_closes_is_left_for_the_shell() {
+    use crate::records_game::{TEST_SEED, play_until_scored};
+    let sandbox = pty::Sandbox::new();
+    let mut term = bash_in(&sandbox);
+    let holder = hold_the_records_lock(&mut term, &sandbox);
+    let command = format!("CLINES_TEST_SEED={TEST_SEED} CLINES_TEST_PANIC=resize {CLINES}\n");
+    term.send(command.as_bytes());
+    let score = play_until_scored(&mut term, 100, 50);
+    term.resize(101, 50);
+    type_a_line_while_the_game_closes(&mut term, holder);
+    let closing = format!("Scores earned : {score}");
+    assert_eq!(
+        term.count_in_output(closing.as_bytes()),
+        1,
+        "{}",
+        term.contents()
+    );
+    term.send(b"exit\n");
+    let status = term.wait_exit(TIMEOUT);
+    assert!(status.success(), "the shell's exit status {status:?}");
+}
+
+/// Once the game in the shell in `term` has given the terminal back,
+/// while it still waits for the records lock `holder` holds, types a line
+/// for the shell, then releases the lock and checks that the shell ran
+/// the line.
+fn type_a_line_while_the_game_closes(term: &mut Term, holder: pty::Killed) {
     term.expect_screen("the terminal given back", |screen| {
         !screen.alternate_screen()
     });
@@ -525,15 +571,6 @@ fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
     drop(holder);
     let ran = term.wait_for_output(TIMEOUT, |raw| pty::count(raw, b"42-typed") > 0);
     assert!(ran, "the line typed was lost:\n{}", term.contents());
-    assert_eq!(
-        term.count_in_output(b"Game saved: "),
-        1,
-        "{}",
-        term.contents()
-    );
-    term.send(b"exit\n");
-    let status = term.wait_exit(TIMEOUT);
-    assert!(status.success(), "the shell's exit status {status:?}");
 }
 
 /// A game ended in the background goes on to its end even when something
