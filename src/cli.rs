@@ -76,7 +76,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = Rules::DEFAULT.width,
-        value_parser = Utf8(whole_number(accepted_range(Rule::Width)))
+        value_parser = whole_number(accepted_range(Rule::Width))
     )]
     pub width: usize,
 
@@ -87,7 +87,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = Rules::DEFAULT.height,
-        value_parser = Utf8(whole_number(accepted_range(Rule::Height)))
+        value_parser = whole_number(accepted_range(Rule::Height))
     )]
     pub height: usize,
 
@@ -98,7 +98,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = usize::from(Rules::DEFAULT.colors),
-        value_parser = Utf8(whole_number(accepted_range(Rule::Colors)))
+        value_parser = whole_number(accepted_range(Rule::Colors))
     )]
     pub colors: usize,
 
@@ -109,7 +109,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = Rules::DEFAULT.line,
-        value_parser = Utf8(whole_number(accepted_range(Rule::Line)))
+        value_parser = whole_number(accepted_range(Rule::Line))
     )]
     pub line: usize,
 
@@ -120,7 +120,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = Rules::DEFAULT.next,
-        value_parser = Utf8(whole_number(accepted_range(Rule::Next)))
+        value_parser = whole_number(accepted_range(Rule::Next))
     )]
     pub next: usize,
 
@@ -131,7 +131,7 @@ pub struct Args {
         value_name = "N",
         allow_hyphen_values = true,
         default_value_t = Rules::DEFAULT.first,
-        value_parser = Utf8(whole_number(accepted_range(Rule::First)))
+        value_parser = whole_number(accepted_range(Rule::First))
     )]
     pub first: usize,
 
@@ -141,7 +141,7 @@ pub struct Args {
         long = "keys",
         value_name = "KEYS",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new()),
+        value_parser = text_value("5 different characters (left, down, up, right, action)"),
         default_value_t = String::from_iter(DEFAULT_KEYS.in_order())
     )]
     pub keys: String,
@@ -153,7 +153,7 @@ pub struct Args {
         long = "font",
         value_name = "GLYPHS",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new()),
+        value_parser = text_value("3 visible, single-width characters"),
         default_value_t = String::from_iter(DEFAULT_FONT.in_order())
     )]
     pub font: String,
@@ -166,7 +166,7 @@ pub struct Args {
         long = "bw-font",
         value_name = "GLYPHS",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new())
+        value_parser = text_value("visible, single-width characters")
     )]
     pub bw_font: Option<String>,
 
@@ -178,7 +178,7 @@ pub struct Args {
         long = "mode",
         value_name = "c|b",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new())
+        value_parser = text_value("c (colour) or b (black and white)")
     )]
     pub mode: Option<String>,
 
@@ -189,7 +189,7 @@ pub struct Args {
         long = "palette",
         value_name = "LIST",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new())
+        value_parser = text_value("colour numbers from 1 to 255 other than 16, separated by commas")
     )]
     pub palette: Option<String>,
 
@@ -201,7 +201,7 @@ pub struct Args {
         long = "preview",
         value_name = "MODE",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new())
+        value_parser = text_value("off, colors or cells")
     )]
     pub preview: Option<String>,
 
@@ -212,7 +212,7 @@ pub struct Args {
         long = "cells",
         value_name = "SHAPE",
         allow_hyphen_values = true,
-        value_parser = Utf8(StringValueParser::new())
+        value_parser = text_value("square or wide")
     )]
     pub cells: Option<String>,
 
@@ -231,7 +231,7 @@ pub struct Args {
     /// without --seed, unless --new
     /// [default: random]
     #[arg(long = "seed", value_name = "S",
-        allow_hyphen_values = true, value_parser = Utf8(whole_number_u64))]
+        allow_hyphen_values = true, value_parser = seed_number())]
     pub seed: Option<u64>,
 
     /// Let the built-in player play from the start; the a key starts and
@@ -251,7 +251,7 @@ pub struct Args {
         value_name = "MS",
         allow_hyphen_values = true,
         default_value_t = DEFAULT_AUTOPLAY_DELAY.as_millis() as usize,
-        value_parser = Utf8(whole_number(format!("from 0 to {MAX_AUTOPLAY_DELAY_MS}")))
+        value_parser = whole_number(format!("from 0 to {MAX_AUTOPLAY_DELAY_MS}"))
     )]
     pub autoplay_delay: usize,
 
@@ -348,9 +348,22 @@ pub const MAX_AUTOPLAY_DELAY_MS: usize = 10_000;
 
 /// A clap value parser that first checks that the value is text, so that
 /// one that is not UTF-8 is refused naming its option (clap's own message
-/// names none), then hands it to the parser it wraps.
+/// names none) and what it accepts, then hands it to the parser it wraps.
 #[derive(Clone)]
-struct Utf8<P>(P);
+struct Utf8<P> {
+    parser: P,
+    /// What the option accepts: `off, colors or cells`.
+    expected: String,
+}
+
+/// The parser of an option whose value is text, any text until it is
+/// checked, accepting what `expected` says.
+fn text_value(expected: &str) -> Utf8<StringValueParser> {
+    Utf8 {
+        parser: StringValueParser::new(),
+        expected: expected.to_string(),
+    }
+}
 
 impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
     type Value = P::Value;
@@ -370,30 +383,35 @@ impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let message = format!(
-                "invalid value '{}' for '{option}': not valid UTF-8 text\n",
-                text::excerpt(&value.to_string_lossy())
+                "invalid value '{}' for '{option}': not valid UTF-8 text; expected {}\n",
+                text::excerpt(&value.to_string_lossy()),
+                self.expected
             );
             return Err(clap::Error::raw(ErrorKind::InvalidUtf8, message).with_cmd(cmd));
         }
-        self.0.parse_ref(cmd, arg, value)
+        self.parser.parse_ref(cmd, arg, value)
     }
 }
 
-/// A clap value parser for a whole number, whose refusal says what the
-/// option accepts.
+/// A clap value parser for a whole number `accepted` (`from 1 to 1000`),
+/// whose refusal says what the option accepts.
 fn whole_number(
     accepted: String,
-) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
-    move |text| {
-        text.parse()
-            .map_err(|_| format!("expected a whole number {accepted}"))
+) -> Utf8<impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static> {
+    let expected = format!("a whole number {accepted}");
+    Utf8 {
+        expected: expected.clone(),
+        parser: move |text: &str| text.parse().map_err(|_| format!("expected {expected}")),
     }
 }
 
 /// A clap value parser for the seed.
-fn whole_number_u64(text: &str) -> Result<u64, String> {
-    text.parse()
-        .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+fn seed_number() -> Utf8<impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static> {
+    let expected = format!("a whole number from 0 to {}", u64::MAX);
+    Utf8 {
+        expected: expected.clone(),
+        parser: move |text: &str| text.parse().map_err(|_| format!("expected {expected}")),
+    }
 }
 
 /// The short option that sets `rule`, as messages name it: the engine

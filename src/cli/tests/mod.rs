@@ -536,30 +536,72 @@ fn keys_that_take_the_games_own_keys_warn_then_play() {
 }
 
 #[test]
-fn values_that_are_not_utf8_name_their_option() {
+fn values_that_are_not_utf8_name_their_option_and_what_it_accepts() {
     use std::ffi::OsString;
     use std::os::unix::ffi::OsStringExt;
     let bytes = |text: &[u8]| OsString::from_vec(text.to_vec());
-    let cases: &[(&[&[u8]], &str)] = &[
-        (&[b"-C", b"\xff"], "'-C, --keys'"),
-        (&[b"-C\xffjkl "], "'-C, --keys'"),
-        (&[b"--keys=\xff"], "'-C, --keys'"),
-        (&[b"-f", b"I\xffo"], "'-f, --font'"),
-        (&[b"-F", b"\xff"], "'-F, --bw-font'"),
-        (&[b"-m\xff"], "'-m, --mode'"),
-        (&[b"-o", b"7,\xff"], "'-o, --palette'"),
-        (&[b"-p", b"\xff"], "'-p, --preview'"),
-        (&[b"--cells=\xff"], "'--cells'"),
-        (&[b"-w", b"\xff"], "'-w, --width'"),
-        (&[b"-N\xff"], "'-N, --first'"),
-        (&[b"--seed", b"1\xff"], "'--seed'"),
-        (&[b"--autoplay-delay=\xff"], "'--autoplay-delay'"),
+    // Each with what the option accepts, in the words of its refusal of
+    // other text where it has one.
+    let cases: &[(&[&[u8]], &str, &str)] = &[
+        (&[b"-C", b"\xff"], "'-C, --keys'", "5 different characters"),
+        (
+            &[b"-C\xffjkl "],
+            "'-C, --keys'",
+            "(left, down, up, right, action)",
+        ),
+        (&[b"--keys=\xff"], "'-C, --keys'", "5 different characters"),
+        (
+            &[b"-f", b"I\xffo"],
+            "'-f, --font'",
+            "3 visible, single-width",
+        ),
+        (
+            &[b"-F", b"\xff"],
+            "'-F, --bw-font'",
+            "visible, single-width",
+        ),
+        (
+            &[b"-m\xff"],
+            "'-m, --mode'",
+            "c (colour) or b (black and white)",
+        ),
+        (
+            &[b"-o", b"7,\xff"],
+            "'-o, --palette'",
+            "from 1 to 255 other than 16",
+        ),
+        (&[b"-p", b"\xff"], "'-p, --preview'", "off, colors or cells"),
+        (&[b"--cells=\xff"], "'--cells'", "square or wide"),
+        (
+            &[b"-w", b"\xff"],
+            "'-w, --width'",
+            "a whole number from 1 to 1000",
+        ),
+        (
+            &[b"-N\xff"],
+            "'-N, --first'",
+            "from 1 to the number of cells",
+        ),
+        (
+            &[b"--seed", b"1\xff"],
+            "'--seed'",
+            "from 0 to 18446744073709551615",
+        ),
+        (
+            &[b"--autoplay-delay=\xff"],
+            "'--autoplay-delay'",
+            "from 0 to 10000",
+        ),
     ];
-    for (args, option) in cases {
+    for (args, option, accepted) in cases {
         let args = std::iter::once(bytes(b"clines")).chain(args.iter().map(|a| bytes(a)));
         let message = parse_in(args, &plain()).unwrap_err().to_string();
         assert!(message.contains(option), "{message}");
-        assert!(message.contains("not valid UTF-8"), "{message}");
+        let expected = message.split("not valid UTF-8 text; expected ").nth(1);
+        assert!(
+            expected.is_some_and(|expected| expected.contains(accepted)),
+            "{message}"
+        );
         assert_eq!(message.matches("error:").count(), 1, "{message}");
     }
 }
