@@ -438,6 +438,20 @@ impl Entry<'_> {
             .map(PathBuf::from)
             .filter(|path| path.is_absolute())
             .map(|path| self.setting(path))
-            .ok_or_else(|| self.expected("a string holding an absolute directory path"))
+            .ok_or_else(|| {
+                // A shell would expand it; a file read as it is does not.
+                let tilde = self
+                    .value
+                    .as_str()
+                    .is_some_and(|path| path.starts_with('~'));
+                let hint = if tilde {
+                    " (~ is not read as the home directory here: write the directory out)"
+                } else {
+                    ""
+                };
+                self.expected(&format!(
+                    "a string holding an absolute directory path{hint}"
+                ))
+            })
     }
 }

@@ -190,9 +190,7 @@ fn a_bad_config_value_is_refused_even_when_a_flag_overrides_it() {
 
 #[test]
 fn config_refusals_name_file_key_and_accepted() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("config.toml").display().to_string();
-    let cases: &[(&str, &[&str])] = &[
+    refused_saying(&[
         ("colour = 5", &["unknown key \"colour\"", "width, height"]),
         (
             "width = \"9\"",
@@ -225,9 +223,25 @@ fn config_refusals_name_file_key_and_accepted() {
             &["score_dir = \"scores\"", "absolute"],
         ),
         (
+            "score_dir = \"~/games\"",
+            &[
+                "score_dir = \"~/games\"",
+                "absolute",
+                "~ is not read as the home",
+            ],
+        ),
+        (
             "colors = 6\nmode = \"b\"",
             &["colors = 6", "mode = \"b\" in", "-F (bw_font)"],
         ),
+    ]);
+}
+
+/// A file that is not TOML is refused naming the line, and the key where
+/// one is at fault.
+#[test]
+fn invalid_toml_is_refused_naming_the_line() {
+    refused_saying(&[
         ("width = ", &["invalid TOML at line 1"]),
         (
             "width = 9\nwidth = 10",
@@ -258,7 +272,14 @@ fn config_refusals_name_file_key_and_accepted() {
             "colors = -1_000_000_000_000_000_000_000",
             &["\"-1_000_000_000_000_000_000_000\" is out of the range"],
         ),
-    ];
+    ]);
+}
+
+/// Checks that each config file's text is refused, saying each of its
+/// phrases and naming the file.
+fn refused_saying(cases: &[(&str, &[&str])]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml").display().to_string();
     for (text, says) in cases {
         let env = with_config(dir.path(), text);
         let mut says = says.to_vec();
