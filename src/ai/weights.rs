@@ -109,13 +109,32 @@ impl Default for Weights {
     ///   CPU a move. The player's removals were 93 % lines of five, 7 %
     ///   of six and no cross in 10 games, and a line one chip from whole
     ///   met another of its colour's windows holding three chips in 6 of
-    ///   1,822 turns: crosses must be built, and building them costs turns.
+    ///   1,822 turns: crosses must be built, and building them costs turns;
+    /// - the reward of a window that cannot be completed as the board
+    ///   stands, taken times a factor: a window of one colour holding two
+    ///   chips or more, a gap of which lies in an empty component that
+    ///   borders no chip of its colour outside the window (found from the
+    ///   empty cells' bits), since games are lost as the empty space breaks
+    ///   into regions where no line can be made (`CLINES_EXP_REACH`, paired
+    ///   on `--seed 1`'s first 20 games): −211.1 ± 122.6 at 0.75, −184.9 ±
+    ///   98.4 at 0.5 and −227.9 ± 100.0 at 0; −239.5 ± 131.8 at 0 counting
+    ///   only gaps outside the largest empty component; at a median of 42
+    ///   to 47 ms of CPU a move instead of 31. A window is stuck only until
+    ///   a throw brings a chip of its colour beside its gap, which three
+    ///   chips a turn soon do.
     ///
     /// Nor did a free cell worth 45 or 80 instead of 60 (`--weight free=…`,
     /// which moves where a game settles: `selfplay --trace`): 45 scored
     /// +18.0 ± 71.1 on `--seed 1` and +13.4 ± 55.4 on `--seed 101` (+15.7 ±
     /// 45.0 over the 200 games), 80 scored −35.4 ± 79.1 on `--seed 1`'s
-    /// first 50.
+    /// first 50. Nor did free cells worth more or less than 60 on a crowded
+    /// board only, below a number of them (`CLINES_EXP_FREE_KINK`, paired
+    /// on `--seed 1`'s first 20 games): below 30, worth 90 each scored
+    /// −159.8 ± 103.1, 40 +35.5 ± 100.4 and 20 −28.4 ± 100.2; below 40,
+    /// worth 40 −81.0 ± 121.8. Nor did a learned weight that changes as the
+    /// board fills, going from 5 at 35 free cells to another at 20 and below
+    /// (`CLINES_EXP_LW_CROWD`, the same games): to 7, −29.3 ± 146.2; to 3,
+    /// −114.7 ± 80.6.
     ///
     /// Nor did any single weight moved up or down on its own (`--weight`,
     /// paired on `--seed 1`, first 40 games unless said): `potential` 1.5
