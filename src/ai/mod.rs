@@ -203,6 +203,13 @@ impl Default for Budget {
     /// steady the noisy means (`CLINES_EXP_BLEND=0.25`):
     /// −2.6 ± 75.3 on the same 50 games.
     ///
+    /// Nor did sharing the samples out otherwise between the rounds, at
+    /// about the same work (`CLINES_EXP_KEEP`, paired on `--seed 1`'s first
+    /// 20 games): the first round's 32 candidates cut to 8 instead of 16,
+    /// and each later round sampling 24 times (720 sampled futures a move),
+    /// −110.2 ± 111.4; 8 samples a round in the first round and 16 in each
+    /// later one (736 futures), −97.8 ± 139.1.
+    ///
     /// Nor, to see whether the search has room left, did four times the
     /// work on every move: 64 candidates sampled 24 times a round with 8
     /// replies (`selfplay --candidates 64 --refined 64 --samples 24
