@@ -16,6 +16,7 @@ mod values;
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, StringValueParser, TypedValueParser};
@@ -398,16 +399,19 @@ impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
 fn whole_number(
     accepted: String,
 ) -> Utf8<impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static> {
-    let expected = format!("a whole number {accepted}");
-    Utf8 {
-        expected: expected.clone(),
-        parser: move |text: &str| text.parse().map_err(|_| format!("expected {expected}")),
-    }
+    number(format!("a whole number {accepted}"))
 }
 
 /// A clap value parser for the seed.
 fn seed_number() -> Utf8<impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static> {
-    let expected = format!("a whole number from 0 to {}", u64::MAX);
+    number(format!("a whole number from 0 to {}", u64::MAX))
+}
+
+/// A clap value parser for a number of type `T`, whose refusals (not a
+/// number of that type, or not text) say it expects `expected`.
+fn number<T: FromStr>(
+    expected: String,
+) -> Utf8<impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static> {
     Utf8 {
         expected: expected.clone(),
         parser: move |text: &str| text.parse().map_err(|_| format!("expected {expected}")),
