@@ -755,6 +755,67 @@ fn an_unusable_records_directory_is_reported_at_exit() {
     assert!(!after_leaving(&term).contains("saved!"));
 }
 
+/// A records directory the player may not write in, or one that cannot be
+/// made where it should be, is told before play, not first as the game
+/// ends with its record lost; the same directory open to the player is
+/// told of nothing. The game runs as the user nobody when the test is
+/// root, whom permission bits do not stop.
+#[test]
+fn an_unwritable_records_directory_is_told_before_play() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    sandbox.open_to_all();
+    let shut = sandbox.home().join("shut");
+    fs::create_dir(&shut).expect("make a directory");
+    let set = |mode| {
+        fs::set_permissions(&shut, fs::Permissions::from_mode(mode)).expect("set its mode");
+    };
+    let inside = shut.join("scores");
+    // A seeded game: it keeps no record, so quitting says nothing more.
+    let spawn = |dir: &Path| {
+        let options = Options::new(100, 50)
+            .sandbox(&sandbox)
+            .env("CLINES_SCORE_DIR", dir)
+            .args(["--seed", "1"])
+            .separate_stderr();
+        let (program, options) = pty::unprivileged(CLINES, options);
+        Term::spawn(program, options)
+    };
+    set(0o555);
+    let told = [
+        (&shut, "it may not be written in".to_string()),
+        (
+            &inside,
+            format!(
+                "it cannot be made, as {} may not be written in",
+                shut.display()
+            ),
+        ),
+    ];
+    for (dir, why) in told {
+        let mut term = spawn(dir);
+        past_the_warning(&mut term, "Records and saved games cannot be kept in");
+        term.key(Key::Char('q'));
+        check_exit(&mut term, &[], 0);
+        assert_eq!(
+            term.stderr(),
+            format!(
+                "warning: records and saved games cannot be kept in {}: {why}: Permission \
+                 denied (os error 13)\n",
+                dir.display()
+            )
+        );
+    }
+    // No box before play: the first key quits.
+    set(0o777);
+    for dir in [&shut, &inside] {
+        let mut term = spawn(dir);
+        term.key(Key::Char('q'));
+        check_exit(&mut term, &[], 0);
+        assert_eq!(term.stderr(), "", "{}", dir.display());
+    }
+}
+
 /// A records directory that is a plain file holds no saved game: quitting
 /// says nothing about one. A seeded game keeps no record and says
 /// nothing; a scoring game says once that its record could not be saved,

@@ -246,9 +246,11 @@ impl Store {
     /// Why nothing can be kept in the records directory, when that is known
     /// before anything is saved: there is none (`CLINES_SCORE_DIR` is
     /// relative, say), a symbolic link on the way to it leads nowhere, a
-    /// file stands where it or a folder above it should be, or it cannot
-    /// be reached (a loop of links). Told before play, since the first
-    /// save would otherwise find it out only as the game ends.
+    /// file stands where it or a folder above it should be, it cannot
+    /// be reached (a loop of links), or the player may not write in it
+    /// (or, while it is not there yet, in the folder it would be made in).
+    /// Told before play, since the first save would otherwise find it out
+    /// only as the game ends.
     pub fn unusable(&self) -> Option<String> {
         let dir = match &self.dir {
             Ok(dir) => &dir.path,
@@ -269,7 +271,8 @@ impl Store {
                     Some(format!("it cannot be reached: {e}"))
                 }
                 _ => None,
-            })?;
+            })
+            .or_else(|| not_writable(dir))?;
         Some(format!(
             "records and saved games cannot be kept in {}: {why}",
             text::path(dir)
@@ -509,6 +512,21 @@ impl DirLock {
             .sync_all()
             .map_err(io_error("flushing the records directory", &self.path))
     }
+}
+
+/// Why the player may not write in `dir`, or, while it is not there yet,
+/// in the nearest folder above it that is, where the first save makes it;
+/// `None` when the player may.
+fn not_writable(dir: &Path) -> Option<String> {
+    let existing = dir.ancestors().find(|path| path.exists())?;
+    let e = sys::may_write_in(existing).err()?;
+    Some(match existing == dir {
+        true => format!("it may not be written in: {e}"),
+        false => format!(
+            "it cannot be made, as {} may not be written in: {e}",
+            text::path(existing)
+        ),
+    })
 }
 
 /// Why records and saved games cannot be kept, as [`Store::unusable`]

@@ -1,7 +1,7 @@
 //! The libc calls the records need, behind safe functions. This is the one
 //! place in the records allowed `unsafe` code: the standard library has no
-//! user database lookup and no local time, and its file locks need a newer
-//! Rust than the crate's minimum.
+//! user database lookup, no local time and no access check, and its file
+//! locks need a newer Rust than the crate's minimum.
 #![allow(unsafe_code)]
 
 use std::ffi::CStr;
@@ -92,6 +92,28 @@ pub(super) fn local_date(secs: u64) -> Option<(i64, u32, u32)> {
     let month = u32::try_from(tm.tm_mon + 1).ok()?;
     let day = u32::try_from(tm.tm_mday).ok()?;
     Some((i64::from(tm.tm_year) + 1900, month, day))
+}
+
+/// Whether this process may make and replace files in the directory
+/// `dir` (write and search permission, by its effective ids, as a save
+/// would be judged); the error says why not.
+pub(super) fn may_write_in(dir: &std::path::Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())?;
+    // SAFETY: `path` is a valid NUL-terminated string for the call.
+    let rc = unsafe {
+        libc::faccessat(
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            libc::W_OK | libc::X_OK,
+            libc::AT_EACCESS,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }
 
 /// Makes a named pipe at `path`, for tests that plant one.

@@ -67,6 +67,26 @@ pub fn without_privilege(command: Command) -> Command {
     unprivileged
 }
 
+/// What [`Term::spawn`] takes to run `program` with `options` as the user
+/// nobody when this test runs as root, as [`without_privilege`] does: the
+/// program to spawn, and the options with its arguments first.
+pub fn unprivileged(program: &str, mut options: Options) -> (String, Options) {
+    if !running_as_root() {
+        return (program.to_string(), options);
+    }
+    let first = [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--",
+        program,
+    ];
+    options
+        .args
+        .splice(0..0, first.into_iter().map(OsString::from));
+    ("setpriv".to_string(), options)
+}
+
 /// How long the `expect_*` helpers wait before failing the test: generous,
 /// because the machine running the tests may be busy.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -138,6 +158,14 @@ impl Sandbox {
             std::fs::create_dir_all(&path).expect("create a sandbox directory");
         }
         sandbox
+    }
+
+    /// Lets every user reach the sandbox's folders (not write in them), for
+    /// a program run as another user ([`unprivileged`]).
+    pub fn open_to_all(&self) {
+        use std::os::unix::fs::PermissionsExt;
+        let reachable = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(self.dir.path(), reachable).expect("open the sandbox");
     }
 
     /// `HOME`.
