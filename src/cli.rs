@@ -722,11 +722,12 @@ impl Settings {
         }
         // NO_COLOR decides where the options do not, once, here.
         let mode = mode.or(no_color.then_some(ColorMode::Mono));
-        // Black and white shows no colour: one given twice is no matter.
+        // Black and white shows no colour: how many are given, and one
+        // given twice, are no matter.
         let mono = mode == Some(ColorMode::Mono);
         let palette = match &self.palette {
             None => default_palette(colors),
-            Some(list) => palette(list, colors, draws, draws && !mono, &mut warnings)?,
+            Some(list) => palette(list, colors, draws && !mono, &mut warnings)?,
         };
         let command = if self.list {
             Command::List {

@@ -191,19 +191,18 @@ pub(super) fn palette_numbers(list: &Setting<Vec<String>>) -> Result<Vec<u8>, St
 }
 
 /// The palette: numbers from 1 to 255, of which the first `colors + 1` are
-/// kept. When the game `draws`, fewer than `colors + 1` are refused; `-l`
-/// and batch mode, which draw nothing, take any number. Repeated colours
-/// are allowed, with a warning where the game draws them in `colour`.
+/// kept. Where the game may draw in `colour`, fewer than `colors + 1` are
+/// refused, and repeated colours are allowed with a warning; black and
+/// white, `-l` and batch mode, which draw no colour, take any numbers.
 pub(super) fn palette(
     list: &Setting<Vec<String>>,
     colors: usize,
-    draws: bool,
     colour: bool,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<u8>, String> {
     let needed = colors + 1;
     let mut numbers = palette_numbers(list)?;
-    if draws && numbers.len() < needed {
+    if colour && numbers.len() < needed {
         return Err(list.source.refuse(&format!(
             "expected at least {needed} colour numbers (the cursor, then one per colour \
              for {colors} colours), got {}",

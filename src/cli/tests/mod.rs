@@ -459,6 +459,37 @@ fn palette_needs_a_colour_per_chip_from_1_to_255() {
 }
 
 #[test]
+fn black_and_white_takes_a_palette_too_short_for_colour() {
+    let no_color = Environment {
+        no_color: true,
+        ..plain()
+    };
+    // Black and white never draws the palette: how many it has is no matter.
+    for (args, env) in [
+        (&["-c2", "-mb", "-o", "7,1"][..], &plain()),
+        (&["-c2", "-o", "7"][..], &no_color),
+    ] {
+        let parsed = parse_with(args, env).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let Command::Play(Play { appearance, .. }) = parsed.command else {
+            panic!("not a game")
+        };
+        assert_eq!(appearance.palette, palette_numbers_of(args), "{args:?}");
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    }
+    // Colour may be drawn: the numbers must be there, NO_COLOR or not.
+    refused(&["-c2", "-mc", "-o", "7,1"], &["at least 3", "got 2"]);
+    refused_in(&["-c2", "-mc", "-o", "7,1"], &no_color, &["at least 3"]);
+    // A number wrong in itself is refused in black and white as well.
+    refused(&["-c2", "-mb", "-o", "7,0"], &["\"0\"", "1 to 255"]);
+}
+
+/// The numbers after `-o` in `args`.
+fn palette_numbers_of(args: &[&str]) -> Vec<u8> {
+    let list = args[args.iter().position(|&a| a == "-o").unwrap() + 1];
+    list.split(',').map(|n| n.parse().unwrap()).collect()
+}
+
+#[test]
 fn duplicate_palette_colours_warn_then_play() {
     let parsed = parse_with(&["-o", "7,1,2,2,4,7"], &plain()).unwrap();
     let Command::Play(play) = &parsed.command else {
