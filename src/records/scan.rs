@@ -423,7 +423,7 @@ mod tests {
         let mut expected = vec![
             (
                 "bad name.toml",
-                "the file name is not a user name (letters, digits, '.', '_' and '-' only, \
+                "the file name is not a user name (letters, digits, '.', '_', '-' and '@' only, \
                  not starting with '.')",
             ),
             ("binary.toml", "corrupt: not UTF-8"),

@@ -67,12 +67,14 @@ fn passwd_name(uid: u32) -> Result<String, UserError> {
 }
 
 /// What [`check_user_name`] accepts, as messages say it.
-pub(super) const SAFE_NAMES: &str = "letters, digits, '.', '_' and '-' only, not starting with '.'";
+pub(super) const SAFE_NAMES: &str =
+    "letters, digits, '.', '_', '-' and '@' only, not starting with '.'";
 
-/// Accepts names made of `[A-Za-z0-9._-]` that do not start with `.`, so a
-/// name can never climb out of the directory or hide as a dot file.
+/// Accepts names made of `[A-Za-z0-9._@-]` that do not start with `.`, so a
+/// name can never climb out of the directory or hide as a dot file. The
+/// `@` is for the `user@domain` names of directory services (SSSD).
 pub fn check_user_name(name: &str) -> Result<(), UserError> {
-    let safe_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    let safe_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
     if name.is_empty() || name.starts_with('.') || !name.chars().all(safe_char) {
         return Err(UserError::UnsafeName(name.to_string()));
     }
@@ -85,7 +87,7 @@ mod tests {
 
     #[test]
     fn safe_user_names() {
-        for name in ["alice", "Bob_2", "a.b-c", "x", "0"] {
+        for name in ["alice", "Bob_2", "a.b-c", "x", "0", "alice@corp.example"] {
             assert!(check_user_name(name).is_ok(), "{name}");
         }
         for name in ["", ".hidden", "..", "a/b", "a b", "é", "a\0b", "x*"] {
