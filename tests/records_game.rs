@@ -793,18 +793,12 @@ fn an_unwritable_records_directory_is_told_before_play() {
         ),
     ];
     for (dir, why) in told {
-        let mut term = spawn(dir);
-        past_the_warning(&mut term, "Records and saved games cannot be kept in");
-        term.key(Key::Char('q'));
-        check_exit(&mut term, &[], 0);
-        assert_eq!(
-            term.stderr(),
-            format!(
-                "warning: records and saved games cannot be kept in {}: {why}: Permission \
-                 denied (os error 13)\n",
-                dir.display()
-            )
+        let warning = format!(
+            "warning: records and saved games cannot be kept in {}: {why}: Permission denied \
+             (os error 13)\n",
+            dir.display()
         );
+        quit_past_the_records_warning(&mut spawn(dir), &warning);
     }
     // No box before play: the first key quits.
     set(0o777);
@@ -836,14 +830,7 @@ fn a_records_directory_that_is_a_file_holds_no_saved_game() {
         file.display()
     );
     let mut term = Term::spawn(CLINES, options().args(["--seed", "1"]));
-    past_the_warning(&mut term, "Records and saved games cannot be kept in");
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], 0);
-    assert_eq!(
-        term.stderr(),
-        warning,
-        "a seeded game has nothing more to report"
-    );
+    quit_past_the_records_warning(&mut term, &warning);
 
     let (_, stderr) = score_then_quit(options(), "Records and saved games cannot be kept in");
     let stderr = stderr
@@ -942,20 +929,14 @@ fn a_records_directory_behind_a_broken_link_is_told_before_play() {
         .env("CLINES_SCORE_DIR", &score_dir)
         .separate_stderr()
         .args(["--seed", "1"]);
-    let mut term = Term::spawn(CLINES, options);
-    past_the_warning(&mut term, "Records and saved games cannot be kept in");
-    term.key(Key::Char('q'));
-    check_exit(&mut term, &[], 0);
-    assert_eq!(
-        term.stderr(),
-        format!(
-            "warning: records and saved games cannot be kept in {}: {} above it is a symbolic \
-             link to {}, which leads nowhere\n",
-            score_dir.display(),
-            link.display(),
-            gone.display()
-        )
+    let warning = format!(
+        "warning: records and saved games cannot be kept in {}: {} above it is a symbolic link \
+         to {}, which leads nowhere\n",
+        score_dir.display(),
+        link.display(),
+        gone.display()
     );
+    quit_past_the_records_warning(&mut Term::spawn(CLINES, options), &warning);
     assert!(!gone.exists(), "made where the link points");
 }
 
@@ -1055,6 +1036,19 @@ fn past_the_warning(term: &mut Term, says: &str) {
     );
     term.key(Key::Char('x'));
     term.expect_screen("the box closed", |s| !s.contents().contains("Warning"));
+}
+
+/// Quits a seeded game, which keeps no record, past the box that warns of
+/// its records directory; all it wrote on standard error is `warning`.
+fn quit_past_the_records_warning(term: &mut Term, warning: &str) {
+    past_the_warning(term, "Records and saved games cannot be kept in");
+    term.key(Key::Char('q'));
+    check_exit(term, &[], 0);
+    assert_eq!(
+        term.stderr(),
+        warning,
+        "a seeded game has nothing more to report"
+    );
 }
 
 /// Plays a 100 × 50 game with `options` until it scores, quits with `q`
