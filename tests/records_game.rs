@@ -771,16 +771,16 @@ fn an_unwritable_records_directory_is_told_before_play() {
         fs::set_permissions(&shut, fs::Permissions::from_mode(mode)).expect("set its mode");
     };
     let inside = shut.join("scores");
-    // A seeded game: it keeps no record, so quitting says nothing more.
-    let spawn = |dir: &Path| {
-        let options = Options::new(100, 50)
+    let spawn_with = |dir: &Path, options: Options| {
+        let options = options
             .sandbox(&sandbox)
             .env("CLINES_SCORE_DIR", dir)
-            .args(["--seed", "1"])
             .separate_stderr();
         let (program, options) = pty::unprivileged(CLINES, options);
         Term::spawn(program, options)
     };
+    // A seeded game: it keeps no record, so quitting says nothing more.
+    let spawn = |dir: &Path| spawn_with(dir, Options::new(100, 50).args(["--seed", "1"]));
     set(0o555);
     let told = [
         (&shut, "it may not be written in".to_string()),
@@ -800,6 +800,19 @@ fn an_unwritable_records_directory_is_told_before_play() {
         );
         quit_past_the_records_warning(&mut spawn(dir), &warning);
     }
+    // A game that keeps a record loses it as it ends, and the reason names
+    // the directory, not the hidden file the save would have written.
+    let options = Options::new(100, 50).env("CLINES_TEST_SEED", TEST_SEED);
+    let mut term = spawn_with(&shut, options);
+    past_the_warning(&mut term, "Records and saved games cannot be kept in");
+    let score = play_until_scored(&mut term, 100, 50);
+    term.key(Key::Char('q'));
+    check_exit(&mut term, &[], score);
+    let lost = format!(
+        "the record could not be saved: creating a file in {}: Permission denied",
+        shut.display()
+    );
+    assert!(term.stderr().contains(&lost), "{}", term.stderr());
     // No box before play: the first key quits.
     set(0o777);
     for dir in [&shut, &inside] {

@@ -597,7 +597,9 @@ fn write_temp(
         let mut file = match file {
             // Left over by a crashed game with our pid: take the next name.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io_error("creating", &path)(e)),
+            // The directory is what the player can mend, not the hidden
+            // file's name.
+            Err(e) => return Err(io_error("creating a file in", &lock.path)(e)),
             Ok(file) => file,
         };
         return match file.write_all(bytes).and_then(|()| file.sync_all()) {
@@ -1284,7 +1286,7 @@ mod tests {
             fs::set_permissions(&read_only, fs::Permissions::from_mode(0o555)).unwrap();
             let message = store(&read_only, "alice").save(10).unwrap_err().to_string();
             assert!(
-                message.starts_with("the record could not be saved: creating")
+                message.starts_with("the record could not be saved: creating a file in")
                     && message.contains("read-only"),
                 "{message}"
             );
