@@ -94,6 +94,16 @@ pub fn test_seed() -> Option<u64> {
     std::env::var("CLINES_TEST_SEED").ok()?.parse().ok()
 }
 
+/// How long a save waits for the records directory's lock, in seconds,
+/// from the environment variable `CLINES_TEST_LOCK_WAIT`, if any. Debug
+/// builds only: the tests that act while a game waits for a lock they hold
+/// elsewhere use it, so that a busy machine cannot let the wait run out
+/// before they have acted; they release the lock themselves.
+#[cfg(debug_assertions)]
+pub fn test_lock_wait() -> Option<u64> {
+    std::env::var("CLINES_TEST_LOCK_WAIT").ok()?.parse().ok()
+}
+
 /// Whether the note on `RUST_BACKTRACE` has been printed: std prints it for
 /// the first panic only.
 static NOTED: AtomicBool = AtomicBool::new(false);

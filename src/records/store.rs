@@ -24,6 +24,16 @@ use crate::{files, text};
 
 /// How long a save waits for another process's save to finish.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// [`LOCK_WAIT`], or in debug builds the tests' `CLINES_TEST_LOCK_WAIT`
+/// ([`crate::runtime::test_lock_wait`]).
+fn lock_wait() -> Duration {
+    #[cfg(debug_assertions)]
+    if let Some(secs) = crate::runtime::test_lock_wait() {
+        return Duration::from_secs(secs);
+    }
+    LOCK_WAIT
+}
 /// How long a save waits for the records directory's lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockWait {
@@ -156,7 +166,7 @@ impl fmt::Display for SaveCause<'_> {
                 f,
                 "{} stayed locked for {} s, by another game or another program that holds its lock",
                 text::path(path),
-                LOCK_WAIT.as_secs()
+                lock_wait().as_secs()
             ),
             SaveError::StoredUnreadable(skipped) => write!(
                 f,
@@ -447,8 +457,8 @@ pub(super) struct DirLock {
 
 impl DirLock {
     /// Creates `dir` if needed and locks it, waiting as `wait` says, never
-    /// longer than [`LOCK_WAIT`], so that a stuck process cannot hang our
-    /// exit forever.
+    /// longer than [`LOCK_WAIT`] ([`lock_wait`]), so that a stuck process
+    /// cannot hang our exit forever.
     pub(super) fn acquire(dir: &Path, wait: LockWait) -> Result<DirLock, SaveError> {
         fs::create_dir_all(dir).map_err(|source| {
             // Not created through a link that leads nowhere: where it
@@ -471,7 +481,7 @@ impl DirLock {
             .map_err(io_error("opening the records directory", dir))?;
         let deadline = Instant::now()
             + match wait {
-                LockWait::Usual => LOCK_WAIT,
+                LockWait::Usual => lock_wait(),
                 LockWait::None => Duration::ZERO,
             };
         while !sys::try_lock_exclusive(&file).map_err(io_error("locking", dir))? {

@@ -483,13 +483,17 @@ fn hold_the_records_lock(term: &mut Term, sandbox: &pty::Sandbox) -> pty::Killed
 }
 
 /// A shell in a terminal of 100 × 50, `clines --seed=93` started from it
-/// and showing its opening, and a process holding the lock of the records
-/// directory of `sandbox` until the value returned is dropped.
-fn a_game_in_bash_with_the_records_locked(sandbox: &pty::Sandbox) -> (Term, pty::Killed) {
+/// (after the assignments `env`, if any) and showing its opening, and a
+/// process holding the lock of the records directory of `sandbox` until
+/// the value returned is dropped.
+fn a_game_in_bash_with_the_records_locked(
+    sandbox: &pty::Sandbox,
+    env: &str,
+) -> (Term, pty::Killed) {
     let view = View::new(batch(&[], 93, &[]), 100, 50);
     let mut term = bash_in(sandbox);
     let holder = hold_the_records_lock(&mut term, sandbox);
-    term.send(format!("{CLINES} --seed=93\n").as_bytes());
+    term.send(format!("{env} {CLINES} --seed=93\n").as_bytes());
     term.expect("the opening board", |screen| view.locate_cursor(screen));
     (term, holder)
 }
@@ -502,7 +506,7 @@ fn a_game_in_bash_with_the_records_locked(sandbox: &pty::Sandbox) -> (Term, pty:
 #[test]
 fn a_line_typed_while_the_game_closes_is_left_for_the_shell() {
     let sandbox = pty::Sandbox::new();
-    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox);
+    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox, LONG_LOCK_WAIT);
     let shell = term.pid();
     let game = term
         .foreground_group()
@@ -533,7 +537,9 @@ fn a_line_typed_while_a_panicked_game_closes_is_left_for_the_shell() {
     let sandbox = pty::Sandbox::new();
     let mut term = bash_in(&sandbox);
     let holder = hold_the_records_lock(&mut term, &sandbox);
-    let command = format!("CLINES_TEST_SEED={TEST_SEED} CLINES_TEST_PANIC=resize {CLINES}\n");
+    let command = format!(
+        "{LONG_LOCK_WAIT} CLINES_TEST_SEED={TEST_SEED} CLINES_TEST_PANIC=resize {CLINES}\n"
+    );
     term.send(command.as_bytes());
     let score = play_until_scored(&mut term, 100, 50);
     term.resize(101, 50);
@@ -549,6 +555,12 @@ fn a_line_typed_while_a_panicked_game_closes_is_left_for_the_shell() {
     let status = term.wait_exit(TIMEOUT);
     assert!(status.success(), "the shell's exit status {status:?}");
 }
+
+/// Lets a debug build's save wait up to two minutes for the records lock
+/// (the release build waits its 5 s), so that on a busy machine the wait
+/// cannot run out before a test has acted while the game waits; the test
+/// then releases the lock itself.
+const LONG_LOCK_WAIT: &str = "CLINES_TEST_LOCK_WAIT=120";
 
 /// Once the game in the shell in `term` has given the terminal back,
 /// while it still waits for the records lock `holder` holds, types a line
@@ -581,7 +593,7 @@ fn type_a_line_while_the_game_closes(term: &mut Term, holder: pty::Killed) {
 #[test]
 fn a_game_ending_in_the_background_is_not_stopped_by_typing() {
     let sandbox = pty::Sandbox::new();
-    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox);
+    let (mut term, holder) = a_game_in_bash_with_the_records_locked(&sandbox, "");
     term.send(&[0x1a]);
     term.expect_text("Stopped");
     // One write: what is typed (`true`) is in the terminal's queue as the
