@@ -34,6 +34,7 @@ fn lock_wait() -> Duration {
     }
     LOCK_WAIT
 }
+
 /// How long a save waits for the records directory's lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockWait {

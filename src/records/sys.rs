@@ -94,12 +94,17 @@ pub(super) fn local_date(secs: u64) -> Option<(i64, u32, u32)> {
     Some((i64::from(tm.tm_year) + 1900, month, day))
 }
 
+/// `path` as C takes it; an error for a path holding a NUL byte.
+fn c_path(path: &std::path::Path) -> io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    Ok(std::ffi::CString::new(path.as_os_str().as_bytes())?)
+}
+
 /// Whether this process may make and replace files in the directory
 /// `dir` (write and search permission, by its effective ids, as a save
 /// would be judged); the error says why not.
 pub(super) fn may_write_in(dir: &std::path::Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())?;
+    let path = c_path(dir)?;
     // SAFETY: `path` is a valid NUL-terminated string for the call.
     let rc = unsafe {
         libc::faccessat(
@@ -119,8 +124,7 @@ pub(super) fn may_write_in(dir: &std::path::Path) -> io::Result<()> {
 /// Makes a named pipe at `path`, for tests that plant one.
 #[cfg(test)]
 pub(super) fn make_fifo(path: &std::path::Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    let path = c_path(path)?;
     // SAFETY: `path` is a valid NUL-terminated string for the call.
     if unsafe { libc::mkfifo(path.as_ptr(), 0o644) } == 0 {
         Ok(())

@@ -50,6 +50,10 @@ fn running_as_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// The arguments of util-linux's `setpriv` that run the command after them
+/// as the user nobody, with no groups.
+const AS_NOBODY: [&str; 4] = ["--reuid=65534", "--regid=65534", "--clear-groups", "--"];
+
 /// `command` run as the user nobody (through util-linux's `setpriv`) when
 /// the test runs as root, so that permission bits apply to it, as they do
 /// to players.
@@ -59,7 +63,7 @@ pub fn without_privilege(command: Command) -> Command {
     }
     let mut unprivileged = Command::new("setpriv");
     unprivileged
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .args(AS_NOBODY)
         .arg(command.get_program())
         .args(command.get_args())
         .env_clear()
@@ -74,16 +78,8 @@ pub fn unprivileged(program: &str, mut options: Options) -> (String, Options) {
     if !running_as_root() {
         return (program.to_string(), options);
     }
-    let first = [
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-        "--",
-        program,
-    ];
-    options
-        .args
-        .splice(0..0, first.into_iter().map(OsString::from));
+    let first = AS_NOBODY.into_iter().chain([program]);
+    options.args.splice(0..0, first.map(OsString::from));
     ("setpriv".to_string(), options)
 }
 
