@@ -222,12 +222,28 @@ pub fn phases_of(rules: Rules, bytes: &[u8]) -> Result<usize, String> {
         .ok_or_else(|| "the table was not trained for these rules".to_string())
 }
 
+/// The most cells of a board that a table is trained for ([`fits`]).
+pub const MAX_CELLS: usize = value::MAX_CELLS;
+
+/// Whether a table can be trained for `rules`: their lines are five cells
+/// long and the board has at most [`MAX_CELLS`] (a table's size and the
+/// time to make it grow with them).
+///
+/// # Errors
+/// When one of those is not so, saying which.
+pub fn fits(rules: Rules) -> Result<(), String> {
+    match value::unfit(rules.width, rules.height, rules.line) {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
+}
+
 /// Trains a table for `rules` from `start` (a table file, or zeros when
 /// `None`), calling `report` every `every` games; returns the table file.
 ///
 /// # Errors
-/// When the rules are invalid ([`Rules::validate`]), their lines are not
-/// five cells long or the board has no room for one, `start` is not a
+/// When the rules are invalid ([`Rules::validate`]) or take no table
+/// ([`fits`]), the board has no room for a line, `start` is not a
 /// table for these rules, the phases are not 1 to [`MAX_PHASES`] or
 /// differ from those of a `start` of several, the rate is not a finite
 /// number above 0, or the blend is not a weight the evaluation takes
@@ -240,6 +256,7 @@ pub fn train(
     mut report: impl FnMut(Progress),
 ) -> Result<Vec<u8>, String> {
     rules.validate().map_err(|e| e.to_string())?;
+    fits(rules)?;
     // A NaN rate would make every weight of the table NaN.
     if !training.rate.is_finite() || training.rate <= 0.0 {
         return Err(format!(

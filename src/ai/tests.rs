@@ -776,6 +776,42 @@ fn training_refuses_a_rate_or_blend_of_no_number_before_any_game() {
 }
 
 #[test]
+fn training_refuses_a_board_too_big_for_a_table_before_any_game() {
+    let big = Rules {
+        width: 65,
+        height: 64,
+        colors: 7,
+        ..Rules::default()
+    };
+    let training = learn::Training {
+        games: 1,
+        ..learn::Training::default()
+    };
+    let mut reports = 0;
+    let refused = learn::train(big, &training, None, 1, |_| reports += 1);
+    assert_eq!(
+        refused,
+        Err("a table is made for boards of at most 4096 cells, not 65x64".to_string())
+    );
+    assert_eq!(reports, 0);
+    let most = Rules { width: 64, ..big };
+    assert_eq!(learn::fits(most), Ok(()));
+    let table = learn::train(
+        most,
+        &learn::Training {
+            games: 0,
+            ..training
+        },
+        None,
+        1,
+        |_| {},
+    );
+    let table = table.expect("a table of 4,096 cells");
+    assert_eq!(learn::phases_of(most, &table), Ok(1));
+    assert!(learn::phases_of(big, &table).is_err());
+}
+
+#[test]
 fn a_table_tells_its_phases() {
     let rules = Rules {
         colors: 7,

@@ -21,6 +21,7 @@
 //! compiled into the program. Weights are integers ([`UNIT`] to the
 //! point), so that their sum is the same in any order of changes.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::geometry::Geometry;
@@ -67,6 +68,27 @@ const HEADER: usize = MAGIC.len() + 6 * 2;
 
 /// Phases a table may have at most.
 pub(super) const MAX_PHASES: usize = 4;
+
+/// Cells a board may have at most for a table: a class of windows takes
+/// [`PATTERNS`] weights a phase, and the classes grow with the cells (a
+/// 64 × 64 board has 1,890, 7.4 MiB a phase), as does the time to sort
+/// the windows into them. It also keeps every rule within the 16 bits a
+/// table file holds it in (a throw is at most the board).
+pub(super) const MAX_CELLS: usize = 4096;
+
+/// Why no table can be made for a `width` × `height` board with lines of
+/// `line` cells; `None` when one can.
+pub(super) fn unfit(width: usize, height: usize, line: usize) -> Option<String> {
+    if line != SPAN {
+        Some(format!("a learned value needs lines of {SPAN}, not {line}"))
+    } else if width * height > MAX_CELLS {
+        Some(format!(
+            "a table is made for boards of at most {MAX_CELLS} cells, not {width}x{height}"
+        ))
+    } else {
+        None
+    }
+}
 
 /// The value in every phase of a window that does not exist.
 const NOTHING: [i32; MAX_PHASES] = [0; MAX_PHASES];
@@ -125,10 +147,11 @@ impl Learned {
         Learned::from_bytes(geometry, COMPILED)
     }
 
-    /// A table of zeros for these rules, to be trained; `None` when the
-    /// rules' lines are not [`SPAN`] long.
+    /// A table of zeros for these rules, to be trained; `None` when no
+    /// table can be made for them ([`unfit`]).
     pub(super) fn zero(geometry: &Geometry) -> Option<Learned> {
-        if geometry.line != SPAN || geometry.span != SPAN {
+        if geometry.span != SPAN || unfit(geometry.width, geometry.height, geometry.line).is_some()
+        {
             return None;
         }
         let (window, classes) = classes(geometry);
@@ -415,7 +438,8 @@ fn classes(geometry: &Geometry) -> (Vec<Option<Reading>>, usize) {
             |x, y, w, h| (w - 1 - y, h - 1 - x),
         ]);
     }
-    let mut class_of: Vec<(Vec<usize>, u32)> = Vec::new();
+    // Classes are numbered in the order their first windows come.
+    let mut class_of: HashMap<Vec<usize>, u32> = HashMap::new();
     let mut window = vec![None; 4 * geometry.cell_count];
     for (id, slot) in window.iter_mut().enumerate() {
         if !geometry.valid[id] {
@@ -448,14 +472,8 @@ fn classes(geometry: &Geometry) -> (Vec<Option<Reading>>, usize) {
         let mirrored = images
             .iter()
             .any(|(image, r)| *image == key && *r != reversed);
-        let class = match class_of.iter().find(|(k, _)| *k == key) {
-            Some(&(_, class)) => class,
-            None => {
-                let class = class_of.len() as u32;
-                class_of.push((key, class));
-                class
-            }
-        };
+        let next = class_of.len() as u32;
+        let class = *class_of.entry(key).or_insert(next);
         let direction = match (mirrored, reversed) {
             (true, _) => Direction::Either,
             (false, true) => Direction::Backward,
