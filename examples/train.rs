@@ -101,6 +101,17 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         ));
     }
     rules::validate(&options.rules, &Rule::ALL)?;
+    // The lines are five cells (no flag sets them): only the board can
+    // be too big for a table.
+    learn::fits(options.rules)
+        .map_err(|e| format!("--width {width} --height {height}: {e}\n{USAGE}"))?;
+    // Zero games only copy a --from table, into more phases.
+    if options.training.games == 0 && options.from.is_none() {
+        return Err(format!(
+            "--games 0: with no --from table to copy, the table would be all zeros; \
+             give at least 1\n{USAGE}"
+        ));
+    }
     Ok(Some(options))
 }
 
@@ -340,6 +351,30 @@ mod tests {
         }
         assert!(parse(words("--out x --width 5 --height 1 --next 1")).is_ok());
         assert!(parse(words("--out x --width 1 --height 5 --next 1")).is_ok());
+    }
+
+    #[test]
+    fn rules_too_big_for_a_table_are_refused_saying_what_fits() {
+        for (line, says) in [
+            ("--width 65 --height 64", "at most 4096 cells, not 65x64"),
+            (
+                "--width 1000 --height 1000",
+                "at most 4096 cells, not 1000x1000",
+            ),
+        ] {
+            let error = refusal(parse, &format!("--out x {line}"));
+            assert!(error.starts_with(&format!("{line}: ")), "{error}");
+            assert!(error.contains(says), "{line}: {error}");
+        }
+        assert!(parse(words("--out x --width 64 --height 64 --next 4096")).is_ok());
+    }
+
+    #[test]
+    fn no_games_are_refused_unless_a_table_is_copied() {
+        let error = refusal(parse, "--out x --games 0");
+        assert!(error.starts_with("--games 0: "), "{error}");
+        assert!(error.contains("give at least 1"), "{error}");
+        assert!(parse(words("--out x --games 0 --from y --phases 3")).is_ok());
     }
 
     #[test]
