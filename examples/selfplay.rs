@@ -897,6 +897,24 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_beyond_memory_or_time_is_refused_with_its_range() {
+        for (line, says) in [
+            ("--samples 18446744073709551615", "from 0 to 10000"),
+            ("--refined 10001", "from 0 to 10000"),
+            ("--candidates 10001", "from 1 to 10000"),
+            ("--replies 10001", "from 1 to 10000"),
+            ("--depth 101", "from 1 to 100"),
+        ] {
+            let error = refusal(parse, line);
+            assert!(
+                error.starts_with(&format!("{line}: must be {says}")),
+                "{error}"
+            );
+        }
+        assert!(parse(words("--samples 10000 --depth 100")).is_ok());
+    }
+
+    #[test]
     fn the_trace_is_made_only_for_a_command_line_taken() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let trace = dir.path().join("trace.txt");
