@@ -7,9 +7,11 @@
 //!
 //! The board is a seeded game's first throw of `--fill` % of the cells
 //! (0 to 99, at least one chip; the report gives the chips left after any
-//! lines the throw made went). Each of `--repeats` hints (different seeds)
-//! is timed on the wall clock and by the processor time of the whole
-//! process (all the player's threads), which a busy machine inflates less.
+//! lines the throw made went, and a board left with no chip or no free
+//! cell, where no move can be hinted, is refused). Each of `--repeats`
+//! hints (different seeds) is timed on the wall clock and by the processor
+//! time of the whole process (all the player's threads), which a busy
+//! machine inflates less.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -164,6 +166,20 @@ fn measure(options: &Options) -> Result<String, String> {
     let rules = Rules { first, ..rules };
     let (game, _) = Game::new(rules, 1);
     let chips = game.board().len() - game.board().free();
+    // With a chip and a free cell, some chip borders a free cell, so
+    // the player has a move.
+    if chips == 0 {
+        return Err(format!(
+            "the opening's lines took all of its {first} chips: no chip is left to move; \
+             take another --fill, --colors or --line"
+        ));
+    }
+    if game.board().free() == 0 {
+        return Err(format!(
+            "the opening's {first} chips fill the board: no cell is left to move to; \
+             take a lower --fill or a bigger board"
+        ));
+    }
     let started = Instant::now();
     let mut player = Player::new(rules);
     if threads > 0 {
@@ -305,19 +321,35 @@ mod tests {
     }
 
     #[test]
-    fn a_board_with_no_move_is_an_error_not_a_panic() {
-        let rules = Rules {
+    fn a_board_with_no_move_is_refused_saying_why() {
+        let full = Rules {
             width: 1,
             height: 1,
             next: 0,
             ..Rules::default()
         };
-        let options = Options {
-            rules,
-            fill: 0,
-            repeats: 1,
-            threads: 1,
+        let cleared = Rules {
+            colors: 1,
+            line: 2,
+            next: 0,
+            ..Rules::default()
         };
-        assert!(measure(&options).is_err());
+        for (rules, fill, says) in [
+            (full, 0, "fill the board: no cell is left to move to"),
+            (
+                cleared,
+                90,
+                "took all of its 72 chips: no chip is left to move",
+            ),
+        ] {
+            let options = Options {
+                rules,
+                fill,
+                repeats: 1,
+                threads: 1,
+            };
+            let error = measure(&options).unwrap_err();
+            assert!(error.contains(says), "{error}");
+        }
     }
 }
