@@ -9,8 +9,9 @@
 //! by `±c`, from the defaults at 0), plays the same `--games` seeds with
 //! the weights pushed up and pushed down, and steps along the measured
 //! difference of the mean score (without the streak bonus), relative to
-//! its size. Each iteration uses
-//! fresh seeds; the perturbations come from a generator seeded with
+//! its size. Each iteration uses fresh seeds, 1,000 apart (so at most
+//! that many games and iterations), and the final check fresh ones
+//! again; the perturbations come from a generator seeded with
 //! `--seed`, so a run is reproducible on any machine, whatever `--threads`.
 //! The last lines compare the tuned weights with the defaults on
 //! `--check-games` fresh seeds (100 by default: fewer cannot tell a real
@@ -54,6 +55,11 @@ mod rules;
 mod stats;
 #[path = "support/tell.rs"]
 mod tell;
+
+/// How far apart the first seeds of two iterations are: iteration `k`
+/// plays `--seed + SEED_SPACING·k` on, and the final check starts past
+/// every iteration's, at `--seed + SEED_SPACING²`.
+const SEED_SPACING: u64 = 1_000;
 
 const USAGE: &str =
     "usage: tune [--iterations N] [--games G] [--check-games G] [--seed S] [--max-turns T] [--threads K]
@@ -169,9 +175,15 @@ fn apply(options: &mut Options, flag: &str, value: &str) -> Result<(), String> {
         0 => Err(format!("{flag} 0: must be at least 1")),
         n => Ok(n),
     };
+    let at_most_spacing = |least: u64| match number {
+        n if (least..=SEED_SPACING).contains(&n) => Ok(n),
+        n => Err(format!(
+            "{flag} {n}: must be from {least} to {SEED_SPACING}, so that no seed is played twice"
+        )),
+    };
     match flag {
-        "--iterations" => options.iterations = number,
-        "--games" => options.games = at_least_one()?,
+        "--iterations" => options.iterations = at_most_spacing(0)?,
+        "--games" => options.games = at_most_spacing(1)?,
         "--check-games" => options.check_games = at_least_one()?,
         "--seed" => options.seed = number,
         "--max-turns" => options.max_turns = number,
@@ -349,7 +361,7 @@ fn tune(options: &Options, out: &mut Output) -> Result<Option<Weights>, String> 
         };
         let (plus, minus) = (pushed_by(1.0), pushed_by(-1.0));
         let pushed = [weights_at(&plus, k, "up")?, weights_at(&minus, k, "down")?];
-        let first = options.seed.wrapping_add(k.wrapping_mul(1_000));
+        let first = options.seed.wrapping_add(k.wrapping_mul(SEED_SPACING));
         let seeds: Vec<u64> = (0..options.games).map(|g| first.wrapping_add(g)).collect();
         let scores = play_games(options, &pushed, &seeds);
         let (up, down) = (mean_and_error(&scores[0]).0, mean_and_error(&scores[1]).0);
@@ -385,7 +397,13 @@ fn weights_at(theta: &[f64], k: u64, how: &str) -> Result<Weights, String> {
 /// them.
 fn compare(options: &Options, out: &mut Output, tuned: Weights) {
     let check: Vec<u64> = (0..options.check_games)
-        .map(|g| options.seed.wrapping_add(1_000_000).wrapping_add(g))
+        .map(|g| {
+            let after_the_iterations = SEED_SPACING * SEED_SPACING;
+            options
+                .seed
+                .wrapping_add(after_the_iterations)
+                .wrapping_add(g)
+        })
         .collect();
     let scores = play_games(options, &[Weights::default(), tuned], &check);
     let (default, default_error) = mean_and_error(&scores[0]);
@@ -437,6 +455,19 @@ mod tests {
             assert!(error.starts_with(&format!("{flag} 0: ")), "{error}");
         }
         assert!(parse(words("--iterations 0")).is_ok());
+    }
+
+    #[test]
+    fn counts_that_would_play_a_seed_twice_are_refused() {
+        for flag in ["--games", "--iterations"] {
+            let error = refusal(parse, &format!("{flag} 1001"));
+            assert!(
+                error.starts_with(&format!("{flag} 1001: must be from ")),
+                "{error}"
+            );
+            assert!(error.contains("to 1000, so that no seed"), "{error}");
+        }
+        assert!(parse(words("--games 1000 --iterations 1000")).is_ok());
     }
 
     #[test]
