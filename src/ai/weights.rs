@@ -127,7 +127,17 @@ impl Default for Weights {
     ///   only gaps outside the largest empty component; at a median of 42
     ///   to 47 ms of CPU a move instead of 31. A window is stuck only until
     ///   a throw brings a chip of its colour beside its gap, which three
-    ///   chips a turn soon do;
+    ///   chips a turn soon do. Nor with a table trained beside the term, so
+    ///   that the two do not count one thing twice: trained on from the
+    ///   compiled table with the term in the greedy trainee, which it
+    ///   lifted from about 258 points a game to 332 at 0.5 and 334 at 0
+    ///   (`CLINES_EXP_REACH=0.5 train --from src/ai/value.bin --phases 3
+    ///   --seed 3100001 --games 100000`; at 0, `--seed 3200001`, half an
+    ///   hour each on one core), the player scored −79.2 ± 67.3
+    ///   at 0.5 and +1.5 ± 74.1 at 0, paired on `--seed 100001`'s 100
+    ///   games, at a median of 52 and 44 ms of CPU a move; the table
+    ///   trained at 0, read without the term, −40.5 ± 65.1. What the term
+    ///   gives a greedy player, the sampled futures already see;
     /// - a penalty per dead chip, one whose every window also holds a chip
     ///   of another colour, so that it can be in no line until a neighbour
     ///   goes (more lasting than an orphan: in a lost game they grew from a
