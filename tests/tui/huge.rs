@@ -8,8 +8,10 @@ use super::*;
 /// that shows it, clicks the chip nearest the far corner and an empty cell
 /// near it, resizing to terminals too small for the board in between, and
 /// checks the move against the headless mode. Clicks off the board, on
-/// its border and at the terminal's last column and row, change nothing;
-/// arrow keys past the far edges leave the cursor in the corner.
+/// its border and at the terminal's last column and row, change nothing:
+/// the chip stays selected, where a click read as one on the empty cells
+/// beside it would move it. Arrow keys past the far edges leave the cursor
+/// in the corner.
 fn far_corner_test(w: usize, h: usize, seed: u64) {
     let rules = [format!("-w{w}"), format!("-t{h}"), "-N300".to_string()];
     let rules: Vec<&str> = rules.iter().map(String::as_str).collect();
@@ -36,12 +38,20 @@ fn far_corner_test(w: usize, h: usize, seed: u64) {
     let [_, (col, row)] = view.corners(from);
     assert!(col.max(row) > 223, "{from:?} at {col}, {row}");
 
+    term.click(col, row);
     for (col, row) in [(cols - 1, rows - 1), (cols - 1, 0), (0, rows - 1)] {
         term.click(col, row);
     }
-    term.click(col, row);
+    // A key after the clicks shows the cursor, moved from the chip, so the
+    // screen waited for is the one after every click.
+    let (key, cursor) = if w > 1 {
+        (Key::Left, (from.0 - 1, from.1))
+    } else {
+        (Key::Up, (from.0, from.1 - 1))
+    };
+    term.key(key);
     let selected = View {
-        cursor: None,
+        cursor: Some(cursor),
         selected: Some((from, Pose::Any)),
         ..view.clone()
     };
