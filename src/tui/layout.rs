@@ -340,8 +340,10 @@ mod tests {
     fn jump_patterns() {
         let shifts: Vec<i64> = (0..8).map(jump_shift).collect();
         assert_eq!(shifts, [0, 1, 0, -1, 0, 1, 0, -1]);
-        let glyph: Vec<bool> = (0..8).map(|t| mini_jumping_glyph(1, t)).collect();
-        assert_eq!(glyph.iter().filter(|&&j| j).count(), 4);
+        // 4 ticks of 8 in one run, not 4 swaps of a shorter cycle.
+        let glyph: Vec<bool> = (0..16).map(|t| mini_jumping_glyph(1, t)).collect();
+        let run = [[true; 4], [false; 4]].concat();
+        assert_eq!(glyph, [run.clone(), run].concat());
         let top: Vec<u64> = (0..12).filter(|&t| mini_blank_rows(2, t)[0]).collect();
         let bottom: Vec<u64> = (0..12).filter(|&t| mini_blank_rows(2, t)[1]).collect();
         assert_eq!(top, [0, 1, 2]);
