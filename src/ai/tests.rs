@@ -747,7 +747,7 @@ fn weights_that_make_the_evaluation_no_number_are_refused() {
 
 #[test]
 #[should_panic(expected = "invalid weights: the weight reward_base")]
-fn a_player_with_weights_of_no_number_panics_at_once() {
+fn a_player_with_weights_the_evaluation_refuses_panics_at_once() {
     let weights = Weights {
         reward_base: 1.0,
         ..Weights::default()
