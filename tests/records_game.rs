@@ -616,6 +616,30 @@ fn sighup_saves_the_record_replacing_a_link_that_leads_nowhere() {
     assert!(!target.exists(), "nothing made where the link led");
 }
 
+/// A game outside the terminal's session (`setsid clines`), whose closing
+/// sends it no SIGHUP: it sees the terminal hang up all the same, and ends
+/// as on SIGHUP, its record saved and the game kept to go on with, instead
+/// of spinning on the closed terminal for ever.
+#[test]
+fn closing_the_terminal_of_a_game_outside_its_session_saves_the_game() {
+    let sandbox = Sandbox::new();
+    let options = Options::new(100, 50)
+        .sandbox(&sandbox)
+        .env("CLINES_TEST_SEED", TEST_SEED)
+        .outside_session();
+    let mut term = Term::spawn(CLINES, options);
+    let score = play_until_scored(&mut term, 100, 50);
+    term.hang_up();
+    let status = term.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(0), "exit status {status:?}");
+    assert_eq!(stored_score(&record_file(&sandbox)), score);
+    let saves = fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count();
+    assert_eq!(saves, 1, "the game kept to go on with");
+}
+
 /// Another user's higher record, in the original's format: shown on the
 /// board, passed by nobody, so the saved record is a personal one; shown
 /// in mini mode as the best score alone.

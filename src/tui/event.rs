@@ -5,7 +5,9 @@
 //! here, the built-in player in `player`) only send into it, so no source
 //! knows another.
 
-use std::io;
+use std::io::{self, IsTerminal};
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::net::UnixStream;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -34,7 +36,8 @@ pub struct Suggestion {
 pub enum Message {
     /// A key, mouse or resize event from the terminal.
     Input(event::Event),
-    /// Reading the terminal failed: it has most likely been closed.
+    /// Reading the terminal failed, or it hung up: it has most likely been
+    /// closed.
     InputFailed,
     /// A signal asking the game to end (one of [`QUIT_SIGNALS`]).
     Signal(i32),
@@ -276,6 +279,52 @@ pub fn spawn_input(sender: Sender<Message>, foreground: Arc<Foreground>) -> io::
     Ok(Input {
         thread,
         foreground: shared,
+    })
+}
+
+/// The thread that watches the terminal for a hangup
+/// ([`spawn_hangup_watch`]), to be stopped as the game ends.
+#[derive(Debug)]
+pub struct HangupWatch {
+    thread: JoinHandle<()>,
+    /// The other end of the socket the thread also waits on.
+    wake: UnixStream,
+}
+
+impl HangupWatch {
+    /// Stops the thread and waits for it to end: closing this end of the
+    /// wake socket ends its wait.
+    pub fn stop(self) {
+        drop(self.wake);
+        let _ = self.thread.join();
+    }
+}
+
+/// Starts the thread that sleeps until the terminal hangs up (standard
+/// input or output, whichever is a terminal), then tells the loop that
+/// input failed. Closing a terminal sends SIGHUP only to the session it
+/// controls; a game started outside it (`setsid clines`) hears only this,
+/// and its input thread cannot tell it either, since the terminal's event
+/// source takes a closed terminal's empty reads for no input, and spins.
+pub fn spawn_hangup_watch(sender: Sender<Message>) -> io::Result<HangupWatch> {
+    let (wake, waker) = UnixStream::pair()?;
+    let thread = thread::Builder::new()
+        .name("hangup".into())
+        .spawn(move || {
+            let stdin = io::stdin();
+            let stdout = io::stdout();
+            let watched: Vec<BorrowedFd<'_>> = [stdin.as_fd(), stdout.as_fd()]
+                .into_iter()
+                .filter(IsTerminal::is_terminal)
+                .collect();
+            // A failed wait leaves the game to its signals and its reads.
+            if let Ok(true) = sys::wait_for_hangup(&watched, wake.as_fd()) {
+                let _ = sender.send(Message::InputFailed);
+            }
+        })?;
+    Ok(HangupWatch {
+        thread,
+        wake: waker,
     })
 }
 

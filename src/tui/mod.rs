@@ -251,6 +251,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
     // line buffering of `Stdout`.
     let mut out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
     let mut player = PlayerThread::new(rules, config.seed, sender.clone());
+    let hangup = event::spawn_hangup_watch(sender.clone()).map_err(Error::Thread)?;
     reading.hold(event::spawn_input(sender, foreground).map_err(Error::Thread)?);
     catch_up_with_a_resize(&mut app, &job, (cols, rows));
     let mut renderer = renderer_for_terminal(color);
@@ -290,6 +291,7 @@ pub fn run(config: PlayConfig) -> Result<Outcome, Error> {
         },
     );
     reading.stop();
+    hangup.stop();
     drop(job);
     let owned = owned.take();
     // Ended in the background (`kill %1`), the game still finishes: its

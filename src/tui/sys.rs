@@ -1,11 +1,11 @@
 //! The system calls of job control and signals that no safe API offers:
 //! stopping the whole process group, telling whether a shell could continue
-//! it and whether it has the terminal, and taking signals in the order they
-//! came.
+//! it and whether it has the terminal, taking signals in the order they
+//! came, and waiting for the terminal to hang up.
 #![allow(unsafe_code)]
 
 use std::io;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd};
 
 /// Stops every process in this process group, this one included, and
 /// returns once continued (SIGCONT). Suspending this way, rather than
@@ -61,6 +61,38 @@ pub fn raise(signal: i32) -> io::Result<()> {
     } else {
         Err(io::Error::last_os_error())
     }
+}
+
+/// Sleeps until one of `watched` hangs up or fails (its other end closed,
+/// as a terminal's when its window goes), returning `true`, or until
+/// anything happens on `wake` (a byte, or its other end closed), returning
+/// `false`. Asks for no data on `watched`: a terminal's input is left to
+/// its reader, and a poll, unlike a read, does not stop a game in the
+/// background.
+pub fn wait_for_hangup(watched: &[BorrowedFd<'_>], wake: BorrowedFd<'_>) -> io::Result<bool> {
+    let poll_fd = |fd: &BorrowedFd<'_>, events| libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events,
+        revents: 0,
+    };
+    let mut fds: Vec<libc::pollfd> = watched.iter().map(|fd| poll_fd(fd, 0)).collect();
+    fds.push(poll_fd(&wake, libc::POLLIN));
+    let count = libc::nfds_t::try_from(fds.len()).map_err(io::Error::other)?;
+    loop {
+        // SAFETY: `fds` is a live array of `count` initialised pollfds,
+        // which poll only writes the `revents` of; the descriptors are
+        // borrowed, so open for the call.
+        if unsafe { libc::poll(fds.as_mut_ptr(), count, -1) } >= 0 {
+            break;
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+    let watched = &fds[..fds.len() - 1];
+    let gone = libc::POLLHUP | libc::POLLERR | libc::POLLNVAL;
+    Ok(watched.iter().any(|fd| fd.revents & gone != 0))
 }
 
 /// A set of signals, blocked in every thread and taken by one
@@ -177,6 +209,23 @@ mod tests {
         // plain signal number.
         let failed = unsafe { libc::pthread_kill(libc::pthread_self(), signal) };
         assert_eq!(failed, 0);
+    }
+
+    #[test]
+    fn a_wait_for_a_hangup_ends_at_one_or_when_woken() {
+        use std::io::Write;
+        use std::os::fd::AsFd;
+        use std::os::unix::net::UnixStream;
+        let (watched, far_end) = UnixStream::pair().unwrap();
+        let (wake, mut waker) = UnixStream::pair().unwrap();
+        // Data on a watched descriptor is not a hangup: only the wake
+        // ends the wait.
+        (&far_end).write_all(b"key").unwrap();
+        waker.write_all(&[0]).unwrap();
+        assert!(!wait_for_hangup(&[watched.as_fd()], wake.as_fd()).unwrap());
+        drop(far_end);
+        let (quiet_wake, _unused) = UnixStream::pair().unwrap();
+        assert!(wait_for_hangup(&[watched.as_fd()], quiet_wake.as_fd()).unwrap());
     }
 
     #[test]

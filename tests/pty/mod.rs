@@ -228,6 +228,7 @@ pub struct Options {
     record_frames: bool,
     emulated: Option<(u16, u16)>,
     current_dir: Option<PathBuf>,
+    outside_session: bool,
 }
 
 impl Options {
@@ -244,6 +245,7 @@ impl Options {
             record_frames: false,
             emulated: None,
             current_dir: None,
+            outside_session: false,
         }
     }
 
@@ -307,6 +309,14 @@ impl Options {
     /// the terminal; standard input and output stay on the terminal.
     pub fn separate_stderr(mut self) -> Options {
         self.separate_stderr = true;
+        self
+    }
+
+    /// Starts the program in a session of its own that the terminal does
+    /// not control, as `setsid clines` does: the terminal sends it no
+    /// SIGHUP when closed, nor SIGWINCH when resized.
+    pub fn outside_session(mut self) -> Options {
+        self.outside_session = true;
         self
     }
 }
@@ -1078,13 +1088,15 @@ fn command_on(program: &Path, options: &Options, tty: File) -> (Command, Option<
         ))
         .stdout(Stdio::from(tty))
         .stderr(stderr);
-    // SAFETY: only async-signal-safe calls between fork and exec. The
-    // child leads a new session and takes its standard input, the pty's
-    // slave, as controlling terminal: like a login shell's job, it gets
-    // SIGWINCH on resizes and SIGHUP when the terminal goes away.
+    // The child leads a new session and, unless outside it, takes its
+    // standard input, the pty's slave, as controlling terminal: like a
+    // login shell's job, it gets SIGWINCH on resizes and SIGHUP when the
+    // terminal goes away.
+    let controlled = !options.outside_session;
+    // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+        command.pre_exec(move || {
+            if libc::setsid() == -1 || controlled && libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())
