@@ -1,7 +1,8 @@
 //! The terminal front end's drawing on the largest board, 1000 × 1000, on
 //! the 2001 × 2001 screen it needs: building the frame of the screen, a
 //! full repaint (the first frame, a resize or Ctrl-L) and the redraw after
-//! one cursor move, which writes a few bytes.
+//! one cursor move, which writes a few bytes; on the board as a game
+//! starts, and on one nearly full, every row of chips drawn over its grid.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -15,20 +16,32 @@ const SIDE: usize = 1000;
 /// The screen's side: a column or row per cell and one per grid line.
 const SCREEN: usize = 2 * SIDE + 1;
 
-/// The game of `--seed=5` on the largest board.
-fn screen() -> Offscreen {
+/// The game of `--seed=5` on the largest board, opening with `first`
+/// chips.
+fn screen(first: usize) -> Offscreen {
     let rules = Rules {
         width: SIDE,
         height: SIDE,
+        first,
         ..Rules::DEFAULT
     };
     Offscreen::new(rules, 5, SCREEN, SCREEN)
 }
 
-/// Building a frame, a full repaint, and a cursor move's redraw.
+/// Building a frame, a full repaint, and a cursor move's redraw, on the
+/// board as a game starts and on one with 99 % of its cells taken.
 fn drawing(c: &mut Criterion) {
-    let mut group = c.benchmark_group("screen_1000x1000");
-    let mut screen = screen();
+    for (name, first) in [
+        ("screen_1000x1000", Rules::DEFAULT.first),
+        ("screen_1000x1000_full", SIDE * SIDE / 100 * 99),
+    ] {
+        draw_group(c, name, screen(first));
+    }
+}
+
+/// The three benchmarks of one screen, named `name`.
+fn draw_group(c: &mut Criterion, name: &str, mut screen: Offscreen) {
+    let mut group = c.benchmark_group(name);
     group.bench_function("build_frame", |b| b.iter(|| screen.build()));
     let mut out = Vec::new();
     group.bench_function("full_repaint", |b| {
