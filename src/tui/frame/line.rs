@@ -18,7 +18,9 @@ pub(super) struct Run {
 /// Written left to right (grid lines, text, a cell after the one on its
 /// left) the runs stay in order and each write costs a constant; a write
 /// over earlier ones (a chip over the grid) is kept in the order it came and
-/// sorted out once, by [`Line::tidy`], before the row is read.
+/// sorted out once, by [`Line::tidy`], before the row is read. Writes over
+/// a row that come left to right themselves (the chips of a board row over
+/// its grid) are sorted out in one pass; others take a sort.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Line {
     /// Tidy: sorted, disjoint, none blank, touching neighbours of equal
@@ -26,6 +28,13 @@ pub(super) struct Line {
     /// the order it came (blank ones too), later over earlier.
     runs: Vec<Run>,
     messy: bool,
+    /// In a messy row, the runs before this index were tidy when the first
+    /// write over them came.
+    base: u32,
+    /// Whether a messy row's writes from [`Line::base`] on came left to
+    /// right, none starting before the one before it ends: a layer of
+    /// tidy runs over the base.
+    layered: bool,
     /// Where the last read of a tidy row ended: reads come near each other
     /// (the renderer looks around its cursor), so the next starts there.
     finger: std::cell::Cell<u32>,
@@ -42,7 +51,13 @@ impl Line {
                 return Ok(());
             }
             if self.messy || run.start < last.end {
-                self.messy = true;
+                if !self.messy {
+                    self.messy = true;
+                    self.base = self.runs.len() as u32;
+                    self.layered = true;
+                } else if run.start < last.end {
+                    self.layered = false;
+                }
                 return push(&mut self.runs, run);
             }
         }
@@ -61,6 +76,8 @@ impl Line {
         Ok(Line {
             runs,
             messy: self.messy,
+            base: self.base,
+            layered: self.layered,
             finger: std::cell::Cell::new(0),
         })
     }
@@ -101,12 +118,25 @@ impl Line {
     }
 
     /// Sorts out overlapping writes: each column shows the last write over
-    /// it. A sweep over the writes' ends, keeping the latest write still
-    /// open on top of a heap, in time `n log n` for `n` writes.
+    /// it.
     pub fn tidy(&mut self) -> Result<(), TryReserveError> {
         if !self.messy {
             return Ok(());
         }
+        if self.layered {
+            let (base, layer) = self.runs.split_at(self.base as usize);
+            self.runs = lay_over(base, layer)?;
+        } else {
+            self.sweep()?;
+        }
+        self.messy = false;
+        self.finger.set(0);
+        Ok(())
+    }
+
+    /// Tidies any writes: a sweep over their ends, keeping the latest write
+    /// still open on top of a heap, in time `n log n` for `n` writes.
+    fn sweep(&mut self) -> Result<(), TryReserveError> {
         let writes = &self.runs;
         let mut by_start: Vec<u32> = Vec::new();
         by_start.try_reserve_exact(writes.len())?;
@@ -147,8 +177,6 @@ impl Line {
             }
         }
         self.runs = runs;
-        self.messy = false;
-        self.finger.set(0);
         Ok(())
     }
 
@@ -182,6 +210,48 @@ impl Line {
             Some(segment)
         })
     }
+}
+
+/// The tidy runs of `layer` (sorted, disjoint, blank ones too) written
+/// over the tidy runs of `base`, in one pass over both.
+fn lay_over(base: &[Run], layer: &[Run]) -> Result<Vec<Run>, TryReserveError> {
+    let mut runs: Vec<Run> = Vec::new();
+    // Each run of the layer splits at most one of the base's in two.
+    runs.try_reserve_exact(base.len() + 2 * layer.len())?;
+    let mut emit = |run: Run| match runs.last_mut() {
+        _ if run.start >= run.end || run.cell == Cell::BLANK => {}
+        Some(last) if last.end == run.start && last.cell == run.cell => last.end = run.end,
+        _ => runs.push(run),
+    };
+    let mut below = base.iter().copied();
+    let mut pending = below.next();
+    for &top in layer {
+        // The base left of `top`.
+        while let Some(b) = pending.filter(|b| b.start < top.start) {
+            emit(Run {
+                end: b.end.min(top.start),
+                ..b
+            });
+            if b.end > top.start {
+                break;
+            }
+            pending = below.next();
+        }
+        emit(top);
+        // The base under `top` is hidden; what reaches past it stays.
+        while let Some(b) = pending {
+            if b.end > top.end {
+                pending = Some(Run {
+                    start: b.start.max(top.end),
+                    ..b
+                });
+                break;
+            }
+            pending = below.next();
+        }
+    }
+    pending.into_iter().chain(below).for_each(&mut emit);
+    Ok(runs)
 }
 
 /// Appends the columns where rows `a` and `b` differ to `out`, as sorted,
@@ -362,6 +432,38 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn a_layer_written_left_to_right_is_tidied_as_the_sweep_does(
+            base in proptest::collection::vec((0u32..4, 1u32..6, 0usize..4), 0..12),
+            layer in proptest::collection::vec((0u32..4, 1u32..6, 0usize..4), 1..12),
+            from in 0u32..30,
+        ) {
+            // Each part written left to right, gaps between the writes;
+            // the layer from `from` on, over the base as a chip row is
+            // over the grid.
+            let mut line = Line::default();
+            let mut model = vec![Cell::BLANK; 120];
+            for (part, mut col) in [(&base, 0), (&layer, from)] {
+                for &(gap, len, glyph) in part.iter() {
+                    let w = run(col + gap, col + gap + len, [' ', 'O', '|', 'x'][glyph]);
+                    line.write(w).unwrap();
+                    for c in w.start..w.end {
+                        model[c as usize] = w.cell;
+                    }
+                    col = w.end;
+                }
+            }
+            proptest::prop_assert!(line.layered || !line.messy);
+            let mut swept = line.try_clone().unwrap();
+            swept.layered = false;
+            line.tidy().unwrap();
+            swept.tidy().unwrap();
+            proptest::prop_assert_eq!(line.runs(), swept.runs());
+            for (c, &cell) in model.iter().enumerate() {
+                proptest::prop_assert_eq!(line.get(c), cell);
+            }
+        }
+
         #[test]
         fn runs_read_as_cells_written_one_by_one(
             writes in proptest::collection::vec((0u32..40, 1u32..12, 0usize..4), 0..40),
