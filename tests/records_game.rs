@@ -342,6 +342,14 @@ fn stored_score(path: &Path) -> u64 {
     line.trim().parse().expect("a number")
 }
 
+/// The saved games in `sandbox`'s records directory.
+fn saved_games(sandbox: &Sandbox) -> usize {
+    fs::read_dir(sandbox.score_dir())
+        .expect("the records directory")
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
+        .count()
+}
+
 /// Ends a scoring game with `end`, then checks the record: saved, the
 /// messages printed, listed by `clines -l`; the game itself saved to go on
 /// with when `kept` (cut short), otherwise not; a later new game quit at
@@ -356,10 +364,7 @@ fn scoring_game_ended_by(end: impl FnOnce(&mut Term), kept: bool) {
     assert_eq!(listing(&sandbox), format!("* {:<8}\t{score}\n", user()));
     let shown = after_leaving(&term);
     assert_eq!(shown.contains("Game saved: "), kept, "{shown}");
-    let saves = fs::read_dir(sandbox.score_dir())
-        .expect("the records directory")
-        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
-        .count();
+    let saves = saved_games(&sandbox);
     assert_eq!(saves, usize::from(kept));
 
     let saved = fs::read(&file).expect("the record");
@@ -457,10 +462,7 @@ fn a_panic_saves_the_game_and_is_reported(point: &str, key: &[u8], error: &str) 
         rest = &rest[at + line.len()..];
     }
     assert!(!after.contains("terminal:"), "{after:?}");
-    let saves = fs::read_dir(sandbox.score_dir())
-        .expect("the records directory")
-        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
-        .count();
+    let saves = saved_games(&sandbox);
     assert_eq!(saves, 1);
 }
 
@@ -633,10 +635,7 @@ fn closing_the_terminal_of_a_game_outside_its_session_saves_the_game() {
     let status = term.wait_exit(TIMEOUT);
     assert_eq!(status.code(), Some(0), "exit status {status:?}");
     assert_eq!(stored_score(&record_file(&sandbox)), score);
-    let saves = fs::read_dir(sandbox.score_dir())
-        .expect("the records directory")
-        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("game".as_ref()))
-        .count();
+    let saves = saved_games(&sandbox);
     assert_eq!(saves, 1, "the game kept to go on with");
 }
 
