@@ -244,17 +244,25 @@ fn draw_cells(scene: &Scene, style: &Style, frame: &mut Frame) {
 /// rows stay written left to right.
 fn shown_cells(scene: &Scene) -> Vec<Pos> {
     let layout = scene.layout;
+    let on_board = |pos: &Pos| pos.x < layout.width && pos.y < layout.height;
+    let reading = |pos: &Pos| (pos.y, pos.x);
+    // The board gives its chips in reading order: the few other cells are
+    // sorted apart and merged in, in time linear in the chips.
     let walker = scene.walker.map(|walker| walker.pos);
     let planned = scene.planned.iter().filter_map(|chip| chip.pos);
-    let mut shown: Vec<Pos> = (scene.board.chips().map(|chip| chip.pos))
-        .chain(walker)
-        .chain(scene.cursor)
-        .chain(planned)
-        .filter(|pos| pos.x < layout.width && pos.y < layout.height)
+    let mut others: Vec<Pos> = (walker.into_iter().chain(scene.cursor).chain(planned))
+        .filter(on_board)
         .collect();
-    // The chips come in reading order: a stable sort finds that run and
-    // merges the few others into it, in linear time on a full board.
-    shown.sort_by_key(|pos| (pos.y, pos.x));
+    others.sort_unstable_by_key(reading);
+    let mut others = others.into_iter().peekable();
+    let mut shown = Vec::with_capacity(scene.board.chip_count() + others.len());
+    for chip in scene.board.chips().map(|chip| chip.pos).filter(on_board) {
+        while let Some(other) = others.next_if(|other| reading(other) < reading(&chip)) {
+            shown.push(other);
+        }
+        shown.push(chip);
+    }
+    shown.extend(others);
     shown.dedup();
     shown
 }
@@ -1164,6 +1172,36 @@ mod tests {
         );
         let glyphs: Vec<(char, char)> = mono.chips.iter().map(|c| (c.glyph, c.jumping)).collect();
         assert_eq!(glyphs, [('a', 'b'), ('?', '?'), ('?', '?')]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_cells_shown_are_every_one_once_in_reading_order(
+            chips in proptest::collection::vec(proptest::bool::ANY, 35),
+            others in proptest::collection::vec((0usize..8, 0usize..6), 0..6),
+        ) {
+            // 7 × 5 board; some of the other cells lie off it.
+            let mut board = Board::new(7, 5);
+            for (i, &taken) in chips.iter().enumerate() {
+                if taken {
+                    board.set(Pos::new(i % 7, i / 7), Some(1));
+                }
+            }
+            let layout = Layout::fit(CellShape::Square, 100, 50, 7, 5).unwrap();
+            let pos = |i: usize| others.get(i).map(|&(x, y)| Pos::new(x, y));
+            let marks = planned(&others.iter().skip(2).map(|&xy| (Some(xy), 2)).collect::<Vec<_>>());
+            let mut scene = scene(&layout, &board);
+            scene.cursor = pos(0);
+            scene.walker = pos(1).map(|pos| Chip { pos, color: 3 });
+            scene.planned = &marks;
+            let mut expected: Vec<Pos> = (board.chips().map(|chip| chip.pos))
+                .chain(others.iter().map(|&(x, y)| Pos::new(x, y)))
+                .filter(|pos| pos.x < 7 && pos.y < 5)
+                .collect();
+            expected.sort_by_key(|pos| (pos.y, pos.x));
+            expected.dedup();
+            proptest::prop_assert_eq!(shown_cells(&scene), expected);
+        }
     }
 
     fn planned(list: &[(Option<(usize, usize)>, Color)]) -> Vec<Planned> {
