@@ -29,7 +29,8 @@ fn screen(first: usize) -> Offscreen {
 }
 
 /// Building a frame, a full repaint, and a cursor move's redraw, on the
-/// board as a game starts and on one with 99 % of its cells taken.
+/// board as a game starts and on one nearly full: of an opening of 990,000
+/// chips, the lines it makes go, and 965,533 stay (96.6 % of the cells).
 fn drawing(c: &mut Criterion) {
     for (name, first) in [
         ("screen_1000x1000", Rules::DEFAULT.first),
