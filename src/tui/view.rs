@@ -1189,7 +1189,8 @@ mod tests {
             }
             let layout = Layout::fit(CellShape::Square, 100, 50, 7, 5).unwrap();
             let pos = |i: usize| others.get(i).map(|&(x, y)| Pos::new(x, y));
-            let marks = planned(&others.iter().skip(2).map(|&xy| (Some(xy), 2)).collect::<Vec<_>>());
+            let marked: Vec<_> = others.iter().skip(2).map(|&xy| (Some(xy), 2)).collect();
+            let marks = planned(&marked);
             let mut scene = scene(&layout, &board);
             scene.cursor = pos(0);
             scene.walker = pos(1).map(|pos| Chip { pos, color: 3 });
