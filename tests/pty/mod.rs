@@ -612,8 +612,9 @@ impl Term {
     }
 
     /// Closes the terminal, as when its window is closed: the program gets
-    /// SIGHUP, and its reads and writes on the terminal fail. Nothing more
-    /// can be typed or read afterwards; [`Term::wait_exit`] still works.
+    /// SIGHUP (unless started [`Options::outside_session`]), and its reads
+    /// and writes on the terminal fail. Nothing more can be typed or read
+    /// afterwards; [`Term::wait_exit`] still works.
     pub fn hang_up(&mut self) {
         self.stop_reader = None;
         if let Some(reader) = self.reader.take() {
