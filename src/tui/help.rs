@@ -54,7 +54,7 @@ pub fn lines(keys: &Keys, line: usize) -> Vec<String> {
     lines.extend([
         format!("{line}+ of a colour in a row vanish:"),
         format!("n chips score n + n*(n-{line}) + b*b,"),
-        "b the scoring moves just before.".to_string(),
+        "b: scoring moves just before it.".to_string(),
     ]);
     lines
 }
