@@ -407,7 +407,8 @@ fn list_shows_the_table_of_the_rules_given_with_dates() {
     assert_eq!(
         text(&output.stderr),
         format!(
-            "clines: no records yet for -w9 -t9 -c7 -i5 -n3 -N4 in {}\n",
+            "clines: no records yet for -w9 -t9 -c7 -i5 -n3 -N4 in {}; other rules have records \
+             there: give -l their options to list them\n",
             scores.display()
         )
     );

@@ -97,6 +97,24 @@ impl RecordFile {
         record_in(table).ok().flatten()
     }
 
+    /// Whether the file holds a record of a rule set other than `rules`.
+    fn holds_other_than(&self, rules: &RuleSet) -> bool {
+        let default = !rules.is_default() && matches!(record_in(&self.table), Ok(Some(_)));
+        let others = self
+            .table
+            .get(RULES_TABLE)
+            .and_then(toml::Value::as_table)
+            .is_some_and(|table| {
+                table.iter().any(|(key, entry)| {
+                    (rules.is_default() || *key != rules.key())
+                        && entry
+                            .as_table()
+                            .is_some_and(|entry| matches!(record_in(entry), Ok(Some(_))))
+                })
+            });
+        default || others
+    }
+
     /// Sets the record of `rules` to `score`, set at `set_at`.
     pub(super) fn set(
         &mut self,
@@ -251,6 +269,14 @@ impl Contents {
         match self {
             Contents::Toml(file) => file.record(rules),
             Contents::Cscore(record) => rules.is_default().then_some(*record),
+        }
+    }
+
+    /// Whether the file holds a record of a rule set other than `rules`.
+    pub(super) fn holds_other_than(&self, rules: &RuleSet) -> bool {
+        match self {
+            Contents::Toml(file) => file.holds_other_than(rules),
+            Contents::Cscore(_) => !rules.is_default(),
         }
     }
 }
@@ -432,6 +458,8 @@ mod tests {
         };
         assert_eq!(old.record(&default), record(40, 7));
         assert_eq!(old.record(&wide), None);
+        assert!(!old.holds_other_than(&default));
+        assert!(old.holds_other_than(&wide));
 
         let mut file = old.clone();
         file.set(&wide, 12, 8).unwrap();
@@ -450,6 +478,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(only_wide.record(&default), None);
+        assert!(only_wide.holds_other_than(&default));
+        assert!(
+            !only_wide.holds_other_than(&wide),
+            "its own record is not another's"
+        );
         only_wide.set(&default, 9, 2).unwrap();
         let text = only_wide.to_text().unwrap();
         assert!(

@@ -6,7 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::format::{SkipReason, Skipped, read_record, record_name};
+use super::format::{Kind, SkipReason, Skipped, read_file, record_name};
 use super::lookup::{NoScoreDir, ScoreDir, score_dir};
 use super::rule_set::RuleSet;
 use super::sys;
@@ -32,6 +32,8 @@ pub struct Scan {
     pub entries: Vec<Entry>,
     /// Files that looked like records but could not be used.
     pub skipped: Vec<Skipped>,
+    /// Whether the files hold records of other rule sets.
+    pub others: bool,
 }
 
 /// Reads every user's record of the default rule set in `dir`: the higher
@@ -57,6 +59,7 @@ pub fn scan_all(dir: &ScoreDir, rules: &RuleSet) -> io::Result<Scan> {
         // Whatever was read before a failure still counts.
         let _ = quiet.read(legacy);
         found.read = quiet.read;
+        found.others |= quiet.others;
     }
     Ok(found.into_scan())
 }
@@ -72,6 +75,8 @@ struct Found<'a> {
     read: Vec<Entry>,
     /// Files that looked like records but could not be used.
     skipped: Vec<Skipped>,
+    /// Whether a file read holds a record of another rule set.
+    others: bool,
 }
 
 impl Found<'_> {
@@ -81,6 +86,7 @@ impl Found<'_> {
             rules,
             read: Vec::new(),
             skipped: Vec::new(),
+            others: false,
         }
     }
 
@@ -117,13 +123,24 @@ impl Found<'_> {
                 });
                 continue;
             }
-            match read_record(&path, kind, self.rules) {
+            // The original's files hold the default rules' record only:
+            // for other rules they only tell that it exists.
+            if kind == Kind::Cscore && !self.rules.is_default() {
+                self.others |= matches!(read_file(&path, kind), Ok(Some(_)));
+                continue;
+            }
+            match read_file(&path, kind) {
                 Ok(None) => {}
-                Ok(Some(record)) => self.read.push(Entry {
-                    user: user.to_string(),
-                    score: record.score,
-                    set_at: record.set_at,
-                }),
+                Ok(Some(contents)) => {
+                    self.others |= contents.holds_other_than(self.rules);
+                    if let Some(record) = contents.record(self.rules) {
+                        self.read.push(Entry {
+                            user: user.to_string(),
+                            score: record.score,
+                            set_at: record.set_at,
+                        });
+                    }
+                }
                 Err(reason) => self.skipped.push(Skipped { path, reason }),
             }
         }
@@ -141,7 +158,11 @@ impl Found<'_> {
         entries.sort_unstable_by(rank);
         let mut skipped = self.skipped;
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        Scan { entries, skipped }
+        Scan {
+            entries,
+            skipped,
+            others: self.others,
+        }
     }
 }
 
@@ -239,6 +260,10 @@ impl fmt::Display for ListError {
 
 impl std::error::Error for ListError {}
 
+/// What `clines -l` adds to "no records" when records of other rules are
+/// there.
+const OTHER_RULES: &str = "; other rules have records there: give -l their options to list them";
+
 /// Lists every user's record of `rules` in the records directory (see
 /// [`score_dir`]), marking the current user's when their name is known and
 /// safe.
@@ -277,10 +302,15 @@ pub fn list_dir(
         } else {
             format!(" for {rules}")
         };
-        warnings.push(match files::broken_link(&dir.path) {
+        let mut warning = match files::broken_link(&dir.path) {
             Some(why) => format!("no records{of_rules} in {}: {why}", text::path(&dir.path)),
             None => format!("no records yet{of_rules} in {}", text::path(&dir.path)),
-        });
+        };
+        if scan.others {
+            // A player who set records with other options looks for them.
+            warning.push_str(OTHER_RULES);
+        }
+        warnings.push(warning);
     }
     Ok(Listing {
         text: format_listing(&scan.entries, current_user),
@@ -498,6 +528,44 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("\\u{9b}2J is not a directory"), "{error:?}");
+    }
+
+    #[test]
+    fn an_empty_listing_says_when_other_rules_have_records() {
+        let dir = temp_dir();
+        let here = ScoreDir::new(dir.path());
+        let seven = RuleSet {
+            rules: crate::game::Rules {
+                colors: 7,
+                ..crate::game::Rules::default()
+            },
+            ..RuleSet::default()
+        };
+        let warnings = |rules: &RuleSet| list_dir(&here, rules, None).unwrap().warnings;
+        let none = |rules: &RuleSet| {
+            let of_rules = if rules.is_default() {
+                String::new()
+            } else {
+                format!(" for {rules}")
+            };
+            format!("no records yet{of_rules} in {}", dir.path().display())
+        };
+        let others = |rules: &RuleSet| format!("{}{OTHER_RULES}", none(rules));
+        // A record of the rules listed is no other rules' record.
+        let own = format!("[rules.{}]\nscore = 0\nset_at = 1\n", seven.key());
+        fs::write(dir.path().join("al.toml"), &own).unwrap();
+        assert_eq!(warnings(&RuleSet::default()), [others(&RuleSet::default())]);
+        assert!(list_dir(&here, &seven, None).unwrap().warnings.is_empty());
+        // A record of the default rules, in either kind of file.
+        fs::write(dir.path().join("al.toml"), "score = 3\nset_at = 1\n").unwrap();
+        assert_eq!(warnings(&seven), [others(&seven)]);
+        fs::remove_file(dir.path().join("al.toml")).unwrap();
+        let cscore = dir.path().join("bo.cscore");
+        fs::write(&cscore, cscore_bytes(CSCORE_MAGIC, 1, 50)).unwrap();
+        assert_eq!(warnings(&seven), [others(&seven)]);
+        // A file that holds no record tells of none.
+        fs::write(&cscore, b"garbage").unwrap();
+        assert_eq!(warnings(&seven), [none(&seven)]);
     }
 
     #[test]
