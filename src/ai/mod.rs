@@ -142,7 +142,13 @@ impl Default for Budget {
     /// Averaging the sampled futures with aversion to risk, as −e^(−v/300)
     /// of each value `v`, so that a candidate's bad futures weigh more than
     /// its good ones, scored −144.8 ± 62.3 against the plain mean on
-    /// `--seed 1`'s first 50 games (paired).
+    /// `--seed 1`'s first 50 games (paired). Nor did the opposite, seeking
+    /// risk: each value taken as e^((v − b)/600), `b` the best exact value
+    /// of the move's candidates, and the candidates ranked by the certainty
+    /// equivalent `b + 600·ln(mean)` (`CLINES_EXP_SEEK=600`), scored +79.4 ±
+    /// 75.2 on `--seed 100001`'s 100 games but −83.1 ± 55.3 on `--seed 1`'s
+    /// (paired; −1.8 ± 46.9 over the 200), and at 300 −99.0 ± 112.6 on
+    /// `--seed 100001`'s first 50.
     ///
     /// Nor did spending more on crowded boards, where games are lost: with
     /// 25 free cells or fewer (about one move in fourteen), 36 samples a round

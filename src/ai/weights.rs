@@ -146,7 +146,21 @@ impl Default for Weights {
     ///   at 30 a chip on `--seed 100001`'s 100 games, at a median of 34 ms
     ///   of CPU a move; and a bonus of 15 a chip instead, so that junk is
     ///   heaped where it is dead already, −173.9 ± 59.6. Both ways cost
-    ///   about 85 to 90 turns a game.
+    ///   about 85 to 90 turns a game;
+    /// - colour supply, since a window's colour with fewer chips on the board
+    ///   than a line needs can finish none of its windows by moves alone
+    ///   (chips per colour and one-colour windows by colour kept in the
+    ///   position, `CLINES_EXP_Y`; paired on `--seed 100001`'s first 50
+    ///   games, at a median of 34 to 35 ms of CPU a move): the windows of
+    ///   such a colour taken at `1 − min(1, 0.25 × chips missing)` of their
+    ///   reward, −161.0 ± 96.3; the windows of a colour with chips enough
+    ///   taken at 1.5 times theirs instead, so that the potential's weight
+    ///   only grows, −94.4 ± 95.0;
+    /// - the length of the border between the empty space and the chips
+    ///   (sides that an empty cell shares with a chip, from the empty cells'
+    ///   bits), a smoother measure than the regions of how broken the
+    ///   space is: −112.5 ± 96.0 at 3 a side (`CLINES_EXP_BORDER`, the same
+    ///   games). Each of these three cost 50 to 80 turns a game.
     ///
     /// Nor did a free cell worth 45 or 80 instead of 60 (`--weight free=…`,
     /// which moves where a game settles: `selfplay --trace`): 45 scored
