@@ -792,7 +792,13 @@ impl App {
             // A move whose delay has yet to start (the board is back) starts
             // it at once.
             .map(|(_, at)| at.unwrap_or(now));
-        let jump = self.input.selected.and_then(|(_, since)| {
+        // The game waits under a box, as autoplay does: a selected chip
+        // stands still, and the loop sleeps until a key.
+        let selected = self
+            .input
+            .selected
+            .filter(|_| self.overlay == Overlay::None);
+        let jump = selected.and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = layout::next_jump_change(layout, tick)?;
             Some(since + JUMP_TICK * next as u32)
@@ -1429,6 +1435,30 @@ mod tests {
     }
 
     #[test]
+    fn a_selected_chip_stands_still_while_a_box_is_open() {
+        let (mut app, now) = app_with(&[(0, 0, 1)], 100, 50);
+        app.act(Action::Act, now);
+        let tick = |n: u32| now + JUMP_TICK * n;
+        for help in [true, false] {
+            if help {
+                app.act(Action::Help, now);
+            } else {
+                app.new_game_refused("the disk is full");
+            }
+            assert_ne!(app.overlay, Overlay::None);
+            assert_eq!(
+                app.deadline(now),
+                None,
+                "no jump under the box (help: {help})"
+            );
+            app.act(Action::Quit, tick(10));
+            assert_eq!(app.overlay, Overlay::None, "any key closes the box");
+            assert!(app.input.selected.is_some(), "the chip is still selected");
+            assert_eq!(app.deadline(tick(10)), Some(tick(11)), "it jumps again");
+        }
+    }
+
+    #[test]
     fn game_over_box_then_any_key_ends() {
         // The undo key too, as in the original, where it was any key.
         for key in [Action::Other, Action::Undo] {
@@ -1693,12 +1723,9 @@ mod tests {
         let (mut app, now, chosen) = autoplay_answered(delay);
         let before = app.game.board().clone();
         app.act(Action::Help, now);
-        // Only the selected chip's jump wakes the loop under the help (the
-        // box covers a corner), and no move is made.
-        let jump = app.deadline(now).expect("the chip jumps");
-        assert!(jump < now + delay, "{jump:?}");
-        app.advance(jump);
-        assert_ne!(app.deadline(jump), Some(now + delay));
+        // Nothing wakes the loop under the help: the selected chip stands
+        // still, and no move is made.
+        assert_eq!(app.deadline(now), None);
         let later = now + Duration::from_secs(60);
         app.advance(later);
         assert_eq!(*app.game.board(), before);
