@@ -792,18 +792,21 @@ impl App {
             // A move whose delay has yet to start (the board is back) starts
             // it at once.
             .map(|(_, at)| at.unwrap_or(now));
-        // The game waits under a box, as autoplay does: a selected chip
-        // stands still, and the loop sleeps until a key.
-        let selected = self
-            .input
-            .selected
-            .filter(|_| self.overlay == Overlay::None);
-        let jump = selected.and_then(|(_, since)| {
+        let jump = self.jumping_chip().and_then(|(_, since)| {
             let tick = jump_tick(since, now);
             let next = layout::next_jump_change(layout, tick)?;
             Some(since + JUMP_TICK * next as u32)
         });
         planned.into_iter().chain(jump).min()
+    }
+
+    /// The selected chip and when it was selected, while it jumps: not
+    /// under a box, where the game waits, as autoplay does, so that the
+    /// chip rests there and the loop sleeps until a key.
+    fn jumping_chip(&self) -> Option<(Pos, Instant)> {
+        self.input
+            .selected
+            .filter(|_| self.overlay == Overlay::None)
     }
 
     /// The screen at time `now`.
@@ -819,8 +822,8 @@ impl App {
                     layout,
                     board: self.animation.board(),
                     cursor: (!input.cursor_hidden).then_some(input.cursor),
-                    jumping: input
-                        .selected
+                    jumping: self
+                        .jumping_chip()
                         .map(|(pos, since)| (pos, jump_tick(since, now))),
                     walker: self.animation.walker(),
                     flashing: self.animation.flashing(),
@@ -1436,9 +1439,36 @@ mod tests {
 
     #[test]
     fn a_selected_chip_stands_still_while_a_box_is_open() {
-        let (mut app, now) = app_with(&[(0, 0, 1)], 100, 50);
+        // In the far corner from the boxes, which are drawn at the top left.
+        let (mut app, now) = app_with(&[(8, 8, 1)], 100, 50);
+        let (mut unselected, _) = app_with(&[(8, 8, 1)], 100, 50);
+        for _ in 0..8 {
+            app.act(Action::Cursor(Dir::Right), now);
+            app.act(Action::Cursor(Dir::Down), now);
+        }
         app.act(Action::Act, now);
         let tick = |n: u32| now + JUMP_TICK * n;
+        let screen = |app: &App, at: Instant| {
+            let frame = app.frame(at);
+            let frame = &frame;
+            let cells = |r| (0..frame.cols()).map(move |c| frame.get(r, c));
+            (0..frame.rows()).flat_map(cells).collect::<Vec<_>>()
+        };
+        let jumps = (1..8).any(|n| screen(&app, tick(n)) != screen(&app, tick(0)));
+        assert!(jumps, "the chip is seen to jump");
+        // Under the help it rests, as an unselected chip: the cursor is
+        // hidden so that only the chip can tell the screens apart.
+        app.act(Action::Help, now);
+        unselected.act(Action::Help, now);
+        app.input.cursor_hidden = true;
+        unselected.input.cursor_hidden = true;
+        for n in 0..8 {
+            assert!(
+                screen(&app, tick(n)) == screen(&unselected, tick(n)),
+                "tick {n}"
+            );
+        }
+        app.act(Action::Quit, now);
         for help in [true, false] {
             if help {
                 app.act(Action::Help, now);
