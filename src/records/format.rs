@@ -97,19 +97,22 @@ impl RecordFile {
         record_in(table).ok().flatten()
     }
 
-    /// Whether the file holds a record of a rule set other than `rules`.
+    /// Whether the file holds a record of a rule set other than `rules`
+    /// that this version can list: tables of keys it does not write (from
+    /// another version, or the default rules' moved there by hand) are
+    /// kept but name no rules to give `-l`.
     fn holds_other_than(&self, rules: &RuleSet) -> bool {
-        let default = !rules.is_default() && matches!(record_in(&self.table), Ok(Some(_)));
+        let holds = |table: &toml::Table| matches!(record_in(table), Ok(Some(_)));
+        let default = !rules.is_default() && holds(&self.table);
         let others = self
             .table
             .get(RULES_TABLE)
             .and_then(toml::Value::as_table)
             .is_some_and(|table| {
                 table.iter().any(|(key, entry)| {
-                    (rules.is_default() || *key != rules.key())
-                        && entry
-                            .as_table()
-                            .is_some_and(|entry| matches!(record_in(entry), Ok(Some(_))))
+                    let listed = RuleSet::from_key(key)
+                        .is_some_and(|set| !set.is_default() && set != *rules);
+                    listed && entry.as_table().is_some_and(holds)
                 })
             });
         default || others
@@ -483,6 +486,13 @@ mod tests {
             !only_wide.holds_other_than(&wide),
             "its own record is not another's"
         );
+        // Keys this version does not write name no rules to list.
+        for key in ["w9-t9-c5-i5-n3-N3-x2", "w9-t9-c5-i5-n3-N3"] {
+            let text = format!("[rules.{key}]\nscore = 4\nset_at = 1\n");
+            let unknown = RecordFile::parse(text.as_bytes()).unwrap();
+            assert!(!unknown.holds_other_than(&default), "{key}");
+            assert!(!unknown.holds_other_than(&wide), "{key}");
+        }
         only_wide.set(&default, 9, 2).unwrap();
         let text = only_wide.to_text().unwrap();
         assert!(

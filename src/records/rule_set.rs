@@ -47,6 +47,31 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    /// The rule set whose [`RuleSet::key`] is `key`, if `key` is one this
+    /// version writes: valid rules, in its form. A table of another key
+    /// (another version's) names no rule set this one can list.
+    pub(super) fn from_key(key: &str) -> Option<RuleSet> {
+        let mut parts = key.split('-');
+        let mut number = |tag: char| parts.next()?.strip_prefix(tag)?.parse::<usize>().ok();
+        let rules = Rules {
+            width: number('w')?,
+            height: number('t')?,
+            colors: number('c')?.try_into().ok()?,
+            line: number('i')?,
+            next: number('n')?,
+            first: number('N')?,
+        };
+        let preview = match parts.next() {
+            None => Preview::Off,
+            Some(part) => part.strip_prefix('p')?.parse().ok()?,
+        };
+        let set = RuleSet::new(rules, preview);
+        let written = parts.next().is_none() && set.key() == key;
+        (written && rules.validate().is_ok()).then_some(set)
+    }
+}
+
 impl fmt::Display for RuleSet {
     /// The rules as options: `-w12 -t9 -c5 -i5 -n3 -N3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -78,6 +103,28 @@ mod tests {
         let default = RuleSet::default();
         assert!(default.is_default());
         assert_eq!(default.key(), "w9-t9-c5-i5-n3-N3");
+        assert_eq!(RuleSet::from_key(&default.key()), Some(default.clone()));
+        let seen = RuleSet::new(
+            Rules {
+                width: 12,
+                colors: 7,
+                ..Rules::default()
+            },
+            Preview::Cells,
+        );
+        assert_eq!(RuleSet::from_key("w12-t9-c7-i5-n3-N3-pcells"), Some(seen));
+        for other in [
+            "w9-t9-c5-i5-n3-N3-x2",
+            "w9-t9-c5-i5-n3-N3-poff",
+            "w9-t9-c5-i5-n3",
+            "w09-t9-c5-i5-n3-N3",
+            "w0-t9-c5-i5-n3-N3",
+            "t9-w9-c5-i5-n3-N3",
+            "w9-t9-c5-i5-n3-N3-pcells-pcells",
+            "",
+        ] {
+            assert_eq!(RuleSet::from_key(other), None, "{other:?}");
+        }
         let wide = RuleSet::new(
             Rules {
                 width: 12,

@@ -32,8 +32,6 @@ pub struct Scan {
     pub entries: Vec<Entry>,
     /// Files that looked like records but could not be used.
     pub skipped: Vec<Skipped>,
-    /// Whether the files hold records of other rule sets.
-    pub others: bool,
 }
 
 /// Reads every user's record of the default rule set in `dir`: the higher
@@ -49,19 +47,27 @@ pub fn scan(dir: &Path) -> io::Result<Scan> {
 /// that are not usable records are not reported, nor is a failure to read
 /// it.
 pub fn scan_all(dir: &ScoreDir, rules: &RuleSet) -> io::Result<Scan> {
-    let mut found = Found::new(rules);
+    scan_telling_others(dir, rules, false).map(|(scan, _)| scan)
+}
+
+/// [`scan_all`], and whether the files hold records of other rule sets
+/// that `-l` can list, when `others` asks (which reads the original's
+/// files for rules they hold no record of).
+fn scan_telling_others(dir: &ScoreDir, rules: &RuleSet, others: bool) -> io::Result<(Scan, bool)> {
+    let mut found = Found::new(rules, others);
     found.read(&dir.path)?;
     if let Some(legacy) = &dir.legacy {
         let mut quiet = Found {
             read: std::mem::take(&mut found.read),
-            ..Found::new(rules)
+            ..Found::new(rules, others)
         };
         // Whatever was read before a failure still counts.
         let _ = quiet.read(legacy);
         found.read = quiet.read;
         found.others |= quiet.others;
     }
-    Ok(found.into_scan())
+    let others = found.others;
+    Ok((found.into_scan(), others))
 }
 
 /// The records of one rule set read so far, and the files left out.
@@ -75,17 +81,21 @@ struct Found<'a> {
     read: Vec<Entry>,
     /// Files that looked like records but could not be used.
     skipped: Vec<Skipped>,
-    /// Whether a file read holds a record of another rule set.
+    /// Whether to tell if other rule sets have records.
+    ask_others: bool,
+    /// Whether a file read holds a record of another rule set, when asked.
     others: bool,
 }
 
 impl Found<'_> {
-    /// Nothing found yet.
-    fn new(rules: &RuleSet) -> Found<'_> {
+    /// Nothing found yet; `ask_others` asks whether other rule sets have
+    /// records.
+    fn new(rules: &RuleSet, ask_others: bool) -> Found<'_> {
         Found {
             rules,
             read: Vec::new(),
             skipped: Vec::new(),
+            ask_others,
             others: false,
         }
     }
@@ -126,13 +136,17 @@ impl Found<'_> {
             // The original's files hold the default rules' record only:
             // for other rules they only tell that it exists.
             if kind == Kind::Cscore && !self.rules.is_default() {
-                self.others |= matches!(read_file(&path, kind), Ok(Some(_)));
+                if self.ask_others && !self.others {
+                    self.others = matches!(read_file(&path, kind), Ok(Some(_)));
+                }
                 continue;
             }
             match read_file(&path, kind) {
                 Ok(None) => {}
                 Ok(Some(contents)) => {
-                    self.others |= contents.holds_other_than(self.rules);
+                    if self.ask_others && !self.others {
+                        self.others = contents.holds_other_than(self.rules);
+                    }
                     if let Some(record) = contents.record(self.rules) {
                         self.read.push(Entry {
                             user: user.to_string(),
@@ -158,11 +172,7 @@ impl Found<'_> {
         entries.sort_unstable_by(rank);
         let mut skipped = self.skipped;
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        Scan {
-            entries,
-            skipped,
-            others: self.others,
-        }
+        Scan { entries, skipped }
     }
 }
 
@@ -278,7 +288,7 @@ pub fn list_dir(
     rules: &RuleSet,
     current_user: Option<&str>,
 ) -> Result<Listing, ListError> {
-    let scan = scan_all(dir, rules).map_err(|source| {
+    let (scan, others) = scan_telling_others(dir, rules, true).map_err(|source| {
         if source.raw_os_error() == Some(libc::ENOTDIR) {
             ListError::NotADirectory {
                 dir: dir.path.clone(),
@@ -306,7 +316,7 @@ pub fn list_dir(
             Some(why) => format!("no records{of_rules} in {}: {why}", text::path(&dir.path)),
             None => format!("no records yet{of_rules} in {}", text::path(&dir.path)),
         };
-        if scan.others {
+        if others {
             // A player who set records with other options looks for them.
             warning.push_str(OTHER_RULES);
         }
@@ -566,6 +576,15 @@ mod tests {
         // A file that holds no record tells of none.
         fs::write(&cscore, b"garbage").unwrap();
         assert_eq!(warnings(&seven), [none(&seven)]);
+        fs::remove_file(&cscore).unwrap();
+        // A record in the legacy directory counts too.
+        let data = temp_dir();
+        let legacy = inside_legacy(data.path());
+        fs::create_dir(&legacy.path).unwrap();
+        write_toml(data.path(), "old", 40);
+        let listing = list_dir(&legacy, &seven, None).unwrap();
+        let none = format!("no records yet for {seven} in {}", legacy.path.display());
+        assert_eq!(listing.warnings, [format!("{none}{OTHER_RULES}")]);
     }
 
     #[test]
