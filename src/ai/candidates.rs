@@ -220,13 +220,15 @@ fn pair_chips_with_drops(geometry: &Geometry, position: &Position, scratch: &mut
 /// (ties by cells, so the order never depends on the sort).
 ///
 /// A move can come twice, as a target of its colour and as a parking
-/// place, with two estimates. The lower copy is dropped only when it comes
-/// right after the higher one, so a copy may stay and take a slot; both
-/// copies see the same sampled throws, so they rank alike. Dropping every
-/// such copy (a chip's parking place skipped when it is already one of the
-/// chip's colour targets) scored −38.9 ± 40.5 on `--seed 100001`'s 100
-/// games, paired (`selfplay --games 100 --colors 7 --seed 100001`): the
-/// slot is worth nothing, and the player's moves stay as they are.
+/// place, with two estimates. The list is cut to `limit` first, so a copy
+/// among the best takes a slot either way: dropped (only when it comes
+/// right after the other copy) it leaves the list one shorter; kept, it
+/// sees the same sampled throws as the other, and they rank alike.
+/// Dropping every copy before the cut (a chip's parking place skipped when
+/// it is already one of the chip's colour targets) scored −38.9 ± 40.5 on
+/// `--seed 100001`'s 100 games, paired (`selfplay --games 100 --colors 7
+/// --seed 100001`): the slot is worth nothing, and the player's moves stay
+/// as they are.
 fn keep_best_candidates(scratch: &mut Scratch, limit: usize) {
     let by_value = |a: &Candidate, b: &Candidate| {
         b.value
