@@ -45,9 +45,7 @@ impl RuleSet {
         }
         key
     }
-}
 
-impl RuleSet {
     /// The rule set whose [`RuleSet::key`] is `key`, if `key` is one this
     /// version writes: valid rules, in its form. A table of another key
     /// (another version's) names no rule set this one can list.
