@@ -375,11 +375,12 @@ fn rules_line(game: &Game, seed: u64, args: &[&str]) -> Result<String, String> {
     ))
 }
 
-/// The colours of a game of `colors` as `put` takes them: `1 to 4`, or
-/// `1 to 12 (1-9, a-c)` where letters stand for colours past 9.
+/// The colours of a game of `colors` as `put` takes them: `1` alone, `1 to
+/// 4`, or `1 to 12 (1-9, a-c)` where letters stand for colours past 9.
 fn color_range(colors: Color) -> String {
     match colors {
-        0..=9 => format!("1 to {colors}"),
+        0 | 1 => "1".to_string(),
+        2..=9 => format!("1 to {colors}"),
         10 => "1 to 10 (1-9, a)".to_string(),
         _ => format!("1 to {colors} (1-9, a-{})", color_char(colors)),
     }
@@ -631,6 +632,7 @@ mod tests {
 
     #[test]
     fn the_colour_range_names_the_letters_there_are() {
+        assert_eq!(color_range(1), "1");
         assert_eq!(color_range(5), "1 to 5");
         assert_eq!(color_range(10), "1 to 10 (1-9, a)");
         assert_eq!(color_range(12), "1 to 12 (1-9, a-c)");

@@ -1008,3 +1008,74 @@ fn the_documented_examples_answer_as_shown() {
         assert_eq!(answered, shown, "{name}");
     }
 }
+
+/// The manual's exit status: a reader that stops early (`clines --batch |
+/// head -1`) is no error, and ends the game quietly with status 0.
+#[test]
+fn a_reader_that_stops_early_ends_the_game_with_status_0() {
+    let home = TempDir::new().unwrap();
+    let mut child = clines(&home, &["--seed", "17"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let watchdog = Watchdog::new(&child);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"status\n").unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "score=0 free=78 streak=0 over=no\n");
+    // The reader goes; the next answer finds no one to read it.
+    drop(stdout);
+    // Fails once the game has ended and closed its input.
+    let _ = stdin.write_all(b"status\nboard\n");
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(&output.stderr), "");
+}
+
+/// An answer that cannot be written for another reason than a reader gone
+/// (a full disk) stops the game with status 1 and says why.
+#[cfg(target_os = "linux")]
+#[test]
+fn answers_that_cannot_be_written_end_with_status_1() {
+    let home = TempDir::new().unwrap();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = clines(&home, &["--seed", "17"])
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let watchdog = Watchdog::new(&child);
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(b"status\nstatus\n");
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).starts_with("clines: cannot write standard output: "),
+        "{:?}",
+        text(&output.stderr)
+    );
+}
+
+/// With one colour, `put`'s error names it alone, not a range `1 to 1`.
+#[test]
+fn a_colour_past_the_only_one_is_named() {
+    let mut game = Batch::start(&["--seed", "18", "-c1"]);
+    assert_eq!(
+        game.ask("put 0 0 2"),
+        "error: colour 2 is not 0 or . (empty) or 1"
+    );
+    assert_eq!(game.ask("put 0 0 1"), "ok");
+    assert_eq!(game.finish().code(), Some(0));
+}
