@@ -507,10 +507,17 @@ impl View {
             .map(|&(row, col, _)| (col / s, row / s))
             .filter(|&(x, y)| x < self.game.width && y < self.game.height)
             .collect();
+        candidates.sort_unstable();
         candidates.dedup();
-        candidates
-            .into_iter()
-            .find(|&p| self.with_cursor(Some(p)).check(screen).is_ok())
+        // The cursor changes its own cell's interior only: differences in
+        // two cells are never all the cursor's. Trying each would check the
+        // whole screen once per cell, which on a half-drawn huge board
+        // outlasts the wait.
+        let only = match candidates[..] {
+            [only] => Some(only),
+            _ => None,
+        };
+        only.filter(|&p| self.with_cursor(Some(p)).check(screen).is_ok())
             .ok_or_else(|| {
                 format!(
                     "no cursor position makes the screen match; without a cursor: {}",
