@@ -420,6 +420,18 @@ impl Output {
 /// Ends a synchronized update (`ESC [ ? 2026 l`): a frame is complete.
 pub const END_SYNC: &[u8] = b"\x1b[?2026l";
 
+/// A copy of the screen taken for a check, so that the check holds no lock
+/// on the program's output.
+struct ScreenCopy {
+    screen: vt100::Screen,
+    /// [`Output::chunks`] when it was taken.
+    chunks: u64,
+    /// Whether the terminal had closed.
+    closed: bool,
+    /// Whether everything written so far ended with a complete frame.
+    complete: bool,
+}
+
 struct Shared {
     output: Mutex<Output>,
     changed: Condvar,
@@ -785,21 +797,58 @@ impl Term {
     pub fn wait_screen<T>(
         &self,
         timeout: Duration,
+        check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+    ) -> Result<T, String> {
+        self.wait_copy(timeout, false, check)
+    }
+
+    /// [`Term::wait_screen`]; with `frames_only`, a screen is checked only
+    /// when everything written so far ends with a complete frame
+    /// ([`END_SYNC`]).
+    fn wait_copy<T>(
+        &self,
+        timeout: Duration,
+        frames_only: bool,
         mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
     ) -> Result<T, String> {
         let deadline = Instant::now() + timeout;
+        let mut judge = |copy: &ScreenCopy| {
+            if frames_only && !copy.complete {
+                Err(String::from("no complete frame"))
+            } else {
+                check(&copy.screen)
+            }
+        };
         loop {
-            let (screen, chunks, closed) = {
-                let output = self.output();
-                (output.parser.screen().clone(), output.chunks, output.closed)
-            };
-            let result = check(&screen);
-            if result.is_ok() || closed || Instant::now() >= deadline {
+            let copy = self.screen_copy();
+            let result = judge(&copy);
+            if result.is_ok() || copy.closed {
                 return result;
             }
+            if Instant::now() >= deadline {
+                // A check that ran past the deadline judged a screen from
+                // before it: what was written meanwhile gets a last look.
+                let latest = self.screen_copy();
+                return if latest.chunks == copy.chunks {
+                    result
+                } else {
+                    judge(&latest)
+                };
+            }
             self.wait_output(deadline - Instant::now(), |output| {
-                output.chunks != chunks || output.closed
+                output.chunks != copy.chunks || output.closed
             });
+        }
+    }
+
+    /// The screen as it stands, and what a waiter needs to know with it.
+    fn screen_copy(&self) -> ScreenCopy {
+        let output = self.output();
+        ScreenCopy {
+            screen: output.parser.screen().clone(),
+            chunks: output.chunks,
+            closed: output.closed,
+            complete: output.raw.ends_with(END_SYNC),
         }
     }
 
@@ -846,21 +895,15 @@ impl Term {
     pub fn expect_frame<T>(
         &self,
         what: &str,
-        mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
+        check: impl FnMut(&vt100::Screen) -> Result<T, String>,
     ) -> T {
-        let mut result = Err(String::from("no complete frame"));
-        self.wait_output(TIMEOUT, |output| {
-            if output.raw.ends_with(END_SYNC) {
-                result = check(output.parser.screen());
-            }
-            result.is_ok()
-        });
-        result.unwrap_or_else(|reason| {
-            panic!(
-                "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
-                self.contents()
-            )
-        })
+        self.wait_copy(TIMEOUT, true, check)
+            .unwrap_or_else(|reason| {
+                panic!(
+                    "waited {TIMEOUT:?} for {what}: {reason}\nscreen:\n{}",
+                    self.contents()
+                )
+            })
     }
 
     /// Waits up to [`TIMEOUT`] for `done` to hold for the screen, or fails
