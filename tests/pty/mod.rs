@@ -812,32 +812,26 @@ impl Term {
         mut check: impl FnMut(&vt100::Screen) -> Result<T, String>,
     ) -> Result<T, String> {
         let deadline = Instant::now() + timeout;
-        let mut judge = |copy: &ScreenCopy| {
-            if frames_only && !copy.complete {
-                Err(String::from("no complete frame"))
-            } else {
-                check(&copy.screen)
-            }
-        };
+        let mut result = Err(String::from("no complete frame"));
+        // The chunk count at which the last judged screen was copied: each
+        // screen is judged once, however often the loop comes round.
+        let mut judged = None;
         loop {
+            // Past the deadline, one more pass still judges what was
+            // written while a slow check ran.
+            let past = Instant::now() >= deadline;
             let copy = self.screen_copy();
-            let result = judge(&copy);
-            if result.is_ok() || copy.closed {
+            if (copy.complete || !frames_only) && judged != Some(copy.chunks) {
+                judged = Some(copy.chunks);
+                result = check(&copy.screen);
+            }
+            if result.is_ok() || copy.closed || past {
                 return result;
             }
-            if Instant::now() >= deadline {
-                // A check that ran past the deadline judged a screen from
-                // before it: what was written meanwhile gets a last look.
-                let latest = self.screen_copy();
-                return if latest.chunks == copy.chunks {
-                    result
-                } else {
-                    judge(&latest)
-                };
-            }
-            self.wait_output(deadline - Instant::now(), |output| {
-                output.chunks != copy.chunks || output.closed
-            });
+            self.wait_output(
+                deadline.saturating_duration_since(Instant::now()),
+                |output| output.chunks != copy.chunks || output.closed,
+            );
         }
     }
 
