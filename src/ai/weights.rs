@@ -183,6 +183,14 @@ impl Default for Weights {
     /// 3 −139.0 ± 119.4 (25); `reward_steepness` 6 −461.4 ± 61.4 and 4
     /// −224.1 ± 84.7; `points` 5 −16.2 ± 79.5. The steepness and the
     /// connectivity terms are where these weights are most finely set.
+    /// Nor did another steepness on crowded boards alone, below 35 free
+    /// cells (`CLINES_EXP_STEEP`, paired on `--seed 100001`'s first 50
+    /// games): 6 scored −431.3 ± 76.0 and 4 −254.0 ± 80.6, with the
+    /// potential jumping as a board crosses 35; with the rewards scaled so
+    /// that a window one chip short keeps its 85 and only the shape below
+    /// it changes, 6 (0.5, 2.9 and 16.0 for one to three chips instead of
+    /// 1, 5 and 21) scored −58.3 ± 79.7, and 4 (2.1, 8.3 and 27.4) −78.1 ±
+    /// 71.7.
     ///
     /// Nor did weights fitted to the player's own outcomes instead of set by
     /// hand. After each of its moves in 120 games (`--seed 1001` and
