@@ -1009,37 +1009,9 @@ fn the_documented_examples_answer_as_shown() {
     }
 }
 
-/// The manual's exit status: a reader that stops early (`clines --batch |
-/// head -1`) is no error, and ends the game quietly with status 0.
-#[test]
-fn a_reader_that_stops_early_ends_the_game_with_status_0() {
-    let home = TempDir::new().unwrap();
-    let mut child = clines(&home, &["--seed", "17"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let watchdog = Watchdog::new(&child);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    stdin.write_all(b"status\n").unwrap();
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    assert_eq!(first, "score=0 free=78 streak=0 over=no\n");
-    // The reader goes; the next answer finds no one to read it.
-    drop(stdout);
-    // Fails once the game has ended and closed its input.
-    let _ = stdin.write_all(b"status\nboard\n");
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    drop(watchdog);
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(text(&output.stderr), "");
-}
-
 /// An answer that cannot be written for another reason than a reader gone
-/// (a full disk) stops the game with status 1 and says why.
+/// (a full disk) stops the game with status 1 and says why; a reader gone
+/// is no error (`cli::a_reader_that_stops_early_is_no_error`).
 #[cfg(target_os = "linux")]
 #[test]
 fn answers_that_cannot_be_written_end_with_status_1() {
