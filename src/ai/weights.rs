@@ -190,7 +190,10 @@ impl Default for Weights {
     /// that a window one chip short keeps its 85 and only the shape below
     /// it changes, 6 (0.5, 2.9 and 16.0 for one to three chips instead of
     /// 1, 5 and 21) scored −58.3 ± 79.7, and 4 (2.1, 8.3 and 27.4) −78.1 ±
-    /// 71.7.
+    /// 71.7. Nor did a potential that weighs more, or less, as the board
+    /// fills: times `1 + k·(40 − free)/40` below 40 free cells
+    /// (`CLINES_EXP_PCROWD`, the same games), k = 0.5 scored −135.2 ± 90.3
+    /// and k = −0.3 −164.5 ± 74.4.
     ///
     /// Nor did weights fitted to the player's own outcomes instead of set by
     /// hand. After each of its moves in 120 games (`--seed 1001` and
