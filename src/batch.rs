@@ -344,7 +344,10 @@ fn answer(game: &mut Game, command: &str, args: &[&str]) -> Result<String, Strin
         }
         "undo" => {
             no_args(command, args)?;
-            game.undo().map_err(|e| e.to_string())?;
+            // A script that set up a position may not know it ended undo.
+            game.undo().map_err(|e| {
+                format!("{e} (only moves since the opening or the last put or clear go back)")
+            })?;
             Ok(format!("ok score={}", game.score()))
         }
         // Reached only with arguments; without, `run` handles them.

@@ -16,6 +16,10 @@ use crate::pty::Watchdog;
 /// would wait this long by hand.
 const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
 
+/// `undo`'s error when no move can be taken back, saying which can.
+const NOTHING_TO_UNDO: &str =
+    "nothing to undo (only moves since the opening or the last put or clear go back)";
+
 /// `clines --batch args`, its home and data directories in `home`.
 fn clines(home: &TempDir, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_clines"));
@@ -918,10 +922,44 @@ fn undo_takes_moves_back_to_the_opening_and_the_same_move_brings_the_same_throw(
             assert_eq!(game.board(9), after, "{preview}: {command}");
             game.ask("undo");
         }
-        assert_eq!(game.ask("undo"), "error: nothing to undo");
+        assert_eq!(game.ask("undo"), format!("error: {NOTHING_TO_UNDO}"));
         assert_eq!(game.ask("undo now"), "error: usage: undo (no arguments)");
         assert!(game.finish().success());
     }
+}
+
+/// A set-up ends what `undo` can take back, and its error says so; a move
+/// made after it can be taken back.
+#[test]
+fn put_and_clear_end_what_undo_takes_back() {
+    // The first chip to the first empty cell.
+    let a_move = |board: &[String]| {
+        let (x, y, _) = chips_of(board)[0];
+        let to = (0..81)
+            .map(|i| (i % 9, i / 9))
+            .find(|&p| cell(board, p) == '.')
+            .unwrap();
+        format!("move {x} {y} {} {}", to.0, to.1)
+    };
+    let mut game = Batch::start(&["--seed", "8"]);
+    for setup in ["put 0 0 1", "clear"] {
+        let first = a_move(&game.board(9));
+        let answer = game.ask(&first);
+        assert!(answer.starts_with("ok "), "{answer}");
+        assert_eq!(game.ask(setup), "ok");
+        assert_eq!(game.ask("undo"), format!("error: {NOTHING_TO_UNDO}"));
+        if setup == "clear" {
+            assert_eq!(game.ask("put 4 4 2"), "ok");
+        }
+        let board = game.board(9);
+        let status = game.ask("status");
+        let answer = game.ask(&a_move(&board));
+        assert!(answer.starts_with("ok "), "{answer}");
+        assert!(game.ask("undo").starts_with("ok score="));
+        assert_eq!((game.board(9), game.ask("status")), (board, status));
+        assert_eq!(game.ask("undo"), format!("error: {NOTHING_TO_UNDO}"));
+    }
+    assert!(game.finish().success());
 }
 
 #[test]
