@@ -102,14 +102,12 @@ mod tests {
         assert!(default.is_default());
         assert_eq!(default.key(), "w9-t9-c5-i5-n3-N3");
         assert_eq!(RuleSet::from_key(&default.key()), Some(default.clone()));
-        let seen = RuleSet::new(
-            Rules {
-                width: 12,
-                colors: 7,
-                ..Rules::default()
-            },
-            Preview::Cells,
-        );
+        let wide_rules = Rules {
+            width: 12,
+            colors: 7,
+            ..Rules::default()
+        };
+        let seen = RuleSet::new(wide_rules, Preview::Cells);
         assert_eq!(RuleSet::from_key("w12-t9-c7-i5-n3-N3-pcells"), Some(seen));
         for other in [
             "w9-t9-c5-i5-n3-N3-x2",
@@ -123,14 +121,7 @@ mod tests {
         ] {
             assert_eq!(RuleSet::from_key(other), None, "{other:?}");
         }
-        let wide = RuleSet::new(
-            Rules {
-                width: 12,
-                colors: 7,
-                ..Rules::default()
-            },
-            Preview::Off,
-        );
+        let wide = RuleSet::new(wide_rules, Preview::Off);
         assert!(!wide.is_default());
         assert_eq!(wide.key(), "w12-t9-c7-i5-n3-N3");
         assert_eq!(wide.to_string(), "-w12 -t9 -c7 -i5 -n3 -N3");
